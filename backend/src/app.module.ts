@@ -1,0 +1,32 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { APP_CONFIG, PIPELINE } from './app.tokens';
+import { BillingModule } from './billing/billing.module';
+import type { AppConfig } from './config';
+import { EVENT_STORE } from './event-store/event-store.port';
+import { IdentityModule } from './identity/identity.module';
+import type { Infrastructure } from './infrastructure';
+import { JOB_QUEUE } from './queue/queue.port';
+import { RatingsModule } from './ratings/ratings.module';
+import { READ_MODELS } from './read-models/read-model-store.port';
+
+/** The composition root: the configured adapters are provided to every feature module. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, infra: Infrastructure): DynamicModule {
+    const ports: Provider[] = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: EVENT_STORE, useValue: infra.store },
+      { provide: READ_MODELS, useValue: infra.readModels },
+      { provide: JOB_QUEUE, useValue: infra.queue },
+      { provide: PIPELINE, useValue: infra.pipeline },
+    ];
+    return {
+      module: AppModule,
+      global: true,
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule],
+      providers: ports,
+      exports: ports,
+    };
+  }
+}

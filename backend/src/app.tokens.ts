@@ -1,0 +1,3 @@
+/** Nest injection tokens of values that are not classes. */
+export const APP_CONFIG = 'AppConfig';
+export const PIPELINE = 'ProjectionPipeline';

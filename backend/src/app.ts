@@ -1,0 +1,86 @@
+import { INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import passport from 'passport';
+import 'reflect-metadata';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config';
+import { bodyErrors, jsonBody, sameOriginJsonOnly } from './http/edge';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { serveFrontend } from './http/frontend';
+import { apiValidationPipe } from './http/validation';
+import { mountDevIdentityProvider } from './identity/dev-identity-provider';
+import { absoluteTimeout, sessionMiddleware } from './identity/session';
+import { SignInService } from './identity/sign-in.service';
+import { createInfrastructure, Infrastructure } from './infrastructure';
+
+export interface RunningApp {
+  app: INestApplication;
+  infra: Infrastructure;
+  close(): Promise<void>;
+}
+
+/** Builds the whole app (API, sign-in, frontend, and in embedded mode the projection worker) for a config. */
+export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<RunningApp> {
+  const infra = await createInfrastructure(config);
+  if (config.role !== 'api') {
+    await infra.pipeline.start();
+    // Embedded read models start empty: serve requests only once the replay has caught up.
+    await infra.pipeline.waitUntilCaughtUp();
+  }
+
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, infra), {
+    bodyParser: false,
+    logger: options.logger ?? ['log', 'warn', 'error'],
+  });
+  const server = app.getHttpAdapter().getInstance();
+  const https = config.publicUrl.startsWith('https://');
+  if (config.production) app.set('trust proxy', 1);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'", 'https://js.stripe.com'],
+          // Ant Design writes its styles at run time.
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'https:'],
+          'connect-src': ["'self'", 'https://api.stripe.com'],
+          'frame-src': ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+          'form-action': ["'self'", ...(config.oidc ? [new URL(config.oidc.issuer).origin] : [])],
+          'upgrade-insecure-requests': https ? [] : null,
+        },
+      },
+      hsts: https,
+    }),
+  );
+
+  if (!config.oidc) {
+    app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret));
+  }
+  app.use(
+    '/api',
+    sameOriginJsonOnly(config.publicUrl),
+    ...jsonBody(),
+    bodyErrors,
+    sessionMiddleware(config, infra.sessions),
+    absoluteTimeout,
+    passport.initialize(),
+    passport.session(),
+  );
+  serveFrontend(server, config.frontendDist);
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  await app.init();
+
+  return {
+    app,
+    infra,
+    async close() {
+      await app.close();
+      await infra.close();
+    },
+  };
+}

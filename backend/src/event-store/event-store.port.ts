@@ -1,0 +1,96 @@
+/**
+ * The event store port. Two adapters implement it (SQLite for the embedded default, EventStoreDB for
+ * production) and both must pass `event-store.conformance.ts`.
+ *
+ * Versions: a stream's version is the number of events in it; the first event of a stream has
+ * streamVersion 1. Positions: the global order, 1-based, gap-free as seen by readers.
+ */
+
+export interface EventMetadata {
+  /** Unique id of the event; deterministic where a retried command must not append twice. */
+  eventId: string;
+  /** Version of the event's data shape; stored JSON is never rewritten, older versions are upcast on read. */
+  schemaVersion: number;
+  correlationId: string;
+  causationId: string;
+  /** The signed-in user who caused the event, or 'system'. */
+  actorUserId: string;
+  /** ISO-8601 timestamp. */
+  occurredAt: string;
+}
+
+export interface EventToAppend {
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  streamId: string;
+  /** 1-based number of this event within its stream. */
+  streamVersion: number;
+  /** 1-based global position, gap-free. */
+  position: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+/** A number of events already in the stream (0 = the stream must not exist yet), or 'any'. */
+export type ExpectedVersion = number | 'any';
+
+export interface AppendResult {
+  /** The stream's version after the append (= number of events in it). */
+  nextVersion: number;
+  /** Global position of the last event written. */
+  position: number;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: ExpectedVersion,
+    readonly actualVersion: number,
+  ) {
+    super(`Stream ${streamId}: expected version ${expectedVersion}, actual ${actualVersion}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export interface SubscribeOptions {
+  /** Deliver events with a position strictly greater than this (0 = from the start). */
+  from: number;
+  /** Only these event types (all when absent). Positions still advance past filtered-out events. */
+  types?: readonly string[];
+  /** Ends the iteration. */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  appendToStream(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedVersion: ExpectedVersion },
+  ): Promise<AppendResult>;
+  /** The stream's events in stream order; [] when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Events with position > from, in global order, at most `limit`. */
+  readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]>;
+  /** The highest position written so far (0 when empty). */
+  headPosition(): Promise<number>;
+  /**
+   * Catch-up then live subscription in global order. Consume with `for await`: the next event is read
+   * only when the consumer asks for it (backpressure).
+   */
+  subscribe(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+/** The category of a stream is the part before the first '-': `ratings-42` → `ratings`. */
+export function streamCategory(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash === -1 ? streamId : streamId.slice(0, dash);
+}
+
+/** Nest injection token of the EventStore. */
+export const EVENT_STORE = 'EventStore';

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { describeEventStoreConformance } from './event-store.conformance';
+import { SqliteEventStore } from './sqlite-event-store';
+import { EventToAppend } from './event-store.port';
+
+describeEventStoreConformance('SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'joy-events-'));
+  const file = join(dir, 'events.sqlite');
+  return {
+    store: new SqliteEventStore(file),
+    reopen: async () => new SqliteEventStore(file),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'joy-events-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const event = (type: string): EventToAppend => ({
+    type,
+    data: {},
+    metadata: {
+      eventId: randomUUID(),
+      schemaVersion: 1,
+      correlationId: 'c',
+      causationId: 'c',
+      actorUserId: 'system',
+      occurredAt: new Date().toISOString(),
+    },
+  });
+
+  it('works in memory and starts at position 1', async () => {
+    const store = new SqliteEventStore(':memory:');
+    expect(await store.headPosition()).toBe(0);
+    expect(await store.appendToStream('s-1', [event('A')], { expectedVersion: 0 })).toEqual({
+      nextVersion: 1,
+      position: 1,
+    });
+    await store.close();
+  });
+
+  it('a live subscription sees appends made by another connection on the same file (polling)', async () => {
+    const file = join(dir, 'events.sqlite');
+    const reader = new SqliteEventStore(file);
+    const writer = new SqliteEventStore(file);
+    const controller = new AbortController();
+    const iterator = reader.subscribe({ from: 0, signal: controller.signal })[Symbol.asyncIterator]();
+    try {
+      const pending = iterator.next();
+      await writer.appendToStream('s-1', [event('A')], { expectedVersion: 0 });
+      const first = await pending;
+      expect(first.done).toBe(false);
+      expect(first.value).toMatchObject({ type: 'A', position: 1 });
+    } finally {
+      controller.abort();
+      await reader.close();
+      await writer.close();
+    }
+  });
+
+  it('pages through a backlog larger than one page', async () => {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    const batch = Array.from({ length: 1203 }, (_, i) => event(i % 2 ? 'Odd' : 'Even'));
+    await store.appendToStream('big-1', batch, { expectedVersion: 0 });
+    const controller = new AbortController();
+    let count = 0;
+    let last = 0;
+    for await (const e of store.subscribe({ from: 0, types: ['Odd'], signal: controller.signal })) {
+      expect(e.position).toBeGreaterThan(last);
+      last = e.position;
+      if (++count === 601) controller.abort();
+    }
+    expect(count).toBe(601);
+    expect(last).toBe(1202);
+    await store.close();
+  });
+
+  it('an idempotent retry after the stream moved on returns the original result', async () => {
+    const store = new SqliteEventStore(':memory:');
+    const batch = [event('A'), event('B')];
+    const first = await store.appendToStream('s-1', batch, { expectedVersion: 0 });
+    await store.appendToStream('s-1', [event('C')], { expectedVersion: 2 });
+    expect(await store.appendToStream('s-1', batch, { expectedVersion: 0 })).toEqual(first);
+    expect(await store.appendToStream('s-1', batch, { expectedVersion: 'any' })).toEqual(first);
+    expect(await store.readStream('s-1')).toHaveLength(3);
+    await store.close();
+  });
+
+  it('rejects a reused event id in another stream without writing', async () => {
+    const store = new SqliteEventStore(':memory:');
+    const e = event('A');
+    await store.appendToStream('s-1', [e], { expectedVersion: 0 });
+    await expect(store.appendToStream('s-2', [event('B'), e], { expectedVersion: 0 })).rejects.toThrow(/event id/);
+    expect(await store.readStream('s-2')).toEqual([]);
+    expect(await store.headPosition()).toBe(1);
+    await store.close();
+  });
+
+  it('close ends a live subscription', async () => {
+    const store = new SqliteEventStore(':memory:');
+    const waiting = store.subscribe({ from: 0 })[Symbol.asyncIterator]().next();
+    await store.close();
+    expect((await waiting).done).toBe(true);
+  });
+});

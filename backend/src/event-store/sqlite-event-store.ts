@@ -1,0 +1,234 @@
+import Database from 'better-sqlite3';
+import {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedVersion,
+  RecordedEvent,
+  SubscribeOptions,
+  WrongExpectedVersionError,
+} from './event-store.port';
+
+/** Events read per query by `subscribe`; bounds memory whatever the backlog. */
+const PAGE_SIZE = 500;
+/** Live subscriptions re-read at least this often, to see appends made by another process on the same file. */
+const POLL_MS = 250;
+
+export interface SqliteEventStoreOptions {
+  /**
+   * 'FULL' (default) syncs the WAL at every commit, so an acknowledged append survives a power loss;
+   * 'NORMAL' is much faster and still safe against a process crash, but may lose the last commits on power loss.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** How long a writer waits for another process's write lock before failing (ms). */
+  busyTimeoutMs?: number;
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/**
+ * The embedded event store: one SQLite file, one table. better-sqlite3 is synchronous, so an append runs its
+ * whole transaction without yielding; with BEGIN IMMEDIATE across processes, there is a single writer at a
+ * time and positions (the AUTOINCREMENT key) are assigned at commit in order: a reader never sees a gap that
+ * later fills (a rolled-back append also rolls back the sequence).
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly stmt: {
+    insert: Database.Statement<[string, number, string, string, string, string]>;
+    streamHead: Database.Statement<[string], { version: number; position: number }>;
+    streamRange: Database.Statement<[string, number, number], { event_id: string; position: number }>;
+    byEventId: Database.Statement<[string], { stream_id: string; stream_version: number }>;
+    readStream: Database.Statement<[string], EventRow>;
+    readAll: Database.Statement<[number, number], EventRow>;
+    head: Database.Statement<[], number>;
+  };
+  private readonly appendTx: Database.Transaction<
+    (streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion) => AppendResult
+  >;
+  /** Live subscriptions waiting for an append made through this instance. */
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+
+  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position       INTEGER PRIMARY KEY AUTOINCREMENT,
+        stream_id      TEXT    NOT NULL,
+        stream_version INTEGER NOT NULL,
+        event_id       TEXT    NOT NULL UNIQUE,
+        type           TEXT    NOT NULL,
+        data           TEXT    NOT NULL,
+        metadata       TEXT    NOT NULL,
+        UNIQUE (stream_id, stream_version)
+      )`);
+    const columns = 'position, stream_id, stream_version, type, data, metadata';
+    this.stmt = {
+      insert: this.db.prepare(
+        'INSERT INTO events (stream_id, stream_version, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      streamHead: this.db.prepare(
+        'SELECT stream_version AS version, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1',
+      ),
+      streamRange: this.db.prepare(
+        'SELECT event_id, position FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version LIMIT ?',
+      ),
+      byEventId: this.db.prepare('SELECT stream_id, stream_version FROM events WHERE event_id = ?'),
+      readStream: this.db.prepare(`SELECT ${columns} FROM events WHERE stream_id = ? ORDER BY stream_version`),
+      readAll: this.db.prepare(`SELECT ${columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+    };
+    this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { expectedVersion: ExpectedVersion },
+  ): Promise<AppendResult> {
+    const expected = options.expectedVersion;
+    if (expected !== 'any' && !(Number.isInteger(expected) && expected >= 0)) {
+      throw new RangeError(`Invalid expected version ${String(expected)}`);
+    }
+    let result: AppendResult;
+    try {
+      // IMMEDIATE takes the write lock up front, so two processes cannot both read the same stream head.
+      result = this.appendTx.immediate(streamId, events, expected);
+    } catch (err) {
+      if (err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE' && /event_id/.test(err.message)) {
+        throw new Error(`Stream ${streamId}: an event id of this append already exists elsewhere in the store`);
+      }
+      throw err;
+    }
+    if (events.length > 0) this.wakeSubscribers();
+    return result;
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.stmt.readStream.all(streamId).map(toRecorded);
+  }
+
+  async readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]> {
+    if (options.limit <= 0) return [];
+    return this.stmt.readAll.all(options.from, options.limit).map(toRecorded);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.stmt.head.get() ?? 0;
+  }
+
+  async *subscribe(options: SubscribeOptions): AsyncGenerator<RecordedEvent> {
+    const { signal } = options;
+    const wanted = options.types ? new Set(options.types) : null;
+    let cursor = options.from;
+    while (!signal?.aborted && !this.closed) {
+      // One page at a time: the next page is read only once the consumer has taken this one.
+      const rows = this.stmt.readAll.all(cursor, PAGE_SIZE);
+      if (rows.length === 0) {
+        await this.waitForAppend(signal);
+        continue;
+      }
+      for (const row of rows) {
+        cursor = row.position;
+        // Filtered-out rows are skipped without parsing their JSON.
+        if (wanted && !wanted.has(row.type)) continue;
+        yield toRecorded(row);
+        if (signal?.aborted || this.closed) return;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wakeSubscribers(); // live subscriptions end instead of polling a closed database
+    this.db.close();
+  }
+
+  private appendInTx(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion): AppendResult {
+    const head = this.stmt.streamHead.get(streamId);
+    const current = head?.version ?? 0;
+    if (expected === 'any') {
+      // A retried 'any' append is recognised by its first event id already being in this stream.
+      const first = events.length > 0 ? this.stmt.byEventId.get(events[0].metadata.eventId) : undefined;
+      if (first && first.stream_id === streamId) {
+        const original = this.sameEventsAt(streamId, first.stream_version - 1, events);
+        if (original) return original;
+      }
+    } else if (expected !== current) {
+      // Idempotent retry: the very same events already sit where this expected version would have put them.
+      const original = expected < current ? this.sameEventsAt(streamId, expected, events) : null;
+      if (original) return original;
+      throw new WrongExpectedVersionError(streamId, expected, current);
+    }
+    let version = current;
+    let position = head?.position ?? 0;
+    for (const event of events) {
+      version += 1;
+      const info = this.stmt.insert.run(
+        streamId,
+        version,
+        event.metadata.eventId,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    return { nextVersion: version, position };
+  }
+
+  /** The original result when `events` (by id) are exactly the stream's events after version `after`. */
+  private sameEventsAt(streamId: string, after: number, events: readonly EventToAppend[]): AppendResult | null {
+    if (events.length === 0) return null;
+    const rows = this.stmt.streamRange.all(streamId, after, events.length);
+    if (rows.length !== events.length) return null;
+    for (let i = 0; i < rows.length; i++) {
+      if (rows[i].event_id !== events[i].metadata.eventId) return null;
+    }
+    return { nextVersion: after + events.length, position: rows[rows.length - 1].position };
+  }
+
+  private wakeSubscribers(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves on the next append through this instance, after POLL_MS, on abort or on close. */
+  private waitForAppend(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, POLL_MS);
+      signal?.addEventListener('abort', done);
+      this.waiters.add(done);
+    });
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as RecordedEvent['data'],
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+  };
+}

@@ -1,0 +1,45 @@
+import express, { ErrorRequestHandler, RequestHandler } from 'express';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Cross-site request forgery defence for the cookie session: a state-changing API request must carry JSON
+ * (which a cross-site form cannot send without a CORS preflight that this app never allows) and, when the
+ * browser names an Origin, it must be this app's own.
+ */
+export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] = []): RequestHandler {
+  const allowed = new URL(publicUrl).origin;
+  return (req, res, next) => {
+    if (!STATE_CHANGING.has(req.method) || exempt.some((p) => req.originalUrl.startsWith(p))) return next();
+    const origin = req.headers.origin;
+    if (origin && origin !== allowed) {
+      res.status(403).json({ statusCode: 403, message: 'Cross-origin requests are not allowed' });
+      return;
+    }
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !req.is('application/json')) {
+      res.status(415).json({ statusCode: 415, message: 'Content-Type must be application/json' });
+      return;
+    }
+    next();
+  };
+}
+
+/** JSON bodies up to 100 KB; a body that is not valid JSON gets a clear 400. */
+export function jsonBody(): RequestHandler[] {
+  return [express.json({ limit: '100kb', strict: true, type: 'application/json' }) as RequestHandler];
+}
+
+export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const status = (err as { status?: number; type?: string }).status;
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.parse.failed') {
+    res.status(400).json({ statusCode: 400, message: 'Request body is not valid JSON' });
+  } else if (type === 'entity.too.large') {
+    res.status(413).json({ statusCode: 413, message: 'Request body is too large (100 KB at most)' });
+  } else if (status && status >= 400 && status < 500) {
+    res.status(status).json({ statusCode: status, message: (err as Error).message });
+  } else {
+    next(err);
+  }
+};

@@ -1,0 +1,45 @@
+import { Controller, Get, Inject, Next, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { SESSION_COOKIE } from './session';
+import { CurrentUser, SessionUser, SignedInGuard } from './signed-in.guard';
+import { SignInService } from './sign-in.service';
+
+@Controller()
+export class IdentityController {
+  constructor(
+    private readonly signIn: SignInService,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+  ) {}
+
+  /** Full-page navigation: starts the OpenID Connect flow. */
+  @Get('login')
+  login(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction) {
+    return this.signIn.login(req, res, next);
+  }
+
+  @Get('callback')
+  callback(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction) {
+    return this.signIn.callback(req, res, next);
+  }
+
+  /** Full-page navigation: ends the session and returns to the landing page. */
+  @Get('logout')
+  logout(@Req() req: Request, @Res() res: Response) {
+    req.logout(() => {
+      req.session.destroy(() => {
+        res.clearCookie(SESSION_COOKIE, { path: '/' });
+        res.redirect('/');
+      });
+    });
+  }
+
+  @Get('auth/user')
+  @UseGuards(SignedInGuard)
+  async user(@CurrentUser() user: SessionUser) {
+    const profile = await this.readModels.get<UserProfileDoc>('user-profiles', user.id);
+    if (!profile) throw new UnauthorizedException('Unauthorized');
+    return { id: profile.id, email: profile.email, firstName: profile.firstName, profileImageUrl: profile.profileImageUrl };
+  }
+}

@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import passport from 'passport';
+import { Strategy as OpenIdConnectStrategy } from 'passport-openidconnect';
+import { APP_CONFIG, PIPELINE } from '../app.tokens';
+import type { AppConfig } from '../config';
+import { decideAndAppend } from '../event-store/decider';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import type { OidcEndpoints } from './dev-identity-provider';
+import { identityDecider, SignIn, userIdFor } from './identity.decider';
+import type { SessionUser } from './signed-in.guard';
+
+const STRATEGY = 'oidc';
+
+/**
+ * Sign-in as a backend-for-frontend: passport-openidconnect runs the authorization-code flow, tokens stay
+ * on the server, the browser gets only the session cookie.
+ */
+@Injectable()
+export class SignInService {
+  private readonly logger = new Logger('SignIn');
+  private endpoints: Promise<OidcEndpoints> | null = null;
+  private strategyReady: Promise<void> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+  ) {
+    passport.serializeUser((user, done) => done(null, (user as SessionUser).id));
+    passport.deserializeUser((id: string, done) => done(null, { id } satisfies SessionUser));
+  }
+
+  /** Known endpoints (the development provider), or discovered from OIDC_ISSUER at the first sign-in. */
+  useEndpoints(endpoints: OidcEndpoints): void {
+    this.endpoints = Promise.resolve(endpoints);
+  }
+
+  private discover(): Promise<OidcEndpoints> {
+    const oidc = this.config.oidc!;
+    return fetch(`${oidc.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`)
+      .then((res) => {
+        if (!res.ok) throw new Error(`OpenID discovery at ${oidc.issuer} answered ${res.status}`);
+        return res.json() as Promise<Record<string, string>>;
+      })
+      .then((doc) => ({
+        issuer: doc.issuer,
+        authorizationURL: doc.authorization_endpoint,
+        tokenURL: doc.token_endpoint,
+        userInfoURL: doc.userinfo_endpoint,
+        clientID: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+      }));
+  }
+
+  private ensureStrategy(): Promise<void> {
+    this.strategyReady ??= (this.endpoints ??= this.discover())
+      .then((endpoints) => {
+        passport.use(
+          STRATEGY,
+          new OpenIdConnectStrategy(
+            {
+              ...endpoints,
+              callbackURL: `${this.config.publicUrl}/api/callback`,
+              // passport-openidconnect adds 'openid' itself: the request asks for 'openid profile email'.
+              scope: ['profile', 'email'],
+              // Fetch the userinfo claims (e-mail, name, picture): the ID token may carry only 'sub'.
+              skipUserProfile: false,
+              // The development provider has no passwords to remember: always show its form, so that
+              // signing out and in again can switch between people.
+              ...(this.config.oidc ? {} : { prompt: 'login' }),
+            },
+            (issuer: string, profile: passport.Profile, done: (err: Error | null, user?: SessionUser) => void) => {
+              this.recordSignIn(issuer, profile).then((user) => done(null, user), (err: Error) => done(err));
+            },
+          ),
+        );
+      })
+      .catch((err) => {
+        // Let a later sign-in try the discovery again.
+        this.strategyReady = null;
+        this.endpoints = null;
+        throw err;
+      });
+    return this.strategyReady;
+  }
+
+  /** Appends UserRegistered at the first sign-in (or UserProfileUpdated when claims changed). */
+  private async recordSignIn(issuer: string, profile: passport.Profile): Promise<SessionUser> {
+    const claims = ((profile as { _json?: Record<string, unknown> })._json ?? {}) as Record<string, string | undefined>;
+    const email = claims.email ?? profile.emails?.[0]?.value ?? null;
+    const signIn: SignIn = {
+      issuer,
+      subject: profile.id,
+      email,
+      firstName: claims.given_name || profile.name?.givenName || claims.name?.split(' ')[0] || null,
+      profileImageUrl: claims.picture ?? profile.photos?.[0]?.value ?? null,
+    };
+    const userId = userIdFor(issuer, profile.id);
+    const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId });
+    if (append) await this.pipeline.waitFor(['UserRegistered', 'UserProfileUpdated'], append.position);
+    return { id: userId };
+  }
+
+  async login(req: Request, res: Response, next: NextFunction): Promise<void> {
+    try {
+      await this.ensureStrategy();
+    } catch (err) {
+      this.logger.error(`Sign-in unavailable: ${(err as Error).message}`);
+      res.status(503).json({ statusCode: 503, message: 'Sign-in is unavailable right now. Please try again shortly.' });
+      return;
+    }
+    passport.authenticate(STRATEGY)(req, res, next);
+  }
+
+  async callback(req: Request, res: Response, next: NextFunction): Promise<void> {
+    try {
+      await this.ensureStrategy();
+    } catch {
+      res.redirect('/');
+      return;
+    }
+    passport.authenticate(STRATEGY, (err: unknown, user: SessionUser | false) => {
+      if (err || !user) {
+        if (err) this.logger.warn(`Sign-in failed: ${(err as Error).message ?? err}`);
+        res.redirect('/');
+        return;
+      }
+      // passport regenerates the session id at login (no session fixation).
+      req.login(user, (loginErr) => {
+        if (loginErr) return next(loginErr);
+        req.session.signedInAt = Date.now();
+        req.session.save(() => res.redirect('/'));
+      });
+    })(req, res, next);
+  }
+}

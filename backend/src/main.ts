@@ -1,0 +1,22 @@
+import { Logger } from '@nestjs/common';
+import { createApp } from './app';
+import { loadConfig } from './config';
+
+async function main() {
+  const config = loadConfig();
+  const running = await createApp(config);
+  await running.app.listen(config.port);
+  new Logger('Joy').log(`Joy is running at ${config.publicUrl} (role ${config.role})`);
+  const shutdown = async (signal: string) => {
+    new Logger('Joy').log(`${signal}: shutting down`);
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,9 @@
+import type { Projection } from './projector';
+import { latestRatingsProjector, ratingsProjector } from './ratings.projector';
+import { userProfilesProjector } from './user-profiles.projector';
+
+/** Every projection of the app; each is checkpointed, queued and rebuilt on its own. */
+export const PROJECTIONS: readonly Projection[] = [
+  { name: 'users', projectors: [userProfilesProjector] },
+  { name: 'ratings', projectors: [ratingsProjector, latestRatingsProjector] },
+];

@@ -1,0 +1,37 @@
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { StoredDoc } from '../read-models/read-model-store.port';
+
+/** Reads a document of the same projection (already up to date with every earlier event). */
+export type Lookup = <T extends object>(collection: string, id: string) => Promise<(T & StoredDoc) | null>;
+
+/**
+ * A projector fills one collection: `ids` names the documents an event touches, `evolve` computes the new
+ * document from the old one and the event. `evolve` is pure, so applying an event twice gives the same
+ * document (and the store's position guard makes the second application a no-op anyway).
+ */
+export interface Projector<D extends object = object> {
+  collection: string;
+  eventTypes: readonly string[];
+  ids(event: RecordedEvent, lookup: Lookup): string[] | Promise<string[]>;
+  evolve(doc: D | null, event: RecordedEvent): D | null;
+  /** Fields `find` is used with. */
+  indexes?: readonly string[];
+}
+
+/**
+ * A projection is the unit that is checkpointed, queued, rebuilt and reported: one or more projectors that
+ * see the events in the same global order, so that one can look up another's documents.
+ */
+export interface Projection {
+  name: string;
+  projectors: readonly Projector<any>[];
+}
+
+export function eventTypesOf(projection: Projection): Set<string> {
+  return new Set(projection.projectors.flatMap((p) => p.eventTypes));
+}
+
+/** The event's data as the type its producer declared. */
+export function dataOf<D>(event: RecordedEvent): D {
+  return event.data as unknown as D;
+}

@@ -1,0 +1,37 @@
+import { DomainError } from '../event-store/decider';
+import { overallScore, ratingsDecider, SubmitRating } from './ratings.decider';
+
+const at = new Date('2026-11-20T08:30:00.000Z');
+const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
+  ratingId: 'r1',
+  userId: 'u1',
+  at,
+  scores: { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, ...scores },
+});
+
+describe('ratings decider', () => {
+  it('records a rating with the overall score as the mean to one decimal', () => {
+    const events = ratingsDecider.decide(submit({ relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5 }), null);
+    expect(events).toEqual([
+      {
+        type: 'RatingSubmitted',
+        data: { ratingId: 'r1', userId: 'u1', relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5, overallScore: 4.2, submittedAt: at.toISOString() },
+      },
+    ]);
+  });
+
+  it.each([
+    [{ relationships: 1, health: 1, purpose: 1, growth: 1, joy: 2 }, 1.2],
+    [{ relationships: 5, health: 5, purpose: 5, growth: 5, joy: 5 }, 5],
+    [{ relationships: 2, health: 3, purpose: 3, growth: 3, joy: 3 }, 2.8],
+    [{ relationships: 4, health: 4, purpose: 4, growth: 4, joy: 5 }, 4.2],
+  ])('overall score of %o is %d', (scores, expected) => {
+    expect(overallScore(scores)).toBe(expected);
+  });
+
+  it.each([0, 6, 2.5, -1, NaN, '3', null, undefined])('refuses %p as a factor value, naming the factor', (value) => {
+    expect(() => ratingsDecider.decide(submit({ growth: value as number }), null)).toThrow(
+      new DomainError(400, 'growth must be a whole number from 1 to 5'),
+    );
+  });
+});

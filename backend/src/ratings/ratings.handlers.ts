@@ -1,0 +1,76 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { PIPELINE } from '../app.tokens';
+import { decideAndAppend } from '../event-store/decider';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { RatingDoc, ratingDocFrom } from '../projections/ratings.projector';
+import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { FactorScores, ratingsDecider } from './ratings.decider';
+
+/** What the API shows of a rating to its owner. */
+export type RatingView = Omit<RatingDoc, 'seq' | 'userId'>;
+
+export function ratingView(doc: RatingDoc): RatingView {
+  const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
+  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy };
+}
+
+export class SubmitRatingCommand {
+  constructor(
+    readonly userId: string,
+    readonly scores: FactorScores,
+  ) {}
+}
+
+@CommandHandler(SubmitRatingCommand)
+export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand, RatingView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+  ) {}
+
+  async execute({ userId, scores }: SubmitRatingCommand): Promise<RatingView> {
+    const ratingId = randomUUID();
+    const { events, append } = await decideAndAppend(
+      this.store,
+      `ratings-${userId}`,
+      ratingsDecider,
+      { ratingId, userId, scores, at: new Date() },
+      { actorUserId: userId },
+      { eventIds: () => [ratingId] },
+    );
+    // Read-your-writes: answer once the lists the user reads next include this rating.
+    await this.pipeline.waitFor(['RatingSubmitted'], append!.position);
+    return ratingView(ratingDocFrom({ data: events[0].data, position: append!.position }));
+  }
+}
+
+export class GetRatingsQuery {
+  constructor(readonly userId: string) {}
+}
+
+@QueryHandler(GetRatingsQuery)
+export class GetRatingsHandler implements IQueryHandler<GetRatingsQuery, RatingView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId }: GetRatingsQuery): Promise<RatingView[]> {
+    const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } });
+    return docs.map(ratingView);
+  }
+}
+
+export class GetLatestRatingQuery {
+  constructor(readonly userId: string) {}
+}
+
+@QueryHandler(GetLatestRatingQuery)
+export class GetLatestRatingHandler implements IQueryHandler<GetLatestRatingQuery, RatingView | null> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId }: GetLatestRatingQuery): Promise<RatingView | null> {
+    const doc = await this.readModels.get<RatingDoc>('latest-ratings', userId);
+    return doc ? ratingView(doc) : null;
+  }
+}

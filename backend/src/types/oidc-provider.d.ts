@@ -1,0 +1,2 @@
+// oidc-provider ships no type declarations; the development provider uses a small, checked part of it.
+declare module 'oidc-provider';
