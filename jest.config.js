@@ -15,9 +15,16 @@ module.exports = {
       testEnvironment: 'jsdom',
       roots: ['<rootDir>/frontend/src'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
-      transform: { '^.+\\.tsx?$': tsJest('<rootDir>/frontend/tsconfig.test.json') },
+      // isolatedModules is set in frontend/tsconfig.test.json (ts-jest's own option is deprecated).
+      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/frontend/tsconfig.test.json' }] },
+      // Load the CommonJS builds of antd, rc-components and react-router (jsdom defaults to the ESM "browser" ones).
+      testEnvironmentOptions: { customExportConditions: ['node', 'require', 'default'] },
       setupFilesAfterEnv: ['<rootDir>/frontend/src/setupTests.ts'],
-      moduleNameMapper: { '\\.css$': '<rootDir>/frontend/src/testing/styleStub.ts' },
+      moduleNameMapper: {
+        '\\.css$': '<rootDir>/frontend/src/testing/styleStub.ts',
+        // @ant-design/icons' CommonJS build requires an ES module file of @ant-design/colors.
+        '^@ant-design/colors/es/(.*)$': '@ant-design/colors/lib/$1',
+      },
     },
   ],
 };

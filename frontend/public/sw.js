@@ -1,0 +1,102 @@
+/* Joy service worker: caches the app shell so the app opens offline.
+ * - Navigations: network first; when the network fails, the cached index.html (the app then shows
+ *   "You are offline"), or a small built-in offline page when nothing is cached yet.
+ * - Hashed /assets/* files: cache first, filled at install and at use. Icon and manifest: network first.
+ * - /api and /oidc are never cached or intercepted: sessions and data always go to the server.
+ */
+const CACHE = 'joy-shell-v1';
+const SHELL = ['/', '/manifest.webmanifest', '/icon.svg'];
+
+const OFFLINE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>You are offline · Joy</title>
+<style>body{font-family:system-ui,sans-serif;background:#fff8f1;color:#3b2a1f;display:grid;place-items:center;min-height:100vh;margin:0;padding:24px;text-align:center}
+h1{color:#c8501c}button{font:inherit;padding:10px 20px;border-radius:8px;border:0;background:#c8501c;color:#fff;cursor:pointer}</style></head>
+<body><main><h1>You are offline</h1><p>Joy can't reach the internet right now. Check your connection and try again.</p>
+<button onclick="location.reload()">Try again</button></main></body></html>`;
+
+function isBypassed(url) {
+  return url.pathname.startsWith('/api') || url.pathname.startsWith('/oidc');
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      try {
+        const response = await fetch('/', { cache: 'no-store' });
+        if (response.ok) {
+          const html = await response.clone().text();
+          await cache.put('/index.html', response);
+          const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+          await cache.addAll([...new Set([...SHELL.slice(1), ...assets])]);
+        }
+      } catch (err) {
+        console.log('Service worker: app shell not cached', err);
+      }
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const keys = await caches.keys();
+      await Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key)));
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || isBypassed(url)) return;
+
+  if (request.mode === 'navigate') {
+    event.respondWith(
+      (async () => {
+        const cache = await caches.open(CACHE);
+        try {
+          const response = await fetch(request);
+          if (response.ok && (response.headers.get('content-type') || '').includes('text/html')) {
+            await cache.put('/index.html', response.clone());
+          }
+          return response;
+        } catch {
+          const cached = await cache.match('/index.html');
+          return (
+            cached ||
+            new Response(OFFLINE_HTML, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+          );
+        }
+      })(),
+    );
+    return;
+  }
+
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      if (url.pathname.startsWith('/assets/')) {
+        // Hashed file names never change content: cache first.
+        const cached = await cache.match(request);
+        if (cached) return cached;
+        const response = await fetch(request);
+        if (response.ok) await cache.put(request, response.clone());
+        return response;
+      }
+      // Other static files (icon, manifest): network first, cache as fallback.
+      try {
+        const response = await fetch(request);
+        if (response.ok) await cache.put(request, response.clone());
+        return response;
+      } catch (err) {
+        const cached = await cache.match(request);
+        if (cached) return cached;
+        throw err;
+      }
+    })(),
+  );
+});

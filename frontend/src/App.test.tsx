@@ -1,0 +1,72 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from './api';
+import { AppRoutes } from './App';
+import { installFakeServer } from './testing/fakeServer';
+
+const signedOut = { 'GET /api/auth/user': { status: 401, body: { statusCode: 401, message: 'Unauthorized' } } };
+const signedIn = (firstName: string | null, isPremium = false) => ({
+  'GET /api/auth/user': { status: 200, body: { id: 'u1', email: 'maya@example.com', firstName, profileImageUrl: null } },
+  'GET /api/subscription-status': { status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } },
+  'GET /api/joy-ratings': { status: 200, body: [] },
+  'GET /api/joy-ratings/latest': { status: 200, body: null },
+  'GET /api/groups': { status: 200, body: [] },
+});
+
+function renderAt(path: string) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('routes', () => {
+  it('shows the landing page at / when signed out', async () => {
+    installFakeServer(signedOut);
+    renderAt('/');
+    expect(await screen.findByText('Find It. Measure It. Share It.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '5 Pillars of Joy' })).toBeInTheDocument();
+    expect(screen.getByText('2,847')).toBeInTheDocument();
+  });
+
+  it('shows the 404 page for a signed-in path when signed out', async () => {
+    installFakeServer(signedOut);
+    renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+  });
+
+  it('shows the help page when signed out', async () => {
+    installFakeServer(signedOut);
+    renderAt('/help');
+    expect(await screen.findByRole('heading', { name: 'Help & Support', level: 1 })).toBeInTheDocument();
+  });
+
+  it('greets a signed-in user on Home, with Upgrade for a free plan', async () => {
+    installFakeServer(signedIn('Maya'));
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Maya!' })).toBeInTheDocument();
+    expect(screen.getByText("How are you feeling today? Let's track your joy together.")).toBeInTheDocument();
+    expect(await screen.findAllByRole('link', { name: /Upgrade/ })).not.toHaveLength(0);
+    expect(await screen.findByRole('link', { name: 'Join Your First Group' })).toHaveAttribute('href', '/groups');
+    expect(screen.queryByText('Your Current Joy Level')).not.toBeInTheDocument();
+  });
+
+  it('hides Upgrade for premium users and greets by e-mail without a first name', async () => {
+    installFakeServer(signedIn(null, true));
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, maya!' })).toBeInTheDocument();
+    expect(await screen.findAllByRole('link', { name: /Dashboard/ })).not.toHaveLength(0);
+    expect(screen.queryByRole('link', { name: /Upgrade/ })).not.toBeInTheDocument();
+  });
+
+  it('shows the 404 page for unknown paths when signed in', async () => {
+    installFakeServer(signedIn('Maya'));
+    renderAt('/nope');
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,88 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { Suspense, lazy, useEffect } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { queryClient as defaultQueryClient } from './api';
+import { useAuth } from './auth';
+import { OfflineBanner } from './components/OfflineBanner';
+import { PageLoading } from './components/PageLoading';
+import { PublicLayout } from './components/PublicLayout';
+import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
+import Landing from './pages/Landing';
+import NotFound from './pages/NotFound';
+import { ALWAYS_ROUTES, HomePage, SIGNED_IN_ROUTES } from './routes';
+import { theme } from './theme';
+
+/** The signed-in frame (navigation bar, drawer) is loaded only after sign-in is known. */
+const AppLayout = lazy(() => import('./components/AppLayout').then((m) => ({ default: m.AppLayout })));
+
+/** Binds antd's notification instance (with the theme and maxCount 1) to the toast module. */
+function ToastBridge() {
+  const { notification } = AntApp.useApp();
+  useEffect(() => {
+    bindNotifier(notification);
+    return () => bindNotifier(null);
+  }, [notification]);
+  return null;
+}
+
+/**
+ * Routes by auth state (SPEC §4): while loading or signed out only "/" (Landing), /privacy, /terms, /help
+ * and the 404 exist; signed in, the app's pages too. While the user is loading, a signed-in path shows
+ * the loading placeholder rather than a 404 flash.
+ */
+export function AppRoutes() {
+  const { isAuthenticated, isLoading } = useAuth();
+  const always = ALWAYS_ROUTES.map(({ path, Component }) => <Route key={path} path={path} element={<Component />} />);
+
+  if (isAuthenticated) {
+    return (
+      <Suspense fallback={<PageLoading fullScreen />}>
+      <Routes>
+        <Route element={<AppLayout />}>
+          <Route index element={<HomePage />} />
+          {SIGNED_IN_ROUTES.map(({ path, Component }) => (
+            <Route key={path} path={path} element={<Component />} />
+          ))}
+          {always}
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Routes>
+      </Suspense>
+    );
+  }
+
+  return (
+    <Routes>
+      <Route index element={<Landing />} />
+      <Route element={<PublicLayout />}>
+        {always}
+        {isLoading &&
+          SIGNED_IN_ROUTES.map(({ path }) => <Route key={path} path={path} element={<PageLoading />} />)}
+        <Route path="*" element={isLoading ? <PageLoading /> : <NotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+export function Providers({ client = defaultQueryClient, children }: { client?: QueryClient; children: React.ReactNode }) {
+  return (
+    <ConfigProvider theme={theme}>
+      <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, placement: 'topRight' }}>
+        <ToastBridge />
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export default function App() {
+  return (
+    <Providers>
+      <OfflineBanner />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </Providers>
+  );
+}

@@ -1,0 +1,108 @@
+import { CrownOutlined, LogoutOutlined, MenuOutlined } from '@ant-design/icons';
+import { Avatar, Button, Drawer } from 'antd';
+import { Suspense, useState } from 'react';
+import { NavLink, Outlet } from 'react-router-dom';
+import { useAuth, useSubscriptionStatus } from '../auth';
+import { LOGOUT_URL, browser } from '../lib/session';
+import { displayName } from '../lib/user';
+import { NAV_LINKS } from '../routes';
+import { Brand } from './Brand';
+import { PageLoading } from './PageLoading';
+import { SiteFooter } from './SiteFooter';
+
+function navClass({ isActive }: { isActive: boolean }) {
+  return isActive ? 'nav-link is-active' : 'nav-link';
+}
+
+function NavLinks({ showUpgrade, onNavigate }: { showUpgrade: boolean; onNavigate?: () => void }) {
+  return (
+    <>
+      {NAV_LINKS.map((link) => (
+        <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={onNavigate}>
+          {link.icon}
+          <span>{link.label}</span>
+        </NavLink>
+      ))}
+      {showUpgrade && (
+        <NavLink to="/subscribe" className={({ isActive }) => `${navClass({ isActive })} nav-link--upgrade`} onClick={onNavigate}>
+          <CrownOutlined aria-hidden="true" />
+          <span>Upgrade</span>
+        </NavLink>
+      )}
+    </>
+  );
+}
+
+/** Frame of every signed-in page: navigation bar (desktop links or a drawer on narrow screens), page, footer. */
+export function AppLayout() {
+  const { user } = useAuth();
+  const subscription = useSubscriptionStatus(!!user);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const name = displayName(user);
+  const showUpgrade = subscription.data?.isPremium === false;
+  const signOut = () => browser.navigate(LOGOUT_URL);
+  const avatar = (
+    <Avatar src={user?.profileImageUrl || undefined} size={32} className="user-avatar" alt="">
+      {name.charAt(0).toUpperCase()}
+    </Avatar>
+  );
+
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar__inner">
+          <Brand />
+          <nav aria-label="Main" className="nav-desktop">
+            <NavLinks showUpgrade={showUpgrade} />
+          </nav>
+          <div className="nav-user nav-desktop">
+            {avatar}
+            <span className="nav-user__greeting">Hi, {name}</span>
+            <Button icon={<LogoutOutlined aria-hidden="true" />} onClick={signOut}>
+              Sign Out
+            </Button>
+          </div>
+          <Button
+            className="nav-toggle"
+            type="text"
+            size="large"
+            icon={<MenuOutlined aria-hidden="true" />}
+            aria-label="Open menu"
+            aria-expanded={drawerOpen}
+            aria-controls="nav-drawer"
+            onClick={() => setDrawerOpen(true)}
+          />
+        </div>
+      </header>
+      <Drawer
+        id="nav-drawer"
+        title="Menu"
+        placement="right"
+        size={300}
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        className="nav-drawer"
+      >
+        <div className="nav-drawer__user">
+          {avatar}
+          <span>Hi, {name}</span>
+        </div>
+        <nav aria-label="Main" className="nav-drawer__links">
+          <NavLinks showUpgrade={showUpgrade} onNavigate={() => setDrawerOpen(false)} />
+        </nav>
+        <Button block size="large" icon={<LogoutOutlined aria-hidden="true" />} onClick={signOut} className="nav-drawer__signout">
+          Sign Out
+        </Button>
+      </Drawer>
+      <main id="main" className="page" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

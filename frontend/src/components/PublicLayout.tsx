@@ -1,0 +1,38 @@
+import { Button } from 'antd';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router-dom';
+import { LOGIN_URL, browser } from '../lib/session';
+import { Brand } from './Brand';
+import { PageLoading } from './PageLoading';
+import { SiteFooter } from './SiteFooter';
+
+/** Frame of the pages a signed-out visitor can open: top bar with Sign In, page, footer. */
+export function PublicTopBar() {
+  return (
+    <header className="topbar">
+      <div className="topbar__inner">
+        <Brand />
+        <Button type="primary" onClick={() => browser.navigate(LOGIN_URL)}>
+          Sign In
+        </Button>
+      </div>
+    </header>
+  );
+}
+
+export function PublicLayout() {
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <PublicTopBar />
+      <main id="main" className="page" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createQueryClient } from '../api';
+import { bindNotifier } from '../lib/toast';
+import { installFakeServer } from '../testing/fakeServer';
+import { RatingForm } from './RatingForm';
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+
+function renderForm() {
+  const client = createQueryClient();
+  const invalidate = jest.spyOn(client, 'invalidateQueries');
+  render(
+    <QueryClientProvider client={client}>
+      <RatingForm />
+    </QueryClientProvider>,
+  );
+  return { invalidate };
+}
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+describe('RatingForm', () => {
+  it('has the five factors, each a labelled 1–5 picker starting at 3, and an overall score of 3.0', () => {
+    installFakeServer({});
+    renderForm();
+    for (const label of ['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']) {
+      const group = screen.getByRole('group', { name: label });
+      expect(group).toBeInTheDocument();
+      expect(screen.getByRole('radio', { name: `${label}: 3 stars, Moderate` })).toBeChecked();
+      expect(screen.getByRole('radio', { name: `${label}: 1 star, Very Low` })).toBeInTheDocument();
+      expect(screen.getByRole('radio', { name: `${label}: 5 stars, Very High` })).toBeInTheDocument();
+    }
+    expect(screen.getByTestId('overall-score')).toHaveTextContent('3.0');
+    expect(screen.getByText('Moderate Joy')).toBeInTheDocument();
+  });
+
+  it('updates the overall score live', () => {
+    installFakeServer({});
+    renderForm();
+    fireEvent.click(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    expect(screen.getByTestId('overall-score')).toHaveTextContent('3.4');
+    fireEvent.click(screen.getByRole('radio', { name: 'Health: 5 stars, Very High' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Purpose: 5 stars, Very High' }));
+    expect(screen.getByTestId('overall-score')).toHaveTextContent('4.2');
+    expect(screen.getByText('Great Joy!')).toBeInTheDocument();
+  });
+
+  it('saves the five factors, shows Saving... while pending, then toasts and refreshes the ratings', async () => {
+    let respond: (value: { status: number; body?: unknown }) => void = () => undefined;
+    const fetchMock = installFakeServer({
+      'POST /api/joy-ratings': () => new Promise((resolve) => (respond = resolve)),
+    });
+    const { invalidate } = renderForm();
+    fireEvent.click(screen.getByRole('radio', { name: 'Growth: 4 stars, High' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+
+    const saving = await screen.findByRole('button', { name: 'Saving...' });
+    expect(saving).toBeDisabled();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/joy-ratings',
+      expect.objectContaining({
+        method: 'POST',
+        credentials: 'include',
+        body: JSON.stringify({ relationships: 3, health: 3, purpose: 3, growth: 4, joy: 3 }),
+      }),
+    );
+
+    await act(async () =>
+      respond({ status: 201, body: { id: 'r1', createdAt: new Date().toISOString(), overallScore: 3.2, relationships: 3, health: 3, purpose: 3, growth: 4, joy: 3 } }),
+    );
+    await screen.findByRole('button', { name: 'Save Rating' });
+    expect(notifier.success).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Rating Saved!', description: 'Your joy factors have been updated successfully.' }),
+    );
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/joy-ratings'] });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/joy-ratings/latest'] });
+  });
+
+  it('toasts the destructive error when saving fails', async () => {
+    installFakeServer({ 'POST /api/joy-ratings': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    renderForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(
+        expect.objectContaining({ title: 'Error', description: 'Failed to save rating. Please try again.' }),
+      ),
+    );
+    expect(notifier.success).not.toHaveBeenCalled();
+  });
+});

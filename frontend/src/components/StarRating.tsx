@@ -1,0 +1,67 @@
+import { StarFilled } from '@ant-design/icons';
+import { Tooltip } from 'antd';
+import { useId } from 'react';
+import { BAND_WORDS, MAX_SCORE, MIN_SCORE } from '../lib/score';
+
+interface StarRatingProps {
+  /** Field name, e.g. "relationships". */
+  name: string;
+  /** Visible and accessible label, e.g. "Relationships". */
+  label: string;
+  hint?: string;
+  value: number;
+  onChange: (value: number) => void;
+  disabled?: boolean;
+}
+
+const STARS = Array.from({ length: MAX_SCORE - MIN_SCORE + 1 }, (_, i) => MIN_SCORE + i);
+
+/**
+ * A 1–5 star picker built on native radio buttons: one tab stop, arrow keys change the value, and each
+ * star is announced as "3 stars, Moderate". The band word also shows as a tooltip.
+ */
+export function StarRating({ name, label, hint, value, onChange, disabled }: StarRatingProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <fieldset className="star-rating" disabled={disabled} aria-describedby={hintId}>
+      <legend className="star-rating__head">
+        <span className="star-rating__label">{label}</span>
+        <span className="star-rating__value" aria-hidden="true">
+          {value}/5 · {BAND_WORDS[value]}
+        </span>
+      </legend>
+      {hint && (
+        <p id={hintId} className="star-rating__hint">
+          {hint}
+        </p>
+      )}
+      <div className="star-rating__stars">
+        {STARS.map((star) => {
+          const inputId = `${id}-${star}`;
+          return (
+            <Tooltip key={star} title={`${star} – ${BAND_WORDS[star]}`} mouseEnterDelay={0.2}>
+              <label
+                htmlFor={inputId}
+                className={`star-rating__star${star <= value ? ' is-on' : ''}`}
+                data-testid={`${name}-star-${star}`}
+              >
+                <input
+                  id={inputId}
+                  type="radio"
+                  className="visually-hidden"
+                  name={name}
+                  value={star}
+                  checked={value === star}
+                  onChange={() => onChange(star)}
+                  aria-label={`${label}: ${star} ${star === 1 ? 'star' : 'stars'}, ${BAND_WORDS[star]}`}
+                />
+                <StarFilled aria-hidden="true" />
+              </label>
+            </Tooltip>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,66 @@
+import type { NotificationInstance } from 'antd/es/notification/interface';
+
+/**
+ * Toasts through Ant Design's notification API (bound by <ToastBridge/> inside antd's <App>, which sets
+ * maxCount 1 and a 5 s duration). Every page uses the texts of TOASTS so they match the spec exactly.
+ */
+export type ToastVariant = 'default' | 'success' | 'destructive';
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+}
+
+export const TOAST_DURATION_SECONDS = 5;
+
+let notifier: NotificationInstance | null = null;
+
+export function bindNotifier(instance: NotificationInstance | null): void {
+  notifier = instance;
+}
+
+export function toast({ title, description, variant = 'default' }: ToastInput): void {
+  if (!notifier) {
+    console.log(`Toast (no notifier bound): ${title}${description ? ` — ${description}` : ''}`);
+    return;
+  }
+  const show = variant === 'destructive' ? notifier.error : variant === 'success' ? notifier.success : notifier.info;
+  show({
+    title,
+    description,
+    duration: TOAST_DURATION_SECONDS,
+    role: variant === 'destructive' ? 'alert' : 'status',
+  });
+}
+
+export function useToast(): { toast: typeof toast } {
+  return { toast };
+}
+
+/** The spec's toast texts (SPEC §8), shared by every page. */
+export const TOASTS = {
+  unauthorized: { title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive' },
+  ratingSaved: { title: 'Rating Saved!', description: 'Your joy factors have been updated successfully.', variant: 'success' },
+  ratingFailed: { title: 'Error', description: 'Failed to save rating. Please try again.', variant: 'destructive' },
+  groupCreated: { title: 'Group created successfully!', variant: 'success' },
+  groupCreateFailed: { title: 'Error', description: 'Failed to create group. Please try again.', variant: 'destructive' },
+  groupNameRequired: { title: 'Error', description: 'Group name is required.', variant: 'destructive' },
+  groupJoined: { title: 'Joined group successfully!', variant: 'success' },
+  groupJoinFailed: { title: 'Error', description: 'Failed to join group. Please check the invite code.', variant: 'destructive' },
+  inviteCodeRequired: { title: 'Error', description: 'Invite code is required.', variant: 'destructive' },
+  inviteCopied: { title: 'Copied!', description: 'Invite code copied to clipboard', variant: 'success' },
+  inviteCopyFailed: { title: 'Error', description: 'Failed to copy invite code', variant: 'destructive' },
+  subscriptionFailed: { title: 'Error', description: 'Failed to create subscription. Please try again.', variant: 'destructive' },
+  alreadySubscribed: { title: 'Already Subscribed', description: 'You already have an active Joy Premium subscription!' },
+  paymentSucceeded: {
+    title: 'Welcome to Joy Premium!',
+    description: 'Your subscription is now active. Enjoy Care Actions and premium features!',
+    variant: 'success',
+  },
+} as const satisfies Record<string, ToastInput>;
+
+/** 'Payment Failed' with the payment provider's message. */
+export function paymentFailedToast(providerMessage: string): ToastInput {
+  return { title: 'Payment Failed', description: providerMessage, variant: 'destructive' };
+}

@@ -1,0 +1,135 @@
+import { BarChartOutlined, DashboardOutlined, TeamOutlined } from '@ant-design/icons';
+import { Card, Col, Row, Statistic, Tag, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useAuth } from '../auth';
+import { JoyGauge } from '../components/JoyGauge';
+import { LinkButton } from '../components/LinkButton';
+import { PageLoading } from '../components/PageLoading';
+import { RatingForm } from '../components/RatingForm';
+import { formatScore, thisWeeksAverage } from '../lib/score';
+import { handleUnauthorized } from '../lib/session';
+import { displayName } from '../lib/user';
+import { useGroups, useLatestRating, useRatings } from '../queries';
+
+export const HOME_GROUPS_SHOWN = 3;
+
+function formatRatedAt(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return `Last rated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+}
+
+function YourGroups() {
+  const groups = useGroups();
+  const list = groups.data ?? [];
+  return (
+    <Card title={<h2 className="card-title">Your Groups</h2>} className="home-card">
+      {groups.isLoading ? (
+        <Typography.Text type="secondary">Loading groups...</Typography.Text>
+      ) : list.length === 0 ? (
+        <div className="home-groups__empty">
+          <Typography.Paragraph type="secondary">
+            Share the journey: create a group for your family or friends, or join one with an invite code.
+          </Typography.Paragraph>
+          <LinkButton to="/groups" type="primary" icon={<TeamOutlined aria-hidden="true" />} block>
+            Join Your First Group
+          </LinkButton>
+        </div>
+      ) : (
+        <ul className="home-groups">
+          {list.slice(0, HOME_GROUPS_SHOWN).map((group) => (
+            <li key={group.id} className="home-groups__item">
+              <span className="home-groups__name">{group.name}</span>
+              <Tag color="green">Active</Tag>
+            </li>
+          ))}
+          {list.length > HOME_GROUPS_SHOWN && (
+            <li className="home-groups__more">+{list.length - HOME_GROUPS_SHOWN} more</li>
+          )}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function QuickStats() {
+  const groups = useGroups();
+  const ratings = useRatings();
+  const average = thisWeeksAverage(ratings.data ?? []);
+  return (
+    <Card title={<h2 className="card-title">Quick Stats</h2>} className="home-card">
+      <div className="quick-stats">
+        <Statistic title="Groups" value={groups.data?.length ?? 0} loading={groups.isLoading} />
+        <Statistic title="This Week's Average" value={formatScore(average)} loading={ratings.isLoading} />
+      </div>
+    </Card>
+  );
+}
+
+function QuickActions() {
+  return (
+    <Card title={<h2 className="card-title">Quick Actions</h2>} className="home-card">
+      <div className="quick-actions">
+        <LinkButton to="/dashboard" icon={<DashboardOutlined aria-hidden="true" />} block>
+          View Dashboard
+        </LinkButton>
+        <LinkButton to="/insights" icon={<BarChartOutlined aria-hidden="true" />} block>
+          See Insights
+        </LinkButton>
+        <LinkButton to="/groups" icon={<TeamOutlined aria-hidden="true" />} block>
+          Manage Groups
+        </LinkButton>
+      </div>
+    </Card>
+  );
+}
+
+export default function Home() {
+  const { user, isLoading, isAuthenticated } = useAuth();
+  const latest = useLatestRating();
+
+  useEffect(() => {
+    document.title = 'Home · Joy';
+  }, []);
+
+  // SPEC §4: on Home a signed-out user is sent to sign in after 500 ms with a toast.
+  useEffect(() => {
+    if (!isLoading && !isAuthenticated) handleUnauthorized();
+  }, [isLoading, isAuthenticated]);
+
+  if (isLoading || !user) return <PageLoading />;
+
+  return (
+    <div className="home">
+      <header className="home__greeting">
+        <Typography.Title level={1} className="home__title">
+          Welcome back, {displayName(user)}!
+        </Typography.Title>
+        <Typography.Paragraph className="home__prompt">
+          How are you feeling today? Let's track your joy together.
+        </Typography.Paragraph>
+      </header>
+      <Row gutter={[24, 24]}>
+        <Col xs={24} lg={16}>
+          <div className="stack">
+            <Card title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
+              <RatingForm />
+            </Card>
+            {latest.data && (
+              <Card title={<h2 className="card-title">Your Current Joy Level</h2>} className="home-card">
+                <JoyGauge score={latest.data.overallScore} caption={formatRatedAt(latest.data.createdAt)} />
+              </Card>
+            )}
+          </div>
+        </Col>
+        <Col xs={24} lg={8}>
+          <div className="stack">
+            <QuickStats />
+            <YourGroups />
+            <QuickActions />
+          </div>
+        </Col>
+      </Row>
+    </div>
+  );
+}

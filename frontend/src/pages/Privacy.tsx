@@ -1,0 +1,163 @@
+import { Link } from 'react-router-dom';
+import { ProsePage, ProseSection } from '../components/Prose';
+import { LEGAL_LAST_UPDATED, PREMIUM_PRICE, PRIVACY_EMAIL } from '../lib/site';
+
+const SECTIONS = [
+  { id: 'collect', title: 'Information we collect' },
+  { id: 'use', title: 'How we use your information' },
+  { id: 'sharing', title: 'What we share, and with whom' },
+  { id: 'security', title: 'How we protect your data' },
+  { id: 'rights', title: 'Your rights and choices' },
+  { id: 'children', title: "Children's privacy" },
+  { id: 'subscription', title: 'Subscriptions and payments' },
+  { id: 'care', title: 'Care actions' },
+  { id: 'medical', title: 'Not medical advice' },
+  { id: 'changes', title: 'Changes and contact' },
+];
+
+export default function Privacy() {
+  return (
+    <ProsePage title="Privacy Policy" subtitle={`Last updated ${LEGAL_LAST_UPDATED}`} sections={SECTIONS}>
+      <p>
+        Joy helps you understand and share your happiness. That only works if you can trust us with personal
+        information, so this policy explains plainly what we collect, why, who can see it and the choices you
+        have. It applies to the Joy website and app.
+      </p>
+
+      <ProseSection id="collect" title="Information we collect">
+        <ul>
+          <li>
+            <strong>Account information</strong> from the identity provider you sign in with: your name, e-mail
+            address and profile picture, and an identifier for your account. We never see your password.
+          </li>
+          <li>
+            <strong>Joy ratings</strong>: the five factor scores you enter (relationships, health, purpose, growth
+            and joy), the overall score calculated from them, and when you rated.
+          </li>
+          <li>
+            <strong>Groups</strong>: the groups you create or join, their names and descriptions, and invite codes.
+          </li>
+          <li>
+            <strong>Care actions</strong> you send or receive, including the kind of gift, the recipient and any
+            message you write.
+          </li>
+          <li>
+            <strong>Subscription information</strong>: your plan, its status and renewal dates. Card details are
+            handled by our payment provider and never reach our servers.
+          </li>
+          <li>
+            <strong>Technical information</strong> needed to run the service securely: a session cookie that keeps
+            you signed in, and server logs (such as IP address, browser type and the time of a request) kept for a
+            limited time for security and troubleshooting.
+          </li>
+        </ul>
+        <p>We do not use advertising cookies and we do not track you across other websites.</p>
+      </ProseSection>
+
+      <ProseSection id="use" title="How we use your information">
+        <ul>
+          <li>To provide Joy: record your ratings, show your trends, insights and dashboard, and run your groups.</li>
+          <li>To show the members of your groups your overall joy score and trend, as described below.</li>
+          <li>To process your Joy Premium subscription and deliver the care actions you send.</li>
+          <li>To keep the service secure, prevent abuse and fix problems.</li>
+          <li>To answer your questions and send essential messages about your account or subscription.</li>
+        </ul>
+        <p>We never sell your personal information and we never use your ratings for advertising.</p>
+      </ProseSection>
+
+      <ProseSection id="sharing" title="What we share, and with whom">
+        <p>
+          <strong>With your groups.</strong> Members of a group you belong to can see your name, profile picture,
+          your <strong>overall joy score and its trend</strong>, and when you rated. Your five individual factor
+          scores are <strong>private</strong>: they are visible only to you and are never shown to group members or
+          to anyone else.
+        </p>
+        <p>
+          <strong>With service providers</strong> who work for us under contract and only on our instructions: our
+          hosting provider, our payment provider (for Joy Premium) and the partners who fulfil care actions (who
+          receive only what is needed to deliver a gift, such as the recipient's name, delivery details and your
+          message).
+        </p>
+        <p>
+          <strong>When the law requires it</strong>, for example to respond to a valid legal request, or to
+          protect the safety of our users or the public.
+        </p>
+        <p>
+          If Joy is ever merged or acquired, your information would be transferred only under a policy at least as
+          protective as this one, and we would tell you beforehand.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="security" title="How we protect your data">
+        <p>
+          All traffic is encrypted in transit with HTTPS. You sign in through a trusted identity provider, and the
+          browser holds only a secure, HttpOnly session cookie. Access to production systems is limited to the few
+          people who need it. Group data is visible only to that group's members. No system is perfectly secure,
+          but we work hard to protect your information and will tell you promptly if a breach affects you.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="rights" title="Your rights and choices">
+        <ul>
+          <li>
+            <strong>Access and export</strong>: download all of your own data, including every rating with its
+            factors, your groups and your care actions, as JSON or CSV from your account settings.
+          </li>
+          <li>
+            <strong>Correction</strong>: if information we hold about you is wrong, tell us and we will correct it.
+          </li>
+          <li>
+            <strong>Leaving groups</strong>: leave a group at any time; its members then no longer see your scores.
+          </li>
+          <li>
+            <strong>Deletion</strong>: delete your account from your account settings. Your name, e-mail address
+            and picture are then made permanently unreadable everywhere in our systems, you leave every group, and
+            your ratings remain only as anonymous numbers inside group averages.
+          </li>
+          <li>
+            Depending on where you live, you may have further rights, such as objecting to processing or
+            complaining to a data protection authority. Contact us and we will help.
+          </li>
+        </ul>
+      </ProseSection>
+
+      <ProseSection id="children" title="Children's privacy">
+        <p>
+          Joy is not intended for children under 13, and we do not knowingly collect information from them. If you
+          believe a child under 13 has created an account, please contact us and we will delete it.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="subscription" title="Subscriptions and payments">
+        <p>
+          Joy Premium costs {PREMIUM_PRICE} per month. Payments are processed by our payment provider, which
+          receives your card details directly. We keep only your subscription status, plan and billing dates. You
+          can cancel at any time; cancellation takes effect at the end of the period you have already paid for.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="care" title="Care actions">
+        <p>
+          When you send a care action, we share with our fulfilment partner only what is needed to deliver it. The
+          recipient sees that the care action came from you, along with your message.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="medical" title="Not medical advice">
+        <p>
+          Joy is a wellbeing tool, not a medical app. Your scores and insights are not a diagnosis and are not
+          reviewed by health professionals. If you are worried about your health or mood, please speak to a
+          qualified professional.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="changes" title="Changes and contact">
+        <p>
+          If we change this policy in a meaningful way, we will tell you in the app before the change takes effect.
+          Questions or requests about your privacy: <a href={`mailto:${PRIVACY_EMAIL}`}>{PRIVACY_EMAIL}</a>. See
+          also our <Link to="/terms">Terms of Service</Link>.
+        </p>
+      </ProseSection>
+    </ProsePage>
+  );
+}

@@ -1,0 +1,48 @@
+import {
+  AppstoreOutlined,
+  BarChartOutlined,
+  DashboardOutlined,
+  HomeOutlined,
+  QuestionCircleOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+
+/**
+ * The route table (SPEC §2). Pages other than the landing page are lazy-loaded, so the signed-out
+ * visitor downloads only the landing page; chart-heavy pages load ECharts only when opened.
+ * To add or replace a page: change its module under pages/ (or add a row here).
+ */
+export interface PageRoute {
+  path: string;
+  title: string;
+  Component: LazyExoticComponent<ComponentType>;
+}
+
+/** Signed-in pages besides Home ("/"). */
+export const SIGNED_IN_ROUTES: PageRoute[] = [
+  { path: '/dashboard', title: 'Your Joy Dashboard', Component: lazy(() => import('./pages/Dashboard')) },
+  { path: '/groups', title: 'Your Groups', Component: lazy(() => import('./pages/Groups')) },
+  { path: '/insights', title: 'Joy Insights', Component: lazy(() => import('./pages/Insights')) },
+  { path: '/subscribe', title: 'Joy Premium', Component: lazy(() => import('./pages/Subscribe')) },
+  { path: '/logos', title: 'Logo Concepts', Component: lazy(() => import('./pages/Logos')) },
+];
+
+/** Pages open to everyone, signed in or not. */
+export const ALWAYS_ROUTES: PageRoute[] = [
+  { path: '/privacy', title: 'Privacy Policy', Component: lazy(() => import('./pages/Privacy')) },
+  { path: '/terms', title: 'Terms of Service', Component: lazy(() => import('./pages/Terms')) },
+  { path: '/help', title: 'Help & Support', Component: lazy(() => import('./pages/Help')) },
+];
+
+export const HomePage = lazy(() => import('./pages/Home'));
+
+/** Links of the signed-in navigation bar, in order. Upgrade (/subscribe) is added for free users. */
+export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; icon: ReactNode }> = [
+  { to: '/', label: 'Home', icon: <HomeOutlined aria-hidden="true" /> },
+  { to: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined aria-hidden="true" /> },
+  { to: '/groups', label: 'Groups', icon: <TeamOutlined aria-hidden="true" /> },
+  { to: '/insights', label: 'Insights', icon: <BarChartOutlined aria-hidden="true" /> },
+  { to: '/help', label: 'Help', icon: <QuestionCircleOutlined aria-hidden="true" /> },
+  { to: '/logos', label: 'Logos', icon: <AppstoreOutlined aria-hidden="true" /> },
+];

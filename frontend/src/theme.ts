@@ -1,0 +1,26 @@
+import type { ThemeConfig } from 'antd';
+
+/** Warm, friendly Ant Design theme. The primary colour keeps 4.5:1 contrast with white text. */
+export const PRIMARY = '#c8501c';
+
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: PRIMARY,
+    colorInfo: PRIMARY,
+    colorSuccess: '#15803d',
+    colorWarning: '#b45309',
+    colorError: '#b91c1c',
+    colorLink: '#b4461a',
+    colorText: '#2f241d',
+    colorTextSecondary: '#6b5b50',
+    colorBgLayout: '#fff8f1',
+    borderRadius: 12,
+    fontFamily:
+      "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    fontSize: 15,
+  },
+  components: {
+    Card: { borderRadiusLG: 16 },
+    Button: { fontWeight: 600, primaryShadow: 'none' },
+  },
+};
