@@ -5,5 +5,5 @@ module.exports = {
   roots: ['<rootDir>/frontend/e2e'],
   testMatch: ['**/*.e2e.ts'],
   testTimeout: 120000,
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/backend/tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/frontend/e2e/tsconfig.json' }] },
 };

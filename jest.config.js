@@ -1,5 +1,4 @@
 /** Unit, conformance and API tests of both workspaces. The browser tests have their own config. */
-const tsJest = (tsconfig) => ['ts-jest', { tsconfig, isolatedModules: true }];
 
 module.exports = {
   projects: [
@@ -8,7 +7,8 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/backend/src'],
       testMatch: ['**/*.spec.ts'],
-      transform: { '^.+\\.ts$': tsJest('<rootDir>/backend/tsconfig.json') },
+      // isolatedModules (transpile only; `tsc` type-checks) is set in backend/tsconfig.json.
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/backend/tsconfig.json' }] },
     },
     {
       displayName: 'frontend',

@@ -4,6 +4,7 @@ import { APP_CONFIG, PIPELINE } from './app.tokens';
 import { BillingModule } from './billing/billing.module';
 import type { AppConfig } from './config';
 import { EVENT_STORE } from './event-store/event-store.port';
+import { GroupsModule } from './groups/groups.module';
 import { IdentityModule } from './identity/identity.module';
 import type { Infrastructure } from './infrastructure';
 import { JOB_QUEUE } from './queue/queue.port';
@@ -24,7 +25,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, GroupsModule],
       providers: ports,
       exports: ports,
     };

@@ -51,7 +51,7 @@ async function mockApi(page, signedIn) {
     { name: 'help', path: '/help', signedIn: false },
     { name: '404', path: '/dashboard', signedIn: false },
   ];
-  for (const width of [390, 1280]) {
+  for (const width of (process.env.WIDTHS || "390,1280").split(",").map(Number)) {
     for (const shot of shots) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
       const page = await context.newPage();

@@ -24,6 +24,8 @@ function renderAt(path: string) {
   );
 }
 
+jest.setTimeout(30000);
+
 describe('routes', () => {
   it('shows the landing page at / when signed out', async () => {
     installFakeServer(signedOut);

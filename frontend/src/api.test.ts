@@ -93,12 +93,12 @@ describe('getQueryFn', () => {
 
   it('returns null on 401 when asked to (the sign-in check)', async () => {
     mockFetch(json({ statusCode: 401, message: 'Unauthorized' }, 401));
-    await expect(getQueryFn({ on401: 'returnNull' })(context(['/api/auth/user']))).resolves.toBeNull();
+    await expect(getQueryFn<unknown>({ on401: 'returnNull' })(context(['/api/auth/user']))).resolves.toBeNull();
   });
 
   it('fails on 401 by default', async () => {
     mockFetch(json({ statusCode: 401, message: 'Unauthorized' }, 401));
-    const error = await getQueryFn({ on401: 'throw' })(context(['/api/joy-ratings'])).catch((e: unknown) => e);
+    const error = await Promise.resolve(getQueryFn<unknown>({ on401: 'throw' })(context(['/api/joy-ratings']))).catch((e: unknown) => e);
     expect(isUnauthorizedError(error)).toBe(true);
   });
 });

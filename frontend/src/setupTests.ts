@@ -1,5 +1,9 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'util';
+
+// The first render of a lazy page compiles antd modules: allow for it on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; react-router and Ant Design use them.
 Object.assign(globalThis, { TextEncoder, TextDecoder });

@@ -3,7 +3,10 @@
  * production) and both must pass `event-store.conformance.ts`.
  *
  * Versions: a stream's version is the number of events in it; the first event of a stream has
- * streamVersion 1. Positions: the global order, 1-based, gap-free as seen by readers.
+ * streamVersion 1. Positions: the global order. They are strictly increasing in global order and never reused,
+ * and a reader never sees a gap that later fills (an event that appears later always gets a higher position
+ * than every event already visible). They are not necessarily consecutive: the SQLite adapter numbers them
+ * 1..n, the EventStoreDB adapter uses commit positions (byte offsets in its log).
  */
 
 export interface EventMetadata {
@@ -29,7 +32,10 @@ export interface RecordedEvent {
   streamId: string;
   /** 1-based number of this event within its stream. */
   streamVersion: number;
-  /** 1-based global position, gap-free. */
+  /**
+   * Global position: strictly increasing in global order, never reused; a reader never sees a gap that later
+   * fills. The SQLite adapter numbers them 1..n; EventStoreDB's are commit positions (not consecutive).
+   */
   position: number;
   type: string;
   data: Record<string, unknown>;

@@ -13,6 +13,7 @@ describeEventStoreConformance('SQLite', async () => {
     store: new SqliteEventStore(file),
     reopen: async () => new SqliteEventStore(file),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    gapFreePositions: true,
   };
 });
 

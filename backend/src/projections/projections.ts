@@ -1,3 +1,5 @@
+import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
+import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
 import { latestRatingsProjector, ratingsProjector } from './ratings.projector';
 import { userProfilesProjector } from './user-profiles.projector';
@@ -6,4 +8,7 @@ import { userProfilesProjector } from './user-profiles.projector';
 export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
   { name: 'ratings', projectors: [ratingsProjector, latestRatingsProjector] },
+  { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
+  // group-member-stats first: the weekly activity looks up the member's groups in it.
+  { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },
 ];

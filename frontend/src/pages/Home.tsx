@@ -40,7 +40,7 @@ function YourGroups() {
           {list.slice(0, HOME_GROUPS_SHOWN).map((group) => (
             <li key={group.id} className="home-groups__item">
               <span className="home-groups__name">{group.name}</span>
-              <Tag color="green">Active</Tag>
+              <Tag className="tag-active">Active</Tag>
             </li>
           ))}
           {list.length > HOME_GROUPS_SHOWN && (

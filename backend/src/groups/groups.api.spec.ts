@@ -1,0 +1,236 @@
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { MESSAGES } from './groups.decider';
+
+interface Group { id: string; name: string; description: string | null; inviteCode: string; createdAt: string }
+
+describe('groups over HTTP', () => {
+  let app: TestApp;
+  let ada: string;
+  let bob: string;
+  let cy: string;
+  const ids: Record<string, string> = {};
+  let family: Group;
+  const head = () => app.running.infra.store.headPosition();
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const rate = async (cookie: string, score: number) => {
+    const res = await as(cookie).post('/api/joy-ratings', { relationships: score, health: score, purpose: score, growth: score, joy: score });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; createdAt: string; overallScore: number };
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    bob = await signIn(app.baseUrl, 'bob@example.com', 'Bob');
+    cy = await signIn(app.baseUrl, 'cy@example.com', '');
+    for (const [name, cookie] of Object.entries({ ada, bob, cy })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
+  });
+  afterAll(() => app.destroy());
+
+  it('refuses every groups route to a signed-out caller with 401', async () => {
+    const before = await head();
+    for (const res of [
+      await as().get('/api/groups'),
+      await as().post('/api/groups', { name: 'Family' }),
+      await as().post('/api/groups/join', { inviteCode: 'ABCD2345' }),
+      await as().get('/api/groups/some-id'),
+      await as().get('/api/groups/some-id/members'),
+      await as().get('/api/groups/some-id/ratings'),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it('starts with no groups', async () => {
+    expect((await as(ada).get('/api/groups')).body).toEqual([]);
+  });
+
+  it('creates a group with a code; the creator is its first member and sees it at once', async () => {
+    const res = await as(ada).post('/api/groups', { name: '  Family  ', description: '  Sunday calls ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), name: 'Family', description: 'Sunday calls', inviteCode: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/), createdAt: expect.any(String) });
+    expect(Date.now() - Date.parse(res.body.createdAt)).toBeLessThan(60_000);
+    family = res.body;
+
+    expect((await as(ada).get('/api/groups')).body).toEqual([family]);
+    expect((await as(ada).get(`/api/groups/${family.id}`)).body).toEqual({
+      ...family, memberCount: 1, activeThisWeek: 0, averageScore: 0, recentRatingsCount: 0,
+    });
+    expect((await as(ada).get(`/api/groups/${family.id}/members`)).body).toEqual([
+      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
+    ]);
+    expect((await as(ada).get(`/api/groups/${family.id}/ratings`)).body).toEqual([]);
+
+    const events = await app.running.infra.store.readAll({ from: 0, limit: 1000 });
+    const created = events.filter((e) => e.data.groupId === family.id);
+    expect(created.map((e) => [e.type, e.streamId])).toEqual([
+      ['InviteCodeReserved', `invite-${family.inviteCode}`],
+      ['GroupCreated', `group-${family.id}`],
+      ['MemberJoined', `user-${ids.ada}`],
+    ]);
+    expect(created[2].data).toEqual({ groupId: family.id, userId: ids.ada, role: 'creator', joinedAt: family.createdAt });
+  });
+
+  it('lets another user join with the code in lower case; a rating made before joining counts', async () => {
+    const before = await rate(bob, 2); // Bob rated before he joined
+    const res = await as(bob).post('/api/groups/join', { inviteCode: ` ${family.inviteCode.toLowerCase()} ` });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(family);
+
+    for (const cookie of [ada, bob]) expect((await as(cookie).get('/api/groups')).body).toEqual([family]);
+    expect((await as(bob).get(`/api/groups/${family.id}/members`)).body).toEqual([
+      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
+      { id: ids.bob, firstName: 'Bob', email: 'bob@example.com', profileImageUrl: null, latestScore: 2 },
+    ]);
+    expect((await as(ada).get(`/api/groups/${family.id}`)).body).toEqual({
+      ...family, memberCount: 2, activeThisWeek: 1, averageScore: 2, recentRatingsCount: 1,
+    });
+    expect((await as(ada).get(`/api/groups/${family.id}/ratings`)).body).toEqual([
+      { id: before.id, userId: ids.bob, overallScore: 2, createdAt: before.createdAt },
+    ]);
+  });
+
+  it('moves the figures when members rate, and never shows the factor scores', async () => {
+    const a1 = await rate(ada, 5);
+    expect((await as(bob).get(`/api/groups/${family.id}`)).body).toMatchObject({ activeThisWeek: 2, averageScore: 3.5, recentRatingsCount: 2 });
+    const b2 = await rate(bob, 3);
+    const detail = (await as(bob).get(`/api/groups/${family.id}`)).body;
+    expect(detail).toMatchObject({ memberCount: 2, activeThisWeek: 2, averageScore: 4, recentRatingsCount: 3 });
+    const members = (await as(ada).get(`/api/groups/${family.id}/members`)).body;
+    expect(members.map((m: { latestScore: number }) => m.latestScore)).toEqual([5, 3]);
+
+    const ratings = await as(ada).get(`/api/groups/${family.id}/ratings`);
+    expect(ratings.status).toBe(200);
+    expect(ratings.body.map((r: { id: string }) => r.id).slice(0, 2)).toEqual([b2.id, a1.id]);
+    for (const r of ratings.body) expect(Object.keys(r).sort()).toEqual(['createdAt', 'id', 'overallScore', 'userId']);
+    expect(ratings.text).not.toMatch(/relationships|health|purpose|growth|"joy"/);
+    expect(JSON.stringify(members) + JSON.stringify(detail)).not.toMatch(/relationships|health|purpose|growth|"joy"/);
+  });
+
+  it('answers a non-member, a missing group and a malformed id with the same 404', async () => {
+    for (const path of [`/api/groups/${family.id}`, `/api/groups/${family.id}/members`, `/api/groups/${family.id}/ratings`]) {
+      const res = await as(cy).get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+    }
+    expect((await as(cy).get('/api/groups')).body).toEqual([]);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%20', "x'%22;--"]) {
+      for (const suffix of ['', '/members', '/ratings']) {
+        const res = await as(ada).get(`/api/groups/${id}${suffix}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+      }
+    }
+  });
+
+  it('refuses a second join with 409 and appends nothing', async () => {
+    const before = await head();
+    for (const cookie of [bob, ada]) {
+      const res = await as(cookie).post('/api/groups/join', { inviteCode: family.inviteCode });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ statusCode: 409, message: 'You are already a member of this group.' });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it.each(['ZZZZ2345', 'abcd0000', 'A', 'ÄÖÜ'])('answers an unknown code %p with 404 and appends nothing', async (inviteCode) => {
+    const before = await head();
+    const res = await as(cy).post('/api/groups/join', { inviteCode });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, message: 'Invite code not found.' });
+    expect(await head()).toBe(before);
+  });
+
+  const badCreates: [string, object, string, string][] = [
+    ['a missing name', { description: 'x' }, 'name', MESSAGES.nameRequired],
+    ['an empty name', { name: '' }, 'name', MESSAGES.nameRequired],
+    ['a blank name', { name: ' \t\n ' }, 'name', MESSAGES.nameRequired],
+    ['a null name', { name: null }, 'name', MESSAGES.nameRequired],
+    ['a numeric name', { name: 42 }, 'name', 'name must be a string'],
+    ['a name of 81 characters', { name: 'n'.repeat(81) }, 'name', 'name must be at most 80 characters'],
+    ['a description of 501 characters', { name: 'Ok', description: 'd'.repeat(501) }, 'description', 'description must be at most 500 characters'],
+    ['a numeric description', { name: 'Ok', description: 5 }, 'description', 'description must be a string'],
+    ['an unknown field', { name: 'Ok', inviteCode: 'ABCD2345' }, 'inviteCode', 'inviteCode is not an accepted field'],
+  ];
+  it.each(badCreates)('refuses to create with %s: 400 naming the field, nothing appended', async (_label, body, field, message) => {
+    const before = await head();
+    const res = await as(cy).post('/api/groups', body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message, errors: [{ field, message }] });
+    expect(res.body.message).toContain(field);
+    expect(await head()).toBe(before);
+  });
+
+  const badJoins: [string, object, string, string][] = [
+    ['a missing code', {}, 'inviteCode', MESSAGES.inviteCodeRequired],
+    ['a blank code', { inviteCode: '   ' }, 'inviteCode', MESSAGES.inviteCodeRequired],
+    ['a numeric code', { inviteCode: 12345678 }, 'inviteCode', 'inviteCode must be a string'],
+    ['an overlong code', { inviteCode: 'ABCD23456' }, 'inviteCode', 'inviteCode must be at most 8 characters'],
+    ['an unknown field', { inviteCode: 'ABCD2345', groupId: 'x' }, 'groupId', 'groupId is not an accepted field'],
+  ];
+  it.each(badJoins)('refuses to join with %s: 400 naming the field, nothing appended', async (_label, body, field, message) => {
+    const before = await head();
+    const res = await as(cy).post('/api/groups/join', body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message, errors: [{ field, message }] });
+    expect(await head()).toBe(before);
+  });
+
+  it('accepts a name of 80 and a description of 500 characters after trimming, and an empty description as null', async () => {
+    const res = await as(cy).post('/api/groups', { name: `  ${'n'.repeat(80)}  `, description: ` ${'d'.repeat(500)} ` });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toHaveLength(80);
+    expect(res.body.description).toHaveLength(500);
+    const empty = await as(cy).post('/api/groups', { name: 'Quiet', description: '   ' });
+    expect(empty.body.description).toBeNull();
+    // Newest membership first.
+    expect((await as(cy).get('/api/groups')).body.map((g: Group) => g.id)).toEqual([empty.body.id, res.body.id]);
+  });
+
+  it("refuses a free user's 4th group, created or joined, with 403 and appends nothing", async () => {
+    const dan = await signIn(app.baseUrl, 'dan@example.com', 'Dan');
+    expect((await as(dan).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+    expect((await as(dan).post('/api/groups', { name: 'Two' })).status).toBe(201);
+    expect((await as(dan).post('/api/groups', { name: 'Three' })).status).toBe(201);
+    const other = (await as(cy).get('/api/groups')).body[0] as Group;
+
+    const before = await head();
+    for (const res of [await as(dan).post('/api/groups', { name: 'Four' }), await as(dan).post('/api/groups/join', { inviteCode: other.inviteCode })]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ statusCode: 403, message: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.' });
+    }
+    expect(await head()).toBe(before);
+    expect((await as(dan).get('/api/groups')).body).toHaveLength(3);
+    // Already a member still says so, even at the limit.
+    expect((await as(dan).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(409);
+  });
+
+  it('gives a premium user more than 3 groups', async () => {
+    const eve = await signIn(app.baseUrl, 'eve@example.com', 'Eve');
+    const eveId = (await as(eve).get('/api/auth/user')).body.id;
+    await app.running.infra.readModels.put('subscriptions', eveId, { isPremium: true, status: 'active' }, Number.MAX_SAFE_INTEGER);
+    for (const name of ['One', 'Two', 'Three', 'Four']) expect((await as(eve).post('/api/groups', { name })).status).toBe(201);
+    expect((await as(eve).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+    expect((await as(eve).get('/api/groups')).body).toHaveLength(5);
+    expect((await as(ada).get(`/api/groups/${family.id}`)).body.memberCount).toBe(4);
+  });
+
+  it('keeps groups and members across a restart (read models rebuilt from the events)', async () => {
+    const before = {
+      list: (await as(bob).get('/api/groups')).body,
+      detail: (await as(bob).get(`/api/groups/${family.id}`)).body,
+      members: (await as(bob).get(`/api/groups/${family.id}/members`)).body,
+      ratings: (await as(bob).get(`/api/groups/${family.id}/ratings`)).body,
+    };
+    await app.stop();
+    await app.restart();
+    expect({
+      list: (await as(bob).get('/api/groups')).body,
+      detail: (await as(bob).get(`/api/groups/${family.id}`)).body,
+      members: (await as(bob).get(`/api/groups/${family.id}/members`)).body,
+      ratings: (await as(bob).get(`/api/groups/${family.id}/ratings`)).body,
+    }).toEqual(before);
+  });
+});

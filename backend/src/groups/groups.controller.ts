@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CurrentUser, SessionUser, SignedInGuard } from '../identity/signed-in.guard';
+import { CreateGroupDto, JoinGroupDto } from './groups.dto';
+import {
+  CreateGroupCommand,
+  GetGroupMembersQuery,
+  GetGroupQuery,
+  GetGroupRatingsQuery,
+  GetMyGroupsQuery,
+  GroupDetailView,
+  GroupMemberView,
+  GroupRatingView,
+  GroupView,
+  JoinGroupCommand,
+} from './groups.handlers';
+
+/** Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member. */
+@Controller('groups')
+@UseGuards(SignedInGuard)
+export class GroupsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  /** Creates a group; the creator is its first member. */
+  @Post()
+  @HttpCode(201)
+  create(@CurrentUser() user: SessionUser, @Body() body: CreateGroupDto): Promise<GroupView> {
+    return this.commands.execute(new CreateGroupCommand(user.id, body.name, body.description));
+  }
+
+  /** Joins the group of an invite code. */
+  @Post('join')
+  @HttpCode(200)
+  join(@CurrentUser() user: SessionUser, @Body() body: JoinGroupDto): Promise<GroupView> {
+    return this.commands.execute(new JoinGroupCommand(user.id, body.inviteCode));
+  }
+
+  /** The user's groups, newest membership first. */
+  @Get()
+  list(@CurrentUser() user: SessionUser): Promise<GroupView[]> {
+    return this.queries.execute(new GetMyGroupsQuery(user.id));
+  }
+
+  @Get(':id')
+  detail(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<GroupDetailView> {
+    return this.queries.execute(new GetGroupQuery(user.id, id));
+  }
+
+  @Get(':id/members')
+  members(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<GroupMemberView[]> {
+    return this.queries.execute(new GetGroupMembersQuery(user.id, id));
+  }
+
+  @Get(':id/ratings')
+  ratings(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<GroupRatingView[]> {
+    return this.queries.execute(new GetGroupRatingsQuery(user.id, id));
+  }
+}

@@ -1,0 +1,165 @@
+import { randomInt } from 'node:crypto';
+import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+
+/*
+ * Groups (tribes): the consistency boundaries.
+ *
+ * - `invite-<CODE>` holds one `InviteCodeReserved`, appended with expected version 0 ("no stream"): the event
+ *   store itself guarantees that two groups never share a code, even when created at the same moment.
+ * - `group-<id>` holds `GroupCreated`.
+ * - Membership is decided on the USER's stream `user-<userId>` (the stream that also holds UserRegistered):
+ *   the free-plan limit (at most 3 groups, created and joined together) and "no duplicate membership" are
+ *   per-user rules, so `MemberJoined` is appended there with the expected version, and only membership events
+ *   are folded by `membershipDecider`.
+ *
+ * Creating a group is therefore several appends (no transaction spans streams): decide the limit on the
+ * user's stream first (fail fast), reserve a code, append GroupCreated, then append the creator's
+ * MemberJoined with the user stream's expected version (re-deciding on a conflict). A crash (or a lost race
+ * for the last free slot) between those steps leaves a group with no members: nobody sees it (every read
+ * goes through a membership) and nobody knows its code, so it stays invisible and harmless.
+ */
+
+export const GROUP_NAME_MAX = 80;
+export const GROUP_DESCRIPTION_MAX = 500;
+export const FREE_PLAN_GROUP_LIMIT = 3;
+
+/** Invite codes: 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
+export const INVITE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const INVITE_CODE_LENGTH = 8;
+const INVITE_CODE_PATTERN = new RegExp(`^[${INVITE_CODE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`);
+
+export const MESSAGES = {
+  nameRequired: 'Group name is required.',
+  nameTooLong: `name must be at most ${GROUP_NAME_MAX} characters`,
+  descriptionTooLong: `description must be at most ${GROUP_DESCRIPTION_MAX} characters`,
+  inviteCodeRequired: 'Invite code is required.',
+  inviteCodeTooLong: `inviteCode must be at most ${INVITE_CODE_LENGTH} characters`,
+  inviteCodeNotFound: 'Invite code not found.',
+  alreadyMember: 'You are already a member of this group.',
+  freePlanLimit: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.',
+  groupNotFound: 'Group not found',
+} as const;
+
+/** A new invite code from crypto randomness. */
+export function generateInviteCode(): string {
+  let code = '';
+  for (let i = 0; i < INVITE_CODE_LENGTH; i++) code += INVITE_CODE_ALPHABET[randomInt(INVITE_CODE_ALPHABET.length)];
+  return code;
+}
+
+/** Codes are entered case-insensitively: trimmed and upper-cased before lookup. */
+export function normalizeInviteCode(input: string): string {
+  return input.trim().toUpperCase();
+}
+
+/** Whether a (normalized) code could have been issued at all; anything else is simply "not found". */
+export function isWellFormedInviteCode(code: string): boolean {
+  return INVITE_CODE_PATTERN.test(code);
+}
+
+export interface GroupDetails {
+  name: string;
+  description: string | null;
+}
+
+/** Trims and checks name and description (the HTTP edge checks too; the rule lives here). */
+export function groupDetails(name: unknown, description: unknown): GroupDetails {
+  if (typeof name !== 'string' || name.trim() === '') throw new DomainError(400, MESSAGES.nameRequired);
+  const trimmedName = name.trim();
+  if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError(400, MESSAGES.nameTooLong);
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    throw new DomainError(400, 'description must be a string');
+  }
+  const trimmedDescription = (description ?? '').trim();
+  if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError(400, MESSAGES.descriptionTooLong);
+  return { name: trimmedName, description: trimmedDescription === '' ? null : trimmedDescription };
+}
+
+// ---- events -------------------------------------------------------------------------------------------
+
+export type InviteCodeReserved = DomainEvent<'InviteCodeReserved', { code: string; groupId: string }>;
+export type GroupCreated = DomainEvent<
+  'GroupCreated',
+  GroupDetails & { groupId: string; inviteCode: string; createdBy: string; createdAt: string }
+>;
+export type MemberRole = 'creator' | 'member';
+export type MemberJoined = DomainEvent<
+  'MemberJoined',
+  { groupId: string; userId: string; inviteCode?: string; role: MemberRole; joinedAt: string }
+>;
+export type GroupEvent = InviteCodeReserved | GroupCreated | MemberJoined;
+
+export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'MemberJoined'] as const;
+
+// ---- the group stream ---------------------------------------------------------------------------------
+
+export interface CreateGroup {
+  groupId: string;
+  name: unknown;
+  description: unknown;
+  inviteCode: string;
+  createdBy: string;
+  at: Date;
+}
+
+type GroupState = { created: boolean };
+
+export const groupDecider: Decider<GroupState, CreateGroup, GroupCreated> = {
+  initialState: { created: false },
+  evolve: (state, event) => (event.type === 'GroupCreated' ? { created: true } : state),
+  decide(command, state) {
+    if (state.created) throw new DomainError(409, 'This group already exists.');
+    const details = groupDetails(command.name, command.description);
+    return [
+      {
+        type: 'GroupCreated',
+        data: {
+          groupId: command.groupId,
+          ...details,
+          inviteCode: command.inviteCode,
+          createdBy: command.createdBy,
+          createdAt: command.at.toISOString(),
+        },
+      },
+    ];
+  },
+};
+
+// ---- the user stream: memberships ---------------------------------------------------------------------
+
+export interface JoinGroup {
+  groupId: string;
+  userId: string;
+  /** The code used to join (absent for the creator). */
+  inviteCode?: string;
+  role: MemberRole;
+  /** Read from billing by the handler, so that the decider stays pure. */
+  isPremium: boolean;
+  at: Date;
+}
+
+export interface MembershipState {
+  groupIds: readonly string[];
+}
+
+/** Folds only the membership events of the user's stream; UserRegistered and others leave it unchanged. */
+export const membershipDecider: Decider<MembershipState, JoinGroup, MemberJoined> = {
+  initialState: { groupIds: [] },
+  evolve(state, event) {
+    if (event.type !== 'MemberJoined' || state.groupIds.includes(event.data.groupId)) return state;
+    return { groupIds: [...state.groupIds, event.data.groupId] };
+  },
+  decide(command, state) {
+    if (state.groupIds.includes(command.groupId)) throw new DomainError(409, MESSAGES.alreadyMember);
+    if (!command.isPremium && state.groupIds.length >= FREE_PLAN_GROUP_LIMIT) {
+      throw new DomainError(403, MESSAGES.freePlanLimit);
+    }
+    const { groupId, userId, inviteCode, role, at } = command;
+    return [
+      {
+        type: 'MemberJoined',
+        data: { groupId, userId, ...(inviteCode ? { inviteCode } : {}), role, joinedAt: at.toISOString() },
+      },
+    ];
+  },
+};

@@ -1,0 +1,38 @@
+import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
+
+/**
+ * A string that, once trimmed, is not blank (when `blank` names the message) and at most `max` characters.
+ * The body reaches the handler untrimmed (the pipe does not transform); the decider trims.
+ */
+function TrimmedText(max: number, messages: { blank?: string; tooLong: string }): PropertyDecorator {
+  return ValidateBy({
+    name: 'trimmedText',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && (!messages.blank || value.trim() !== '') && value.trim().length <= max,
+      defaultMessage: ({ value, property }: ValidationArguments) => {
+        if (value === undefined || value === null) return messages.blank ?? `${property} must be a string`;
+        if (typeof value !== 'string') return `${property} must be a string`;
+        if (messages.blank && value.trim() === '') return messages.blank;
+        return messages.tooLong;
+      },
+    },
+  });
+}
+
+/** POST /api/groups: `name` 1–80 characters after trimming; `description` optional, at most 500 (empty → null). */
+export class CreateGroupDto {
+  @TrimmedText(GROUP_NAME_MAX, { blank: MESSAGES.nameRequired, tooLong: MESSAGES.nameTooLong })
+  name!: string;
+
+  @IsOptional()
+  @TrimmedText(GROUP_DESCRIPTION_MAX, { tooLong: MESSAGES.descriptionTooLong })
+  description?: string | null;
+}
+
+/** POST /api/groups/join: `inviteCode`, case-insensitive, surrounding spaces ignored. */
+export class JoinGroupDto {
+  @TrimmedText(INVITE_CODE_LENGTH, { blank: MESSAGES.inviteCodeRequired, tooLong: MESSAGES.inviteCodeTooLong })
+  inviteCode!: string;
+}

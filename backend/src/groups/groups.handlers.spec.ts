@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DomainError, metadataFor } from '../event-store/decider';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { MESSAGES } from './groups.decider';
+import { CreateGroupCommand, CreateGroupHandler, INVITE_CODE_ATTEMPTS, JoinGroupCommand, JoinGroupHandler } from './groups.handlers';
+
+/** The command handlers against a real (embedded) event store; projections are not involved. */
+describe('group command handlers', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  const pipeline = { waitFor: async () => undefined };
+  const free = async () => false;
+  const codes = (...list: string[]) => {
+    const queue = [...list];
+    return jest.fn(() => queue.shift() ?? 'ZZZZZZZZ');
+  };
+  const register = (userId: string) =>
+    store.appendToStream(`user-${userId}`, [{ type: 'UserRegistered', data: { userId }, metadata: metadataFor({ actorUserId: userId }, `reg-${userId}`) }], { expectedVersion: 0 });
+  const typesIn = async (stream: string) => (await store.readStream(stream)).map((e) => e.type);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'joy-groups-'));
+    store = new SqliteEventStore(join(dir, 'events.sqlite'), { synchronous: 'NORMAL' });
+    await register('ada');
+    await register('bob');
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('retries with another code when the generated one is already reserved', async () => {
+    const generator = codes('AAAA2222', 'AAAA2222', 'BBBB3333');
+    const first = await new CreateGroupHandler(store, pipeline, free, generator).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    expect(first.inviteCode).toBe('AAAA2222');
+
+    const second = await new CreateGroupHandler(store, pipeline, free, generator).execute(new CreateGroupCommand('bob', 'Friends', ''));
+    expect(generator).toHaveBeenCalledTimes(3);
+    expect(second.inviteCode).toBe('BBBB3333');
+    expect(second).toEqual({ id: expect.any(String), name: 'Friends', description: null, inviteCode: 'BBBB3333', createdAt: expect.any(String) });
+
+    // The first code still belongs to the first group only; the second group's stream names its own code.
+    expect((await store.readStream('invite-AAAA2222')).map((e) => e.data)).toEqual([{ code: 'AAAA2222', groupId: first.id }]);
+    expect((await store.readStream('invite-BBBB3333')).map((e) => e.data)).toEqual([{ code: 'BBBB3333', groupId: second.id }]);
+    expect((await store.readStream(`group-${second.id}`))[0].data).toMatchObject({ inviteCode: 'BBBB3333', createdBy: 'bob' });
+    expect(await typesIn('user-bob')).toEqual(['UserRegistered', 'MemberJoined']);
+  });
+
+  it('gives up after a bounded number of collisions', async () => {
+    await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    const always = jest.fn(() => 'AAAA2222');
+    await expect(new CreateGroupHandler(store, pipeline, free, always).execute(new CreateGroupCommand('bob', 'Friends', undefined))).rejects.toThrow(
+      /No free invite code/,
+    );
+    expect(always).toHaveBeenCalledTimes(INVITE_CODE_ATTEMPTS);
+  });
+
+  it("fails fast on the free-plan limit: a 4th group's code and group are never written", async () => {
+    const generator = codes('AAAA2222', 'BBBB3333', 'CCCC4444', 'DDDD5555');
+    const create = new CreateGroupHandler(store, pipeline, free, generator);
+    for (const name of ['One', 'Two', 'Three']) await create.execute(new CreateGroupCommand('ada', name, undefined));
+    const head = await store.headPosition();
+    await expect(create.execute(new CreateGroupCommand('ada', 'Four', undefined))).rejects.toEqual(new DomainError(403, MESSAGES.freePlanLimit));
+    expect(await store.headPosition()).toBe(head);
+    expect(generator).toHaveBeenCalledTimes(3);
+  });
+
+  it('lets a premium user create a 4th group', async () => {
+    const create = new CreateGroupHandler(store, pipeline, async () => true, codes('AAAA2222', 'BBBB3333', 'CCCC4444', 'DDDD5555'));
+    for (const name of ['One', 'Two', 'Three', 'Four']) await create.execute(new CreateGroupCommand('ada', name, undefined));
+    expect((await typesIn('user-ada')).filter((t) => t === 'MemberJoined')).toHaveLength(4);
+  });
+
+  it('joins by a code in any case, and refuses a code reserved for a group that was never written', async () => {
+    const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    const joinHandler = new JoinGroupHandler(store, pipeline, free);
+    expect(await joinHandler.execute(new JoinGroupCommand('bob', ' aaaa2222 '))).toEqual(group);
+    expect((await store.readStream('user-bob'))[1].data).toMatchObject({ groupId: group.id, userId: 'bob', inviteCode: 'AAAA2222', role: 'member' });
+
+    // A create that crashed right after reserving its code.
+    await store.appendToStream('invite-CCCC4444', [{ type: 'InviteCodeReserved', data: { code: 'CCCC4444', groupId: 'lost' }, metadata: metadataFor({ actorUserId: 'ada' }, 'lost') }], { expectedVersion: 0 });
+    await expect(joinHandler.execute(new JoinGroupCommand('bob', 'CCCC4444'))).rejects.toEqual(new DomainError(404, MESSAGES.inviteCodeNotFound));
+  });
+});

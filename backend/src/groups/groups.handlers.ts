@@ -1,0 +1,314 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { PIPELINE } from '../app.tokens';
+import { CommandContext, decideAndAppend, DomainError, metadataFor } from '../event-store/decider';
+import { EVENT_STORE, EventStore, RecordedEvent, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
+import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import {
+  GroupCreated,
+  groupDecider,
+  groupDetails,
+  InviteCodeReserved,
+  isWellFormedInviteCode,
+  JoinGroup,
+  MemberJoined,
+  membershipDecider,
+  MESSAGES,
+  normalizeInviteCode,
+} from './groups.decider';
+
+// ---- ports of this feature ----------------------------------------------------------------------------
+
+/** Whether a user has Joy Premium. A function behind a token, so billing can swap the source later. */
+export type PremiumLookup = (userId: string) => Promise<boolean>;
+export const PREMIUM_LOOKUP = 'GroupsPremiumLookup';
+
+/** Reads the `subscriptions` read model (`{ isPremium }`); no document means the free plan. */
+export function premiumFromReadModels(readModels: ReadModelStore): PremiumLookup {
+  return async (userId) => (await readModels.get<{ isPremium?: boolean }>('subscriptions', userId))?.isPremium === true;
+}
+
+/** Produces invite codes; injected so that a test can force a collision. */
+export type InviteCodeGenerator = () => string;
+export const INVITE_CODE_GENERATOR = 'GroupsInviteCodeGenerator';
+
+/** How many codes to try before giving up (a collision is about 1 in 8.5e11 per existing group). */
+export const INVITE_CODE_ATTEMPTS = 10;
+
+// ---- views --------------------------------------------------------------------------------------------
+
+/** A group as the API shows it to its members. */
+export interface GroupView {
+  id: string;
+  name: string;
+  description: string | null;
+  inviteCode: string;
+  createdAt: string;
+}
+
+export interface GroupDetailView extends GroupView {
+  memberCount: number;
+  /** Members whose latest rating is at most 7 days old. */
+  activeThisWeek: number;
+  /** Mean of the members' latest overall scores, one decimal; 0 when nobody has rated. */
+  averageScore: number;
+  /** Ratings of the members in the last 7 days. */
+  recentRatingsCount: number;
+}
+
+export interface GroupMemberView {
+  id: string;
+  firstName: string | null;
+  email: string | null;
+  profileImageUrl: string | null;
+  latestScore: number | null;
+}
+
+/** A member's rating as the group sees it: the overall score only, never the five factors. */
+export interface GroupRatingView {
+  id: string;
+  userId: string;
+  overallScore: number;
+  createdAt: string;
+}
+
+export const GROUP_RATINGS_LIMIT = 100;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+function groupView(g: Pick<GroupDoc, 'id' | 'name' | 'description' | 'inviteCode' | 'createdAt'>): GroupView {
+  return { id: g.id, name: g.name, description: g.description, inviteCode: g.inviteCode, createdAt: g.createdAt };
+}
+
+function viewOfCreated(data: GroupCreated['data']): GroupView {
+  return groupView({ id: data.groupId, name: data.name, description: data.description, inviteCode: data.inviteCode, createdAt: data.createdAt });
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+// ---- commands -----------------------------------------------------------------------------------------
+
+/** The user's stream holds identity events too; membershipDecider.evolve ignores everything but MemberJoined. */
+const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as MemberJoined;
+
+export class CreateGroupCommand {
+  constructor(
+    readonly userId: string,
+    readonly name: unknown,
+    readonly description: unknown,
+  ) {}
+}
+
+@CommandHandler(CreateGroupCommand)
+export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, GroupView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+    @Inject(INVITE_CODE_GENERATOR) private readonly nextCode: InviteCodeGenerator,
+  ) {}
+
+  async execute({ userId, name, description }: CreateGroupCommand): Promise<GroupView> {
+    const at = new Date();
+    const ctx: CommandContext = { actorUserId: userId, correlationId: randomUUID(), now: at };
+    const groupId = randomUUID();
+    groupDetails(name, description); // bad input: 400 before anything is appended
+    const join: JoinGroup = { groupId, userId, role: 'creator', isPremium: await this.isPremium(userId), at };
+
+    // 1. Fail fast on the user's stream: a free user's 4th group is refused before anything is written.
+    const userStream = await this.store.readStream(`user-${userId}`);
+    membershipDecider.decide(join, userStream.map(joinUpcast).reduce(membershipDecider.evolve, membershipDecider.initialState));
+
+    // 2. Reserve a code that no other group has: the invite stream must not exist yet.
+    const inviteCode = await this.reserveInviteCode(groupId, ctx);
+
+    // 3. The group itself, in a new stream.
+    const created = await decideAndAppend(
+      this.store,
+      `group-${groupId}`,
+      groupDecider,
+      { groupId, name, description, inviteCode, createdBy: userId, at },
+      ctx,
+    );
+
+    // 4. The creator is the first member, decided again on the user's stream with its expected version (a
+    //    concurrent join or create may have taken the last free slot meanwhile: then this group stays memberless
+    //    and invisible, see groups.decider.ts).
+    const joined = await decideAndAppend(this.store, `user-${userId}`, membershipDecider, join, ctx, { upcast: joinUpcast });
+
+    await this.pipeline.waitFor(['GroupCreated', 'MemberJoined'], joined.append!.position);
+    return viewOfCreated(created.events[0].data);
+  }
+
+  private async reserveInviteCode(groupId: string, ctx: CommandContext): Promise<string> {
+    for (let attempt = 1; attempt <= INVITE_CODE_ATTEMPTS; attempt++) {
+      const code = this.nextCode();
+      const reserved: InviteCodeReserved = { type: 'InviteCodeReserved', data: { code, groupId } };
+      try {
+        await this.store.appendToStream(
+          `invite-${code}`,
+          [{ type: reserved.type, data: reserved.data, metadata: metadataFor(ctx, randomUUID()) }],
+          { expectedVersion: 0 },
+        );
+        return code;
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError)) throw err;
+        // Taken by another group: try another code.
+      }
+    }
+    throw new Error(`No free invite code after ${INVITE_CODE_ATTEMPTS} attempts`);
+  }
+}
+
+export class JoinGroupCommand {
+  constructor(
+    readonly userId: string,
+    readonly inviteCode: string,
+  ) {}
+}
+
+@CommandHandler(JoinGroupCommand)
+export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, GroupView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+  ) {}
+
+  async execute({ userId, inviteCode }: JoinGroupCommand): Promise<GroupView> {
+    if (typeof inviteCode !== 'string' || inviteCode.trim() === '') throw new DomainError(400, MESSAGES.inviteCodeRequired);
+    const code = normalizeInviteCode(inviteCode);
+    if (!isWellFormedInviteCode(code)) throw new DomainError(404, MESSAGES.inviteCodeNotFound);
+
+    // The event store is the source of truth for codes: no projection lag between creating and joining.
+    const reservation = (await this.store.readStream(`invite-${code}`))[0];
+    const groupId = (reservation?.data as InviteCodeReserved['data'] | undefined)?.groupId;
+    // A code reserved by a create that never wrote its group is not a group's code.
+    const group = groupId ? (await this.store.readStream(`group-${groupId}`)).find((e) => e.type === 'GroupCreated') : undefined;
+    if (!groupId || !group) throw new DomainError(404, MESSAGES.inviteCodeNotFound);
+
+    const at = new Date();
+    const { append } = await decideAndAppend(
+      this.store,
+      `user-${userId}`,
+      membershipDecider,
+      { groupId, userId, inviteCode: code, role: 'member', isPremium: await this.isPremium(userId), at },
+      { actorUserId: userId, now: at },
+      { upcast: joinUpcast },
+    );
+    await this.pipeline.waitFor(['MemberJoined'], append!.position);
+    return viewOfCreated(group.data as unknown as GroupCreated['data']);
+  }
+}
+
+// ---- queries ------------------------------------------------------------------------------------------
+
+/** The group, if the user is one of its members; otherwise the same 404 whether it exists or not. */
+async function groupOfMember(readModels: ReadModelStore, userId: string, groupId: string): Promise<GroupDoc> {
+  const group = await readModels.get<GroupDoc>(groupsProjector.collection, groupId);
+  if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError(404, MESSAGES.groupNotFound);
+  return group;
+}
+
+async function memberStats(readModels: ReadModelStore, group: GroupDoc): Promise<(GroupMemberStatsDoc | null)[]> {
+  return Promise.all(group.members.map((m) => readModels.get<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, m.userId)));
+}
+
+export class GetMyGroupsQuery {
+  constructor(readonly userId: string) {}
+}
+
+/** The user's groups, newest membership first (the group just created or joined comes first). */
+@QueryHandler(GetMyGroupsQuery)
+export class GetMyGroupsHandler implements IQueryHandler<GetMyGroupsQuery, GroupView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId }: GetMyGroupsQuery): Promise<GroupView[]> {
+    const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
+    const newestFirst = [...(memberships?.groups ?? [])].sort((a, b) => b.seq - a.seq);
+    const groups = await Promise.all(newestFirst.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
+    return groups.filter((g): g is NonNullable<typeof g> => g !== null).map(groupView);
+  }
+}
+
+export class GetGroupQuery {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+    readonly now = new Date(),
+  ) {}
+}
+
+@QueryHandler(GetGroupQuery)
+export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetailView> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, groupId, now }: GetGroupQuery): Promise<GroupDetailView> {
+    const group = await groupOfMember(this.readModels, userId, groupId);
+    const stats = await memberStats(this.readModels, group);
+    // Time-dependent figures are computed now, from the timestamps in the documents.
+    const since = now.getTime() - WEEK_MS;
+    const recent = (r: MemberRating) => Date.parse(r.createdAt) >= since;
+    const latest = stats.flatMap((s) => (s?.latest ? [s.latest] : []));
+    return {
+      ...groupView(group),
+      memberCount: group.members.length,
+      activeThisWeek: latest.filter(recent).length,
+      averageScore: latest.length === 0 ? 0 : round1(latest.reduce((sum, r) => sum + r.overallScore, 0) / latest.length),
+      recentRatingsCount: stats.reduce((n, s) => n + (s?.recent.filter(recent).length ?? 0), 0),
+    };
+  }
+}
+
+export class GetGroupMembersQuery {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+  ) {}
+}
+
+/** The members in the order they joined (the creator first), each with the latest overall score. */
+@QueryHandler(GetGroupMembersQuery)
+export class GetGroupMembersHandler implements IQueryHandler<GetGroupMembersQuery, GroupMemberView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, groupId }: GetGroupMembersQuery): Promise<GroupMemberView[]> {
+    const group = await groupOfMember(this.readModels, userId, groupId);
+    const stats = await memberStats(this.readModels, group);
+    const profiles = await Promise.all(group.members.map((m) => this.readModels.get<UserProfileDoc>('user-profiles', m.userId)));
+    return group.members.map((m, i) => ({
+      id: m.userId,
+      firstName: profiles[i]?.firstName ?? null,
+      email: profiles[i]?.email ?? null,
+      profileImageUrl: profiles[i]?.profileImageUrl ?? null,
+      latestScore: stats[i]?.latest?.overallScore ?? null,
+    }));
+  }
+}
+
+export class GetGroupRatingsQuery {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+  ) {}
+}
+
+/** The current members' ratings (also those made before joining), newest first, at most 100, overall score only. */
+@QueryHandler(GetGroupRatingsQuery)
+export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuery, GroupRatingView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, groupId }: GetGroupRatingsQuery): Promise<GroupRatingView[]> {
+    const group = await groupOfMember(this.readModels, userId, groupId);
+    const stats = await memberStats(this.readModels, group);
+    return stats
+      .flatMap((s) => s?.recent ?? [])
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, GROUP_RATINGS_LIMIT)
+      .map(({ id, userId: rater, overallScore, createdAt }) => ({ id, userId: rater, overallScore, createdAt }));
+  }
+}

@@ -1,0 +1,101 @@
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { recorded } from '../testing/events';
+import { isoWeek, MEMBER_RECENT_RATINGS } from './group-stats.projector';
+import { applyEvent } from './projection-pipeline';
+import { PROJECTIONS } from './projections';
+
+const stats = PROJECTIONS.find((p) => p.name === 'group-stats')!;
+let position = 0;
+const rated = (ratingId: string, userId: string, overallScore: number, at: string) =>
+  recorded('RatingSubmitted', { ratingId, userId, relationships: 5, health: 5, purpose: 5, growth: 5, joy: 5, overallScore, submittedAt: at }, ++position);
+const joined = (groupId: string, userId: string) =>
+  recorded('MemberJoined', { groupId, userId, role: 'member', joinedAt: '2026-11-16T08:00:00.000Z' }, ++position);
+
+describe('group-stats projection', () => {
+  // Ada rates before joining g1; Bob is in g1 and g2; ratings fall into ISO weeks 47 and 48 of 2026.
+  position = 0;
+  const events = [
+    rated('r1', 'ada', 2.4, '2026-11-16T07:00:00.000Z'), // before Ada joins: her latest once she joins, no weekly activity
+    joined('g1', 'bob'),
+    joined('g2', 'bob'),
+    joined('g1', 'ada'),
+    rated('r2', 'bob', 4.2, '2026-11-17T10:00:00.000Z'),
+    rated('r3', 'bob', 3.6, '2026-11-22T23:59:59.000Z'), // Sunday: still week 47
+    rated('r4', 'ada', 3.1, '2026-11-23T00:00:00.000Z'), // Monday: week 48
+  ];
+  const project = async (store: InMemoryReadModelStore) => {
+    for (const e of events) await applyEvent(store, stats, e);
+  };
+  const snapshot = async (store: InMemoryReadModelStore) => ({
+    ada: await store.get('group-member-stats', 'ada'),
+    bob: await store.get('group-member-stats', 'bob'),
+    weeks: await Promise.all(['g1:2026-W47', 'g1:2026-W48', 'g2:2026-W47', 'g2:2026-W48'].map((id) => store.get('group-weekly-activity', id))),
+  });
+
+  it('keeps per user the groups, the latest rating and the newest ratings (overall score only)', async () => {
+    const store = new InMemoryReadModelStore();
+    await applyEvent(store, stats, events[0]);
+    await applyEvent(store, stats, events[1]);
+    await applyEvent(store, stats, events[2]);
+    await applyEvent(store, stats, events[3]);
+    // Ada's rating from before she joined is there for the group to pick up.
+    expect(await store.get('group-member-stats', 'ada')).toMatchObject({
+      userId: 'ada',
+      groups: [{ groupId: 'g1', seq: 4 }],
+      latest: { id: 'r1', userId: 'ada', overallScore: 2.4, createdAt: '2026-11-16T07:00:00.000Z', seq: 1 },
+    });
+    for (const e of events.slice(4)) await applyEvent(store, stats, e);
+    const bob = await store.get('group-member-stats', 'bob');
+    expect(bob).toEqual({
+      _id: 'bob', _position: 6,
+      userId: 'bob',
+      groups: [{ groupId: 'g1', seq: 2 }, { groupId: 'g2', seq: 3 }],
+      latest: { id: 'r3', userId: 'bob', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
+      recent: [
+        { id: 'r3', userId: 'bob', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
+        { id: 'r2', userId: 'bob', overallScore: 4.2, createdAt: '2026-11-17T10:00:00.000Z', seq: 5 },
+      ],
+    });
+    expect(JSON.stringify(bob)).not.toMatch(/relationships|health|purpose|growth|"joy"/);
+  });
+
+  it('counts weekly activity per group and ISO week in UTC, only for ratings made as a member', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({
+      week: '2026-W47', ratingsCount: 2, memberIds: ['bob'], meanScore: 3.9, // Ada's r1 came before she joined
+    });
+    expect(await store.get('group-weekly-activity', 'g1:2026-W48')).toMatchObject({ ratingsCount: 1, memberIds: ['ada'], meanScore: 3.1 });
+    expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 2, memberIds: ['bob'], meanScore: 3.9 });
+    expect(await store.get('group-weekly-activity', 'g2:2026-W48')).toBeNull();
+  });
+
+  it('gives the same documents when the events are applied twice', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    const once = await snapshot(store);
+    await project(store);
+    expect(await snapshot(store)).toEqual(once);
+  });
+
+  it('keeps at most the newest 100 ratings of a user', async () => {
+    const store = new InMemoryReadModelStore();
+    for (let i = 1; i <= MEMBER_RECENT_RATINGS + 5; i++) {
+      await applyEvent(store, stats, recorded('RatingSubmitted', { ratingId: `x${i}`, userId: 'cy', overallScore: 3, submittedAt: '2026-11-20T08:00:00.000Z' }, 1000 + i));
+    }
+    const doc = (await store.get('group-member-stats', 'cy')) as unknown as { recent: { id: string }[]; latest: { id: string } };
+    expect(doc.recent).toHaveLength(MEMBER_RECENT_RATINGS);
+    expect(doc.recent[0].id).toBe('x105');
+    expect(doc.latest.id).toBe('x105');
+  });
+
+  it.each([
+    ['2026-01-01T00:00:00Z', '2026-W01'],
+    ['2027-01-01T12:00:00Z', '2026-W53'],
+    ['2024-12-30T00:00:00Z', '2025-W01'],
+    ['2026-11-22T23:59:59Z', '2026-W47'],
+    ['2026-11-23T00:00:00+01:00', '2026-W47'], // 22 Nov 23:00 UTC
+  ])('puts %s in ISO week %s (UTC)', (instant, week) => {
+    expect(isoWeek(instant)).toBe(week);
+  });
+});

@@ -1,0 +1,61 @@
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { recorded } from '../testing/events';
+import { applyEvent } from './projection-pipeline';
+import { PROJECTIONS } from './projections';
+
+const groups = PROJECTIONS.find((p) => p.name === 'groups')!;
+const created = recorded('GroupCreated', { groupId: 'g1', name: 'Family', description: null, inviteCode: 'ABCD2345', createdBy: 'ada', createdAt: '2026-11-20T08:00:00.000Z' }, 1);
+const adaJoined = recorded('MemberJoined', { groupId: 'g1', userId: 'ada', role: 'creator', joinedAt: '2026-11-20T08:00:00.000Z' }, 2);
+const bobJoined = recorded('MemberJoined', { groupId: 'g1', userId: 'bob', inviteCode: 'ABCD2345', role: 'member', joinedAt: '2026-11-20T09:00:00.000Z' }, 3);
+const created2 = recorded('GroupCreated', { groupId: 'g2', name: 'Friends', description: 'Weekend', inviteCode: 'EFGH6789', createdBy: 'bob', createdAt: '2026-11-21T08:00:00.000Z' }, 4);
+const bobCreator2 = recorded('MemberJoined', { groupId: 'g2', userId: 'bob', role: 'creator', joinedAt: '2026-11-21T08:00:00.000Z' }, 5);
+const events = [created, adaJoined, bobJoined, created2, bobCreator2];
+
+async function project(store: InMemoryReadModelStore) {
+  for (const e of events) await applyEvent(store, groups, e);
+}
+const snapshot = async (store: InMemoryReadModelStore) => ({
+  g1: await store.get('groups', 'g1'),
+  g2: await store.get('groups', 'g2'),
+  ada: await store.get('memberships', 'ada'),
+  bob: await store.get('memberships', 'bob'),
+});
+
+describe('groups projection', () => {
+  it('keeps each group with its members in joining order, and each user’s memberships', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    expect(await store.get('groups', 'g1')).toEqual({
+      _id: 'g1', _position: 3,
+      id: 'g1', name: 'Family', description: null, inviteCode: 'ABCD2345', createdAt: '2026-11-20T08:00:00.000Z', createdBy: 'ada',
+      members: [
+        { userId: 'ada', role: 'creator', joinedAt: '2026-11-20T08:00:00.000Z', seq: 2 },
+        { userId: 'bob', role: 'member', joinedAt: '2026-11-20T09:00:00.000Z', seq: 3 },
+      ],
+    });
+    expect(await store.get('memberships', 'bob')).toMatchObject({
+      userId: 'bob',
+      groups: [
+        { groupId: 'g1', role: 'member', joinedAt: '2026-11-20T09:00:00.000Z', seq: 3 },
+        { groupId: 'g2', role: 'creator', joinedAt: '2026-11-21T08:00:00.000Z', seq: 5 },
+      ],
+    });
+    expect(await store.get('memberships', 'ada')).toMatchObject({ groups: [{ groupId: 'g1', role: 'creator' }] });
+  });
+
+  it('gives the same documents when the events are applied twice', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    const once = await snapshot(store);
+    await project(store);
+    expect(await snapshot(store)).toEqual(once);
+  });
+
+  it('lists a member once even if a join were recorded twice', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    await applyEvent(store, groups, { ...bobJoined, position: 6 });
+    expect(((await store.get('groups', 'g1')) as unknown as { members: unknown[] }).members).toHaveLength(2);
+    expect(((await store.get('memberships', 'bob')) as unknown as { groups: unknown[] }).groups).toHaveLength(2);
+  });
+});

@@ -1,0 +1,78 @@
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+
+describe('a person signs in, rates their joy, and signs out', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  it('rates the five factors on Home and sees the new score, also after a reload', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    await screenshot(page, 'landing-desktop');
+    await signInThroughLanding(page, server.baseUrl, 'ada@example.com', 'Ada');
+
+    await page.getByText('Welcome back, Ada!').waitFor();
+    await page.getByText("How are you feeling today? Let's track your joy together.").waitFor();
+    // No rating yet: no current joy level card.
+    await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
+    expect(await page.getByText('Your Current Joy Level').count()).toBe(0);
+    await expect(page.getByTestId('overall-score').textContent()).resolves.toBe('3.0');
+    await screenshot(page, 'home-first-visit');
+
+    // 5 + 5 + 4 + 4 + 5 = 23 → 4.6, "Outstanding Joy!"
+    await page.getByLabel('Relationships: 5 stars, Very High').check({ force: true });
+    await page.getByLabel('Health: 5 stars, Very High').check({ force: true });
+    await page.getByLabel('Purpose: 4 stars, High').check({ force: true });
+    await page.getByLabel('Growth: 4 stars, High').check({ force: true });
+    await page.getByLabel('Joy: 5 stars, Very High').check({ force: true });
+    await expect(page.getByTestId('overall-score').textContent()).resolves.toBe('4.6');
+
+    await page.getByRole('button', { name: 'Save Rating' }).click();
+    await page.getByText('Rating Saved!').waitFor();
+    await page.getByText('Your joy factors have been updated successfully.').waitFor();
+    await page.getByText('Your Current Joy Level').waitFor();
+    await page.getByText('Outstanding Joy!').first().waitFor();
+    await screenshot(page, 'home-after-rating');
+
+    await page.reload();
+    await page.getByText('Your Current Joy Level').waitFor();
+    await page.getByText('Outstanding Joy!').first().waitFor();
+    expect(await page.getByText("This Week's Average").count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Sign Out' }).first().click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
+    const me = await page.request.get(`${server.baseUrl}/api/auth/user`);
+    expect(me.status()).toBe(401);
+    await context.close();
+  });
+
+  it('sends a signed-out visitor of a signed-in page to sign-in after the Unauthorized toast', async () => {
+    const { page, context } = await newPage(browser);
+    await signInThroughLanding(page, server.baseUrl, 'bob@example.com', 'Bob');
+    await page.getByText('Welcome back, Bob!').waitFor();
+    // The session ends behind the page's back (as when it expires).
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Save Rating' }).click();
+    await page.getByText('You are logged out. Logging in again...').waitFor();
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await context.close();
+  });
+
+  it('shows the 404 page for an unknown path', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/no-such-page`);
+    await page.getByText('404 Page Not Found').waitFor();
+    await page.getByText('Did you forget to add the page to the router?').waitFor();
+    await context.close();
+  });
+});
