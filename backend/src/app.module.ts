@@ -7,6 +7,7 @@ import { EVENT_STORE } from './event-store/event-store.port';
 import { GroupsModule } from './groups/groups.module';
 import { IdentityModule } from './identity/identity.module';
 import type { Infrastructure } from './infrastructure';
+import { OpsModule } from './ops/ops.module';
 import { JOB_QUEUE } from './queue/queue.port';
 import { RatingsModule } from './ratings/ratings.module';
 import { READ_MODELS } from './read-models/read-model-store.port';
@@ -25,7 +26,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, GroupsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule],
       providers: ports,
       exports: ports,
     };

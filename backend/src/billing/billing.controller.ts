@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
-import { CurrentUser, SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 export interface SubscriptionStatusView {
   isPremium: boolean;

@@ -1,19 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CurrentUser, SessionUser, SignedInGuard } from '../identity/signed-in.guard';
+import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
+import type { SessionUser } from '../identity/signed-in.guard';
 import { CreateGroupDto, JoinGroupDto } from './groups.dto';
-import {
-  CreateGroupCommand,
-  GetGroupMembersQuery,
-  GetGroupQuery,
-  GetGroupRatingsQuery,
-  GetMyGroupsQuery,
-  GroupDetailView,
-  GroupMemberView,
-  GroupRatingView,
-  GroupView,
-  JoinGroupCommand,
-} from './groups.handlers';
+import { CreateGroupCommand, GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, JoinGroupCommand } from './groups.handlers';
+import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from './groups.handlers';
 
 /** Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member. */
 @Controller('groups')

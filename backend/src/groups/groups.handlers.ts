@@ -3,12 +3,14 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { randomUUID } from 'node:crypto';
 import { PIPELINE } from '../app.tokens';
 import { CommandContext, decideAndAppend, DomainError, metadataFor } from '../event-store/decider';
-import { EVENT_STORE, EventStore, RecordedEvent, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
-import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { READ_MODELS } from '../read-models/read-model-store.port';
+import type { ReadModelStore } from '../read-models/read-model-store.port';
 import {
   GroupCreated,
   groupDecider,

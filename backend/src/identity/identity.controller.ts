@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Next, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
-import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { SESSION_COOKIE } from './session';
-import { CurrentUser, SessionUser, SignedInGuard } from './signed-in.guard';
+import { CurrentUser, type SessionUser, SignedInGuard } from './signed-in.guard';
 import { SignInService } from './sign-in.service';
 
 @Controller()

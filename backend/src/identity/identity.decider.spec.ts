@@ -29,6 +29,12 @@ describe('identity decider', () => {
     expect(identityDecider.decide(signIn, given(registered))).toEqual([]);
   });
 
+  it('ignores the other events of the user stream (group memberships)', () => {
+    const registered = identityDecider.decide(signIn, given([]));
+    const joined = { type: 'MemberJoined', data: { groupId: 'g1', userId: 'u1', role: 'member', joinedAt: '2026-11-20T08:00:00Z' } };
+    expect(identityDecider.decide(signIn, given([...registered, joined as unknown as IdentityEvent]))).toEqual([]);
+  });
+
   it('records changed claims as a profile update', () => {
     const registered = identityDecider.decide(signIn, given([]));
     const events = identityDecider.decide({ ...signIn, firstName: 'Augusta' }, given(registered));

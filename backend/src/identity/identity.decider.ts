@@ -29,7 +29,9 @@ export function userIdFor(issuer: string, subject: string): string {
 
 export const identityDecider: Decider<State, SignIn, IdentityEvent> = {
   initialState: { registered: false },
+  // The user stream also holds membership events (groups); only profile events shape this state.
   evolve(state, event) {
+    if (event.type !== 'UserRegistered' && event.type !== 'UserProfileUpdated') return state;
     const { email, firstName, profileImageUrl } = event.data;
     return { registered: true, email, firstName, profileImageUrl };
   },

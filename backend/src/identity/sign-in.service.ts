@@ -5,7 +5,7 @@ import { Strategy as OpenIdConnectStrategy } from 'passport-openidconnect';
 import { APP_CONFIG, PIPELINE } from '../app.tokens';
 import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
-import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import type { OidcEndpoints } from './dev-identity-provider';
 import { identityDecider, SignIn, userIdFor } from './identity.decider';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CurrentUser, SessionUser, SignedInGuard } from '../identity/signed-in.guard';
+import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
 import { GetLatestRatingQuery, GetRatingsQuery, RatingView, SubmitRatingCommand } from './ratings.handlers';
 import { SubmitRatingDto } from './submit-rating.dto';
 

@@ -3,10 +3,10 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { randomUUID } from 'node:crypto';
 import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
-import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { RatingDoc, ratingDocFrom } from '../projections/ratings.projector';
-import { READ_MODELS, ReadModelStore } from '../read-models/read-model-store.port';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { FactorScores, ratingsDecider } from './ratings.decider';
 
 /** What the API shows of a rating to its owner. */
