@@ -53,9 +53,9 @@ const PAGE_MAX = 1_000;
 const SCAN_PAGE = 500;
 
 export interface EventStoreDbEventStoreOptions {
-  /** Overrides DEFAULT_KEEPALIVE_INTERVAL_MS (ignored when the connection string sets keepAliveInterval). */
+  /** Overrides DEFAULT_KEEPALIVE_INTERVAL_MS (unused when the connection string sets keepAliveInterval). */
   keepAliveIntervalMs?: number;
-  /** Overrides DEFAULT_KEEPALIVE_TIMEOUT_MS (ignored when the connection string sets keepAliveTimeout). */
+  /** Overrides DEFAULT_KEEPALIVE_TIMEOUT_MS (unused when the connection string sets keepAliveTimeout). */
   keepAliveTimeoutMs?: number;
 }
 
@@ -74,19 +74,30 @@ export interface EventStoreDbEventStoreOptions {
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
+  private readonly ownsClient: boolean;
   private readonly logger = new Logger('EventStoreDB');
   /** Live subscriptions, ended by `close`. */
   private readonly subscriptions = new Set<AbortController>();
   private closed = false;
 
-  constructor(connectionString: string, options: EventStoreDbEventStoreOptions = {}) {
-    this.client = EventStoreDBClient.connectionString(
-      withKeepAlive(
-        connectionString,
-        options.keepAliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
-        options.keepAliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS,
-      ),
-    );
+  /**
+   * @param connection a connection string (`esdb://host:2113?tls=false`; the store then owns the client, sets
+   *   the keepalive defaults and disposes of it on `close`), or a client configured and owned by the caller.
+   */
+  constructor(connection: string | EventStoreDBClient, options: EventStoreDbEventStoreOptions = {}) {
+    if (typeof connection === 'string') {
+      this.client = EventStoreDBClient.connectionString(
+        withKeepAlive(
+          connection,
+          options.keepAliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
+          options.keepAliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS,
+        ),
+      );
+      this.ownsClient = true;
+    } else {
+      this.client = connection;
+      this.ownsClient = false;
+    }
   }
 
   async appendToStream(
@@ -208,7 +219,7 @@ export class EventStoreDbEventStore implements EventStore {
             resume = position;
             after = position.commit;
             const recorded = toRecorded(next.value);
-            if (!recorded || isSystemType(recorded.type) || (wanted && !wanted.has(recorded.type))) continue;
+            if (!recorded || (wanted ? !wanted.has(recorded.type) : isSystemType(recorded.type))) continue;
             yield recorded;
             if (local.signal.aborted) return;
           }
@@ -235,7 +246,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.closed = true;
     for (const subscription of this.subscriptions) subscription.abort();
     this.subscriptions.clear();
-    await this.client.dispose();
+    if (this.ownsClient) await this.client.dispose();
   }
 
   private assertOpen(): void {
@@ -492,7 +503,8 @@ function asObject(value: unknown): Record<string, unknown> | null {
       return null;
     }
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  return isObject ? (value as Record<string, unknown>) : null;
 }
 
 /** Metadata for an event written by another tool, without Joy's metadata. */

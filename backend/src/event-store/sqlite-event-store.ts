@@ -106,7 +106,9 @@ export class SqliteEventStore implements EventStore {
       // IMMEDIATE takes the write lock up front, so two processes cannot both read the same stream head.
       result = this.appendTx.immediate(streamId, events, expected);
     } catch (err) {
-      if (err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE' && /event_id/.test(err.message)) {
+      // Not instanceof: the native addon's error class is per process, Jest's module registry is per file.
+      const { code, message } = err as { code?: string; message?: string };
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' && /event_id/.test(message ?? '')) {
         throw new Error(`Stream ${streamId}: an event id of this append already exists elsewhere in the store`);
       }
       throw err;

@@ -86,7 +86,11 @@ export class MongoReadModelStore implements ReadModelStore {
     return doc as (T & StoredDoc) | null;
   }
 
-  async find<T extends object>(collection: string, query: Query, options: FindOptions = {}): Promise<(T & StoredDoc)[]> {
+  async find<T extends object>(
+    collection: string,
+    query: Query,
+    options: FindOptions = {},
+  ): Promise<(T & StoredDoc)[]> {
     let cursor = this.collection(collection).find(findFilter(query));
     if (options.sort) cursor = cursor.sort(sortSpec(options.sort));
     // As in MongoDB (and the in-memory store), a limit of 0 means no limit.

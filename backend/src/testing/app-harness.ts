@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApp, RunningApp } from '../app';
 import { AppConfig, loadConfig } from '../config';
+import { assertEventsMatchContract } from './event-contract';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,7 +26,7 @@ export interface TestApp {
   stop(): Promise<void>;
   /** Starts the app again on the same data directory and port. */
   restart(): Promise<void>;
-  /** Stops the app and removes its data. */
+  /** Stops the app and removes its data, after checking every event it wrote against docs/events. */
   destroy(): Promise<void>;
 }
 
@@ -50,7 +51,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       harness.running = await start();
     },
     async destroy() {
-      await harness.running.close().catch(() => undefined);
+      try {
+        await assertEventsMatchContract(harness.running.infra.store);
+      } finally {
+        await harness.running.close().catch(() => undefined);
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

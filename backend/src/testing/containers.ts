@@ -31,7 +31,9 @@ export async function eventStoreDbUrl(): Promise<TestServer | null> {
       EVENTSTORE_MEM_DB: 'true',
     })
     .withExposedPorts(2113)
-    .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((status) => status >= 200 && status < 300))
+    .withWaitStrategy(
+      Wait.forHttp('/health/live', 2113).forStatusCodeMatching((status) => status >= 200 && status < 300),
+    )
     .withStartupTimeout(STARTUP_TIMEOUT_MS)
     .start();
   return {
