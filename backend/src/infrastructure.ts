@@ -1,15 +1,20 @@
 import { Logger } from '@nestjs/common';
+import RedisStore from 'connect-redis';
 import type session from 'express-session';
+import Redis from 'ioredis';
 import { join } from 'node:path';
 import type { AppConfig } from './config';
+import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
+import { BullMqQueue } from './queue/bullmq-queue';
 import { InProcessQueue } from './queue/in-process-queue';
 import type { JobQueue } from './queue/queue.port';
 import { InMemoryReadModelStore } from './read-models/in-memory-read-model-store';
+import { MongoReadModelStore } from './read-models/mongo-read-model-store';
 import type { ReadModelStore } from './read-models/read-model-store.port';
 
 /** The adapters behind the ports, chosen by configuration: embedded by default, production by URL. */
@@ -18,20 +23,40 @@ export interface Infrastructure {
   readModels: ReadModelStore;
   queue: JobQueue;
   pipeline: ProjectionPipeline;
-  sessions: session.Store & { close?: () => void };
+  sessions: session.Store;
   close(): Promise<void>;
 }
 
+export function createEventStore(config: AppConfig): EventStore {
+  return config.eventStoreUrl
+    ? new EventStoreDbEventStore(config.eventStoreUrl)
+    : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+}
+
+export function createReadModels(config: AppConfig): ReadModelStore {
+  return config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new InMemoryReadModelStore();
+}
+
+export function createQueue(config: AppConfig): JobQueue {
+  return config.redisUrl ? new BullMqQueue(config.redisUrl) : new InProcessQueue();
+}
+
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
-  const logger = new Logger('Infrastructure');
-  if (config.eventStoreUrl || config.mongoUrl || config.redisUrl) {
-    throw new Error('The production adapters (EVENTSTORE_URL, MONGO_URL, REDIS_URL) are not available in this build yet');
-  }
-  const store = new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
-  const readModels = new InMemoryReadModelStore();
-  const queue = new InProcessQueue();
-  const sessions = new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
-  logger.log(`Embedded default: events and sessions in ${config.dataDir}, read models in memory`);
+  const store = createEventStore(config);
+  const readModels = createReadModels(config);
+  const queue = createQueue(config);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
+  const sessions = redis
+    ? new RedisStore({ client: redis, prefix: 'joy:sess:' })
+    : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
+  new Logger('Infrastructure').log(
+    [
+      `events: ${config.eventStoreUrl ? 'EventStoreDB' : `SQLite in ${config.dataDir}`}`,
+      `read models: ${config.mongoUrl ? 'MongoDB' : 'in memory'}`,
+      `queue: ${config.redisUrl ? 'BullMQ (Redis)' : 'in-process'}`,
+      `sessions: ${redis ? 'Redis' : 'SQLite'}`,
+    ].join('; '),
+  );
 
   const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS);
   return {
@@ -45,7 +70,8 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await queue.close();
       await readModels.close();
       await store.close();
-      sessions.close?.();
+      if (sessions instanceof SqliteSessionStore) sessions.close();
+      await redis?.quit();
     },
   };
 }
