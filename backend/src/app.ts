@@ -1,6 +1,7 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import helmet from 'helmet';
 import passport from 'passport';
 import 'reflect-metadata';
@@ -9,11 +10,15 @@ import type { AppConfig } from './config';
 import { bodyErrors, jsonBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { serveFrontend } from './http/frontend';
+import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { mountDevIdentityProvider } from './identity/dev-identity-provider';
 import { absoluteTimeout, sessionMiddleware } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
 import { createInfrastructure, Infrastructure } from './infrastructure';
+
+/** Signed by Stripe, not sent by a browser: exempt from the JSON/Origin check, parsed raw. */
+export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
 
 export interface RunningApp {
   app: INestApplication;
@@ -56,18 +61,25 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     }),
   );
 
+  // Counted once per attempt: the start of the flow and the development provider's form submission.
+  const signInLimit = signInLimiter(config.rateLimits, null);
+  app.use('/api/login', signInLimit);
+  server.post('/oidc/interaction/:uid/login', signInLimit);
   if (!config.oidc) {
     app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret));
   }
+  // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
+  app.use(STRIPE_WEBHOOK_PATH, express.raw({ type: 'application/json', limit: '1mb' }));
   app.use(
     '/api',
-    sameOriginJsonOnly(config.publicUrl),
+    sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]),
     ...jsonBody(),
     bodyErrors,
     sessionMiddleware(config, infra.sessions),
     absoluteTimeout,
     passport.initialize(),
     passport.session(),
+    writeLimiter(config.rateLimits, null),
   );
   serveFrontend(server, config.frontendDist);
   app.setGlobalPrefix('api');

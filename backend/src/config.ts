@@ -20,7 +20,23 @@ export interface AppConfig {
   mongoUrl: string | null;
   redisUrl: string | null;
   frontendDist: string;
+  rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
+  /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
+  billing: BillingConfig;
 }
+
+export type BillingConfig =
+  | { provider: 'sandbox' }
+  | {
+      provider: 'stripe';
+      secretKey: string;
+      publishableKey: string;
+      webhookSecret: string;
+      /** The monthly price; when null, the price with lookup key `joy_premium_monthly` is found or created. */
+      priceId: string | null;
+      /** Where the Stripe client sends its requests (a stand-in in tests); Stripe's own API when unset. */
+      api: { host?: string; port?: number; protocol?: 'http' | 'https' };
+    };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
@@ -48,7 +64,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mongoUrl,
     redisUrl: env.REDIS_URL || null,
     frontendDist: resolve(env.FRONTEND_DIST ?? join(__dirname, '..', '..', 'frontend', 'dist')),
+    rateLimits: {
+      signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
+      writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
+    },
+    billing: billingConfig(env),
   };
+}
+
+function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+  if (!env.STRIPE_SECRET_KEY) return { provider: 'sandbox' };
+  const need = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} must be set when STRIPE_SECRET_KEY is set`);
+    return value;
+  };
+  const protocol = env.STRIPE_API_PROTOCOL as 'http' | 'https' | undefined;
+  if (protocol && protocol !== 'http' && protocol !== 'https') throw new Error(`STRIPE_API_PROTOCOL must be http or https, got ${protocol}`);
+  const port = env.STRIPE_API_PORT ? Number(env.STRIPE_API_PORT) : undefined;
+  if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new Error(`STRIPE_API_PORT must be a port number, got ${env.STRIPE_API_PORT}`);
+  return {
+    provider: 'stripe',
+    secretKey: env.STRIPE_SECRET_KEY,
+    publishableKey: need('STRIPE_PUBLISHABLE_KEY'),
+    webhookSecret: need('STRIPE_WEBHOOK_SECRET'),
+    priceId: env.STRIPE_PRICE_ID || null,
+    api: {
+      ...(env.STRIPE_API_HOST ? { host: env.STRIPE_API_HOST } : {}),
+      ...(port !== undefined ? { port } : {}),
+      ...(protocol ? { protocol } : {}),
+    },
+  };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got ${raw}`);
+  return value;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

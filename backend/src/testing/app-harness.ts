@@ -34,7 +34,15 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'joy-test-'));
   const port = await freePort();
-  const config = loadConfig({ PORT: String(port), DATA_DIR: dataDir, FRONTEND_DIST: join(dataDir, 'no-frontend'), ...env });
+  const config = loadConfig({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    FRONTEND_DIST: join(dataDir, 'no-frontend'),
+    // Tests sign many people in from one address; the rate-limit tests set their own limits.
+    RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
+    RATE_LIMIT_WRITES_PER_MIN: '10000',
+    ...env,
+  });
   const start = async () => {
     const running = await createApp(config, { logger: false });
     await running.app.listen(port, '127.0.0.1');

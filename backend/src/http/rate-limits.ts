@@ -1,0 +1,49 @@
+import type { Request, RequestHandler } from 'express';
+import rateLimit, { ipKeyGenerator, Options } from 'express-rate-limit';
+import type Redis from 'ioredis';
+import { RedisStore } from 'rate-limit-redis';
+
+export interface RateLimitSettings {
+  /** Sign-in attempts per IP address per 15 minutes. */
+  signInPer15Minutes: number;
+  /** State-changing API requests per signed-in user (or IP address) per minute. */
+  writesPerMinute: number;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function limiter(prefix: string, redis: Redis | null, options: Partial<Options>): RequestHandler {
+  return rateLimit({
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    // With several api replicas the counts must be shared: Redis when configured, memory otherwise.
+    ...(redis ? { store: new RedisStore({ prefix: `joy:rl:${prefix}:`, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never }) } : {}),
+    handler: (_req, res, _next, opts) => {
+      res.status(opts.statusCode).json({ statusCode: opts.statusCode, message: opts.message });
+    },
+    ...options,
+  });
+}
+
+/** Slows down password-less guessing and sign-in floods: per IP, on every step of the sign-in flow. */
+export function signInLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
+  return limiter('signin', redis, {
+    windowMs: 15 * 60 * 1000,
+    limit: settings.signInPer15Minutes,
+    message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  });
+}
+
+/** Caps writes per signed-in user (per IP address when signed out); reads are not limited. */
+export function writeLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
+  return limiter('writes', redis, {
+    windowMs: 60 * 1000,
+    limit: settings.writesPerMinute,
+    skip: (req) => !STATE_CHANGING.has(req.method),
+    keyGenerator: (req: Request) => {
+      const user = (req.user as { id?: string } | undefined)?.id;
+      return user ? `user:${user}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    },
+    message: 'Too many requests. Please slow down and try again in a minute.',
+  });
+}

@@ -1,0 +1,111 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+
+const rating = { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
+
+describe('security of the HTTP edge', () => {
+  let app: TestApp;
+  let ada: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+  });
+  afterAll(() => app.destroy());
+
+  it('sends security headers with a content security policy that admits the payment provider', async () => {
+    const res = await api(app.baseUrl).get('/api/auth/user');
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-ancestors 'self'/);
+    expect(csp).toMatch(/object-src 'none'/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('refuses state changes from another origin, and non-JSON bodies (CSRF)', async () => {
+    const before = await app.running.infra.store.headPosition();
+    expect((await api(app.baseUrl, ada).post('/api/joy-ratings', rating).set('Origin', 'https://evil.example')).status).toBe(403);
+    expect((await api(app.baseUrl, ada).post('/api/joy-ratings').type('form').send('relationships=3')).status).toBe(415);
+    expect((await api(app.baseUrl, ada).post('/api/joy-ratings').set('Content-Type', 'text/plain').send(JSON.stringify(rating))).status).toBe(415);
+    expect(await app.running.infra.store.headPosition()).toBe(before);
+    expect((await api(app.baseUrl, ada).post('/api/joy-ratings', rating).set('Origin', app.baseUrl)).status).toBe(201);
+  });
+
+  it('regenerates the session id at sign-in (no session fixation)', async () => {
+    const start = await api(app.baseUrl).get('/api/login');
+    const preLogin = String(start.headers['set-cookie']).match(/joy\.sid=([^;]+)/)?.[1];
+    expect(preLogin).toBeDefined();
+    const after = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    expect(after).not.toContain(preLogin!);
+  });
+
+  it('ends a session a month after sign-in, however active it was (absolute timeout)', async () => {
+    const cookie = await signIn(app.baseUrl, 'old@example.com', 'Old');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
+    const sid = decodeURIComponent(cookie.split('=')[1]).replace(/^s:/, '').split('.')[0];
+    const db = new Database(join(app.config.dataDir, 'sessions.sqlite'));
+    const row = db.prepare<[string], { data: string }>('SELECT data FROM sessions WHERE sid = ?').get(sid)!;
+    const session = JSON.parse(row.data);
+    session.signedInAt = Date.now() - 31 * 24 * 3600 * 1000;
+    db.prepare('UPDATE sessions SET data = ? WHERE sid = ?').run(JSON.stringify(session), sid);
+    db.close();
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(401);
+  });
+
+  it('gives the session cookie an idle expiry of a week, renewed on use', async () => {
+    const res = await api(app.baseUrl, ada).get('/api/auth/user');
+    const setCookie = String(res.headers['set-cookie']);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(setCookie)![1]);
+    expect(expires - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
+    expect(expires - Date.now()).toBeLessThan(7.1 * 24 * 3600 * 1000);
+  });
+});
+
+describe('rate limits', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_SIGNIN_PER_15_MIN: '3', RATE_LIMIT_WRITES_PER_MIN: '5' });
+  });
+  afterAll(() => app.destroy());
+
+  it('limits sign-in attempts per address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api(app.baseUrl).get('/api/login')).status);
+    expect(statuses).toEqual([302, 302, 302, 429, 429]);
+    const limited = await api(app.baseUrl).get('/api/login');
+    expect(limited.body.message).toBe('Too many sign-in attempts. Please wait a few minutes and try again.');
+  });
+
+  it('limits writes per user, and never reads', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_WRITES_PER_MIN: '5' });
+    try {
+      const cookie = await signIn(limited.baseUrl, 'busy@example.com', 'Busy');
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await api(limited.baseUrl, cookie).post('/api/joy-ratings', rating)).status);
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+      expect((await api(limited.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(5);
+      // Another person is not slowed down by the first.
+      const other = await signIn(limited.baseUrl, 'calm@example.com', 'Calm');
+      expect((await api(limited.baseUrl, other).post('/api/joy-ratings', rating)).status).toBe(201);
+    } finally {
+      await limited.destroy();
+    }
+  });
+});
+
+describe('cookies over https', () => {
+  it('marks the session cookie Secure when the app is served over https', async () => {
+    const app = await startTestApp({ PUBLIC_URL: 'https://joy.example' });
+    try {
+      // As behind the TLS-terminating proxy such a deployment has.
+      const res = await api(`http://127.0.0.1:${app.config.port}`).get('/api/login').set('X-Forwarded-Proto', 'https');
+      expect(String(res.headers['set-cookie'])).toMatch(/Secure/);
+    } finally {
+      await app.destroy();
+    }
+  });
+});
