@@ -25,9 +25,34 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
   };
 }
 
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function prototypeKey(value: unknown, depth = 0): string | null {
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return key;
+    const nested = prototypeKey((value as Record<string, unknown>)[key], depth + 1);
+    if (nested) return nested;
+  }
+  return null;
+}
+
+/**
+ * Keys that name an object's prototype are refused outright: no endpoint accepts them, and refusing them
+ * at the edge keeps prototype pollution out of every library downstream.
+ */
+const refusePrototypeKeys: RequestHandler = (req, res, next) => {
+  const key = prototypeKey(req.body);
+  if (key) {
+    res.status(400).json({ statusCode: 400, message: `${key} is not an accepted field`, errors: [{ field: key, message: `${key} is not an accepted field` }] });
+    return;
+  }
+  next();
+};
+
 /** JSON bodies up to 100 KB; a body that is not valid JSON gets a clear 400. */
 export function jsonBody(): RequestHandler[] {
-  return [express.json({ limit: '100kb', strict: true, type: 'application/json' }) as RequestHandler];
+  return [express.json({ limit: '100kb', strict: true, type: 'application/json' }) as RequestHandler, refusePrototypeKeys];
 }
 
 export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {

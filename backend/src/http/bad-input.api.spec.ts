@@ -1,0 +1,79 @@
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+
+/** Every endpoint that takes a body, with one valid body to mutate. */
+const endpoints: { path: string; valid: Record<string, unknown> }[] = [
+  { path: '/api/joy-ratings', valid: { relationships: 3, health: 4, purpose: 2, growth: 5, joy: 3 } },
+  { path: '/api/groups', valid: { name: 'Book club', description: 'We read' } },
+  { path: '/api/groups/join', valid: { inviteCode: 'ABCDEFGH' } },
+];
+
+const huge = 'x'.repeat(100 * 1024);
+
+function malformedBodies(valid: Record<string, unknown>): [string, unknown][] {
+  const [field] = Object.keys(valid);
+  const numeric = Object.keys(valid).filter((k) => typeof valid[k] === 'number');
+  const withNumbers = (n: number) => ({ ...valid, ...Object.fromEntries(numeric.map((k) => [k, n])) });
+  const numberCases: [string, unknown][] = numeric.length
+    ? [['out-of-range numbers', withNumbers(1e308)], ['negative numbers', withNumbers(-3)], ['fractional numbers', withNumbers(2.5)]]
+    : [];
+  return [
+    ...numberCases,
+    ['an empty object', {}],
+    ['an array', [valid]],
+    ['null', null],
+    ['a number', 42],
+    ['a string', 'hello'],
+    ['wrong types', Object.fromEntries(Object.keys(valid).map((k) => [k, typeof valid[k] === 'number' ? 'three' : 3]))],
+    ['booleans', Object.fromEntries(Object.keys(valid).map((k) => [k, true]))],
+    ['nested objects', Object.fromEntries(Object.keys(valid).map((k) => [k, { $gt: '' }]))],
+    ['a 100 KB string', { ...valid, [field]: huge }],
+    ['an unknown field', { ...valid, isAdmin: true }],
+    ['a __proto__ key', JSON.parse(`{"__proto__": {"isAdmin": true}, ${JSON.stringify(valid).slice(1, -1)}}`)],
+    ['a constructor key', { ...valid, constructor: { prototype: { isAdmin: true } } }],
+    ['a prototype key', { ...valid, prototype: { isAdmin: true } }],
+  ];
+}
+
+describe('bad input never breaks anything', () => {
+  let app: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    cookie = await signIn(app.baseUrl, 'fuzz@example.com', 'Fuzz');
+  });
+  afterAll(() => app.destroy());
+
+  for (const { path, valid } of endpoints) {
+    describe(`POST ${path}`, () => {
+      it.each(malformedBodies(valid))('answers %s with a clear 4xx and appends nothing', async (_label, body) => {
+        const before = await app.running.infra.store.headPosition();
+        const res = await api(app.baseUrl, cookie).post(path).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(res.body).toEqual(expect.objectContaining({ statusCode: res.status, message: expect.any(String) }));
+        expect(res.body.message.length).toBeGreaterThan(5);
+        expect(await app.running.infra.store.headPosition()).toBe(before);
+      });
+
+      it.each([
+        ['invalid JSON', 'application/json', '{"a": 1,'],
+        ['a JSON body sent as text', 'text/plain', '{}'],
+        ['a form', 'application/x-www-form-urlencoded', 'a=1&b=2'],
+        ['XML', 'application/xml', '<a>1</a>'],
+      ])('answers %s with a clear 4xx and appends nothing', async (_label, type, raw) => {
+        const before = await app.running.infra.store.headPosition();
+        const res = await api(app.baseUrl, cookie).post(path).set('Content-Type', type).send(raw);
+        expect([400, 415]).toContain(res.status);
+        expect(res.body.message).toEqual(expect.any(String));
+        expect(await app.running.infra.store.headPosition()).toBe(before);
+      });
+    });
+  }
+
+  it('does not let a __proto__ key pollute any object', async () => {
+    await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send('{"__proto__": {"polluted": "yes"}, "name": "x"}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const me = await api(app.baseUrl, cookie).get('/api/auth/user');
+    expect(me.body.polluted).toBeUndefined();
+  });
+});
