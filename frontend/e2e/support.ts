@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { AppProcess, startAppProcess } from '../../backend/src/testing/app-process';
+import { AppProcess, startAppProcess } from '../../backend/src/bench/app-process';
 
 const root = resolve(__dirname, '..', '..');
 export const artifacts = join(root, 'test-artifacts', 'screenshots');

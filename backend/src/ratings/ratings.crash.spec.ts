@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { api, signIn } from '../testing/app-harness';
-import { AppProcess, startAppProcess } from '../testing/app-process';
+import { AppProcess, startAppProcess } from '../bench/app-process';
 
 const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 

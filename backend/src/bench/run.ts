@@ -1,0 +1,240 @@
+import autocannon, { Result } from 'autocannon';
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import type { EventToAppend } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { signIn } from '../identity/dev-sign-in-client';
+import { ProjectionPipeline } from '../projections/projection-pipeline';
+import { PROJECTIONS } from '../projections/projections';
+import { InProcessQueue } from '../queue/in-process-queue';
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { freePort, startAppProcess } from './app-process';
+
+/**
+ * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
+ * Figures are printed, never asserted. BENCH_SECONDS (default 10) sets each HTTP run's length,
+ * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 100_000);
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  p50?: number;
+  p99?: number;
+  baseline?: { name: string; value: number; p50?: number; p99?: number };
+  higherIsBetter: boolean;
+}
+
+const figures: Figure[] = [];
+
+async function cannon(options: autocannon.Options): Promise<Result> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  if (result.non2xx || result.errors) {
+    console.warn(`  ! ${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  return result;
+}
+
+const rating = () => ({ relationships: 1 + Math.floor(Math.random() * 5), health: 4, purpose: 3, growth: 5, joy: 2 });
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function startBaseline(dir: string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = fork(join(__dirname, 'baseline-server.js'), [String(port), dir], { stdio: 'inherit' });
+  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+async function httpFigures(): Promise<void> {
+  const app = await startAppProcess({ RATE_LIMIT_WRITES_PER_MIN: '1000000000', RATE_LIMIT_SIGNIN_PER_15_MIN: '1000' });
+  const baselineDir = mkdtempSync(join(tmpdir(), 'joy-bench-baseline-'));
+  const baseline = await startBaseline(baselineDir);
+  try {
+    const writers = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => signIn(app.baseUrl, `writer${i}@bench.example`, `Writer${i}`)));
+    const reader = await signIn(app.baseUrl, 'reader@bench.example', 'Reader');
+    for (let i = 0; i < 30; i++) {
+      await fetch(`${app.baseUrl}/api/joy-ratings`, { method: 'POST', headers: { cookie: reader, 'content-type': 'application/json' }, body: JSON.stringify(rating()) });
+    }
+    await fetch(`${app.baseUrl}/api/groups`, { method: 'POST', headers: { cookie: reader, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench club' }) });
+
+    console.log(`HTTP runs: ${SECONDS} s each, ${CONNECTIONS} connections`);
+    let next = 0;
+    const writes = await cannon({
+      url: `${app.baseUrl}/api/joy-ratings`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', cookie: writers[next++ % writers.length] }, body: JSON.stringify(rating()) }),
+        },
+      ],
+    });
+    const inserts = await cannon({ url: `${baseline.url}/insert`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rating()) });
+    figures.push(httpFigure('POST /api/joy-ratings', writes, 'bare SQLite insert', inserts));
+
+    const doc = await cannon({ url: `${baseline.url}/doc` });
+    for (const path of ['/api/joy-ratings/latest', '/api/joy-ratings', '/api/groups', '/api/auth/user']) {
+      const reads = await cannon({ url: `${app.baseUrl}${path}`, headers: { cookie: reader } });
+      figures.push(httpFigure(`GET ${path}`, reads, 'in-memory document', doc));
+    }
+  } finally {
+    baseline.stop();
+    await app.destroy();
+    rmSync(baselineDir, { recursive: true, force: true });
+  }
+}
+
+function httpFigure(name: string, result: Result, baselineName: string, base: Result): Figure {
+  return {
+    name,
+    value: result.requests.average,
+    unit: 'req/s',
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    higherIsBetter: true,
+    baseline: { name: baselineName, value: base.requests.average, p50: base.latency.p50, p99: base.latency.p99 },
+  };
+}
+
+function ratingEvent(userId: string, at = new Date()): EventToAppend {
+  const ratingId = randomUUID();
+  const scores = rating();
+  const overallScore = Math.round(((scores.relationships + scores.health + scores.purpose + scores.growth + scores.joy) / 5) * 10) / 10;
+  return {
+    type: 'RatingSubmitted',
+    data: { ratingId, userId, ...scores, overallScore, submittedAt: at.toISOString() },
+    metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at.toISOString() },
+  };
+}
+
+/** Write → visible in the read models, in the embedded pipeline, with CONNECTIONS concurrent writers. */
+async function lagFigure(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'joy-bench-lag-'));
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const pipeline = new ProjectionPipeline(store, new InMemoryReadModelStore(), new InProcessQueue(), PROJECTIONS);
+  await pipeline.start();
+  const lags: number[] = [];
+  const versions = new Map<string, number>();
+  const writer = async (w: number) => {
+    const userId = `lag-user-${w}`;
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      const expectedVersion = versions.get(userId) ?? 0;
+      const { position, nextVersion } = await store.appendToStream(`ratings-${userId}`, [ratingEvent(userId)], { expectedVersion });
+      versions.set(userId, nextVersion);
+      await pipeline.waitFor(['RatingSubmitted'], position);
+      lags.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, (_, w) => writer(w)));
+  await pipeline.stop();
+  await store.close();
+
+  // Baseline: a SQLite insert followed by an in-memory map update, the least a "projection" can do.
+  const db = new Database(join(dir, 'baseline.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE rows (position INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT)');
+  const insert = db.prepare('INSERT INTO rows (data) VALUES (?)');
+  const map = new Map<number, unknown>();
+  const baseLags: number[] = [];
+  for (let i = 0; i < lags.length; i++) {
+    const t0 = performance.now();
+    const event = ratingEvent('baseline');
+    const { lastInsertRowid } = insert.run(JSON.stringify(event));
+    map.set(Number(lastInsertRowid), event.data);
+    baseLags.push(performance.now() - t0);
+  }
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  lags.sort((a, b) => a - b);
+  baseLags.sort((a, b) => a - b);
+  figures.push({
+    name: `projection lag (${lags.length} writes)`,
+    value: percentile(lags, 99),
+    unit: 'ms p99',
+    p50: percentile(lags, 50),
+    p99: percentile(lags, 99),
+    higherIsBetter: false,
+    baseline: { name: 'insert + map update', value: percentile(baseLags, 99), p50: percentile(baseLags, 50), p99: percentile(baseLags, 99) },
+  });
+}
+
+/** Replaying REBUILD_EVENTS events into fresh read models, against reading and parsing them into a map. */
+async function rebuildFigure(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'joy-bench-rebuild-'));
+  const file = join(dir, 'events.sqlite');
+  const seed = new SqliteEventStore(file, { synchronous: 'NORMAL' });
+  const users = 200;
+  const perBatch = 50;
+  const versions = new Array<number>(users).fill(0);
+  for (let written = 0, u = 0; written < REBUILD_EVENTS; written += perBatch, u = (u + 1) % users) {
+    const events = Array.from({ length: Math.min(perBatch, REBUILD_EVENTS - written) }, () => ratingEvent(`user-${u}`));
+    await seed.appendToStream(`ratings-user-${u}`, events, { expectedVersion: versions[u] });
+    versions[u] += events.length;
+  }
+  await seed.close();
+
+  const store = new SqliteEventStore(file);
+  const pipeline = new ProjectionPipeline(store, new InMemoryReadModelStore(), new InProcessQueue(), PROJECTIONS);
+  let t0 = performance.now();
+  await pipeline.start();
+  await pipeline.waitUntilCaughtUp();
+  const seconds = (performance.now() - t0) / 1000;
+  await pipeline.stop();
+
+  t0 = performance.now();
+  const map = new Map<string, unknown>();
+  for (let from = 0; ; ) {
+    const page = await store.readAll({ from, limit: 1000 });
+    if (page.length === 0) break;
+    for (const e of page) map.set(e.data.ratingId as string, e.data);
+    from = page[page.length - 1].position;
+  }
+  const baseSeconds = (performance.now() - t0) / 1000;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  figures.push({
+    name: `rebuild (${REBUILD_EVENTS.toLocaleString('en')} events)`,
+    value: REBUILD_EVENTS / seconds,
+    unit: 'events/s',
+    higherIsBetter: true,
+    baseline: { name: 'read + parse into a map', value: REBUILD_EVENTS / baseSeconds },
+  });
+}
+
+function print(): void {
+  const fmt = (n: number | undefined, digits = 1) => (n === undefined ? '' : n.toLocaleString('en', { maximumFractionDigits: digits }));
+  console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
+  console.log('| figure | Joy | p50 ms | p99 ms | baseline | baseline figure | p50 ms | p99 ms | ratio |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const f of figures) {
+    const b = f.baseline!;
+    const ratio = f.higherIsBetter ? f.value / b.value : b.value / f.value;
+    console.log(`| ${f.name} | ${fmt(f.value)} ${f.unit} | ${fmt(f.p50, 2)} | ${fmt(f.p99, 2)} | ${b.name} | ${fmt(b.value)} ${f.unit} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ${fmt(ratio, 2)} |`);
+  }
+  console.log('\nratio: Joy ÷ baseline for throughput, baseline ÷ Joy for latency (1 = as fast as the bare minimum).');
+}
+
+async function main(): Promise<void> {
+  await httpFigures();
+  await lagFigure();
+  await rebuildFigure();
+  print();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
