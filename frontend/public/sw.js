@@ -3,8 +3,10 @@
  *   "You are offline"), or a small built-in offline page when nothing is cached yet.
  * - Hashed /assets/* files: cache first, filled at install and at use. Icon and manifest: network first.
  * - /api and /oidc are never cached or intercepted: sessions and data always go to the server.
+ * - A new deployment (index.html loading a different entry script) drops the old hashed assets.
+ * Registered from src/main.tsx; the server sends this file with Cache-Control: no-cache.
  */
-const CACHE = 'joy-shell-v1';
+const CACHE = 'joy-shell-v2';
 const SHELL = ['/', '/manifest.webmanifest', '/icon.svg'];
 
 const OFFLINE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -13,6 +15,31 @@ const OFFLINE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 h1{color:#c8501c}button{font:inherit;padding:10px 20px;border-radius:8px;border:0;background:#c8501c;color:#fff;cursor:pointer}</style></head>
 <body><main><h1>You are offline</h1><p>Joy can't reach the internet right now. Check your connection and try again.</p>
 <button onclick="location.reload()">Try again</button></main></body></html>`;
+
+function assetPaths(html) {
+  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+}
+
+function entryScript(html) {
+  const match = html.match(/<script[^>]+src="(\/assets\/[^"]+)"/);
+  return match ? match[1] : null;
+}
+
+/** Stores a fresh index.html; when it belongs to a new deployment, deletes the previous build's assets. */
+async function storeIndex(cache, response) {
+  const html = await response.clone().text();
+  const previous = await cache.match('/index.html');
+  const previousEntry = previous ? entryScript(await previous.text()) : null;
+  await cache.put('/index.html', response);
+  const entry = entryScript(html);
+  if (previousEntry && entry && previousEntry !== entry) {
+    const keep = new Set(assetPaths(html));
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname;
+      if (path.startsWith('/assets/') && !keep.has(path)) await cache.delete(request);
+    }
+  }
+}
 
 function isBypassed(url) {
   return url.pathname.startsWith('/api') || url.pathname.startsWith('/oidc');
@@ -26,9 +53,8 @@ self.addEventListener('install', (event) => {
         const response = await fetch('/', { cache: 'no-store' });
         if (response.ok) {
           const html = await response.clone().text();
-          await cache.put('/index.html', response);
-          const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
-          await cache.addAll([...new Set([...SHELL.slice(1), ...assets])]);
+          await storeIndex(cache, response);
+          await cache.addAll([...new Set([...SHELL.slice(1), ...assetPaths(html)])]);
         }
       } catch (err) {
         console.log('Service worker: app shell not cached', err);
@@ -61,7 +87,7 @@ self.addEventListener('fetch', (event) => {
         try {
           const response = await fetch(request);
           if (response.ok && (response.headers.get('content-type') || '').includes('text/html')) {
-            await cache.put('/index.html', response.clone());
+            await storeIndex(cache, response.clone());
           }
           return response;
         } catch {

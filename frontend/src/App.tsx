@@ -5,6 +5,7 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { queryClient as defaultQueryClient } from './api';
 import { useAuth } from './auth';
 import { OfflineBanner } from './components/OfflineBanner';
+import { OfflineNotice } from './components/OfflineNotice';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
@@ -32,7 +33,7 @@ function ToastBridge() {
  * the loading placeholder rather than a 404 flash.
  */
 export function AppRoutes() {
-  const { isAuthenticated, isLoading } = useAuth();
+  const { isAuthenticated, isLoading, isError } = useAuth();
   const always = ALWAYS_ROUTES.map(({ path, Component }) => <Route key={path} path={path} element={<Component />} />);
 
   if (isAuthenticated) {
@@ -49,6 +50,19 @@ export function AppRoutes() {
         </Route>
       </Routes>
       </Suspense>
+    );
+  }
+
+  // The sign-in check could not reach the server (e.g. a reload while offline, served by the service
+  // worker's cached app shell): say so instead of showing the landing page or a 404.
+  if (isError) {
+    return (
+      <Routes>
+        <Route element={<PublicLayout />}>
+          {always}
+          <Route path="*" element={<OfflineNotice />} />
+        </Route>
+      </Routes>
     );
   }
 

@@ -13,6 +13,8 @@ export const theme: ThemeConfig = {
     colorLink: '#b4461a',
     colorText: '#2f241d',
     colorTextSecondary: '#6b5b50',
+    // Secondary text (Typography type="secondary", Statistic titles): 4.5:1 on white, like colorTextSecondary.
+    colorTextDescription: '#6b5b50',
     colorBgLayout: '#fff8f1',
     borderRadius: 12,
     fontFamily:

@@ -31,3 +31,31 @@ export interface Group {
   inviteCode: string;
   createdAt: string;
 }
+
+/** GET /api/groups/:id — a group with its figures (members only). */
+export interface GroupDetail extends Group {
+  memberCount: number;
+  /** Members whose latest rating is at most 7 days old. */
+  activeThisWeek: number;
+  /** Mean of the members' latest overall scores, one decimal; 0 when nobody has rated. */
+  averageScore: number;
+  /** The members' ratings in the last 7 days. */
+  recentRatingsCount: number;
+}
+
+/** GET /api/groups/:id/members — a member as the group sees them (never the five factors). */
+export interface GroupMember {
+  id: string;
+  firstName?: string | null;
+  email?: string | null;
+  profileImageUrl?: string | null;
+  latestScore: number | null;
+}
+
+/** GET /api/groups/:id/ratings — newest first, the overall score only. */
+export interface GroupRating {
+  id: string;
+  userId: string;
+  overallScore: number;
+  createdAt: string;
+}

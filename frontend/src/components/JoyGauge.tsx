@@ -16,6 +16,7 @@ export function JoyGauge({ score, size = 200, caption }: JoyGaugeProps) {
   return (
     <div className="joy-gauge" role="group" aria-label={`Overall joy score ${formatScore(score)} out of 5: ${band.message}`}>
       <Progress
+        aria-label={`Joy gauge: ${formatScore(score)} out of 5`}
         type="dashboard"
         percent={scorePercent(score)}
         size={size}

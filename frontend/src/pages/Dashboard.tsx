@@ -1,13 +1,241 @@
-// Built in issue N: the Joy Dashboard (summary cards, rating panel beside the Current Joy Level gauge, ECharts trend charts).
-// Placeholder route module: the engineer building this page replaces this file (keep the default export).
-import { Typography } from 'antd';
+// The Joy Dashboard (SPEC §2 "Your Joy Dashboard"): summary cards, rating panel beside the Current Joy Level
+// gauge, and ECharts trend charts. Calculations live in src/dashboard/summary.ts (tested).
+import {
+  ArrowDownOutlined,
+  ArrowUpOutlined,
+  CalendarOutlined,
+  LineChartOutlined,
+  RiseOutlined,
+  SmileOutlined,
+} from '@ant-design/icons';
+import { Alert, Button, Card, Col, Row, Typography } from 'antd';
+import { useMemo } from 'react';
+import { EChart } from '../charts/EChart';
+import { ChartLegend } from '../charts/ChartLegend';
+import { ChartTable } from '../charts/ChartTable';
+import { ChartCard } from '../dashboard/ChartCard';
+import { StatCard } from '../dashboard/StatCard';
+import { factorsOption, joyTrendOption } from '../dashboard/chartOptions';
+import {
+  currentFactorTiles,
+  dashboardSummary,
+  formatTrend,
+  fullLabel,
+  trendColor,
+  trendPoints,
+  type DashboardSummary,
+  type TrendPoint,
+} from '../dashboard/summary';
+import { JoyGauge } from '../components/JoyGauge';
 import { PageHeader } from '../components/PageHeader';
+import { PageLoading } from '../components/PageLoading';
+import { RatingForm } from '../components/RatingForm';
+import { CATEGORY_COLORS } from '../insights/insights';
+import { FACTORS, formatScore, scoreBand } from '../lib/score';
+import { useRatings } from '../queries';
+import type { JoyRating } from '../types';
+
+function SummaryCards({ summary }: { summary: DashboardSummary }) {
+  const { overall, trend, daysTracked, average, count } = summary;
+  return (
+    <ul className="summary-cards" aria-label="Summary">
+      <li>
+        <StatCard
+          testId="card-overall"
+          label="Overall Joy"
+          icon={<SmileOutlined />}
+          value={formatScore(overall)}
+          valueColor={overall === null ? undefined : scoreBand(overall).color}
+          note={overall === null ? 'No rating yet' : scoreBand(overall).message}
+        />
+      </li>
+      <li>
+        <StatCard
+          testId="card-trend"
+          label="Trend"
+          icon={<RiseOutlined />}
+          value={
+            <>
+              {trend !== null && (trend >= 0 ? <ArrowUpOutlined aria-hidden="true" /> : <ArrowDownOutlined aria-hidden="true" />)}{' '}
+              {formatTrend(trend)}
+            </>
+          }
+          valueColor={trendColor(trend)}
+          note={trend === null ? 'Needs two ratings' : 'vs your previous rating'}
+        />
+      </li>
+      <li>
+        <StatCard
+          testId="card-days"
+          label="Days Tracked"
+          icon={<CalendarOutlined />}
+          value={daysTracked}
+          note={`${count} ${count === 1 ? 'rating' : 'ratings'} in total`}
+        />
+      </li>
+      <li>
+        <StatCard
+          testId="card-average"
+          label="Average"
+          icon={<LineChartOutlined />}
+          value={formatScore(average)}
+          note={average === null ? 'No ratings yet' : 'Across all your ratings'}
+        />
+      </li>
+    </ul>
+  );
+}
+
+function TrendCharts({ points }: { points: TrendPoint[] }) {
+  const trend = useMemo(() => joyTrendOption(points), [points]);
+  const factors = useMemo(() => factorsOption(points), [points]);
+  const when = points.map((p) => fullLabel(p.createdAt));
+  return (
+    <Row gutter={[24, 24]}>
+      <Col xs={24} xl={12}>
+        <ChartCard title="Joy Trend (Last 14 Days)" subtitle={`Overall score of your latest ${points.length} ratings, oldest to newest`}>
+          <EChart
+            option={trend}
+            height={280}
+            description={
+              <ChartTable
+                caption="Overall joy score of your latest ratings (1 to 5)"
+                columns={['Rated', 'Overall score']}
+                rows={points.map((p, i) => [when[i], `${formatScore(p.overallScore)}/5`])}
+              />
+            }
+          />
+        </ChartCard>
+      </Col>
+      <Col xs={24} xl={12}>
+        <ChartCard title="PERMA Factors Breakdown" subtitle="Each factor across the same ratings">
+          <ChartLegend items={FACTORS.map((f) => ({ label: f.label, color: CATEGORY_COLORS[f.name] }))} />
+          <EChart
+            option={factors}
+            height={256}
+            description={
+              <ChartTable
+                caption="PERMA factor scores of your latest ratings (1 to 5)"
+                columns={['Rated', ...FACTORS.map((f) => f.label)]}
+                rows={points.map((p, i) => [when[i], ...FACTORS.map((f) => `${p.scores[f.name]}/5`)])}
+              />
+            }
+          />
+        </ChartCard>
+      </Col>
+    </Row>
+  );
+}
+
+function CurrentScores({ latest }: { latest: JoyRating }) {
+  const tiles = currentFactorTiles(latest);
+  return (
+    <Card title={<h2 className="card-title">Current PERMA Scores</h2>}>
+      <ul className="perma-tiles">
+        {tiles.map((t) => (
+          <li key={t.name} className={`perma-tile perma-tile--${t.name}`}>
+            <span className="perma-tile__label">{t.label}</span>
+            <span className="perma-tile__score">{t.text}</span>
+            <span className="perma-tile__bar" aria-hidden="true">
+              <span style={{ width: `${(t.score / 5) * 100}%` }} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function ratedAt(iso: string): string {
+  const label = fullLabel(iso);
+  return label ? `Last rated ${label}` : '';
+}
 
 export default function DashboardPage() {
+  const ratings = useRatings();
+  const list = useMemo(() => ratings.data ?? [], [ratings.data]);
+  const summary = useMemo(() => dashboardSummary(list), [list]);
+  const points = useMemo(() => trendPoints(list), [list]);
+  const latest = list[0];
+
+  const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
+
+  if (ratings.isLoading) {
+    return (
+      <>
+        {header}
+        <PageLoading />
+      </>
+    );
+  }
+
+  if (ratings.isError) {
+    return (
+      <>
+        {header}
+        <Alert
+          type="error"
+          showIcon
+          title="We couldn't load your ratings."
+          description="Check your connection and try again."
+          action={<Button onClick={() => ratings.refetch()}>Try again</Button>}
+        />
+      </>
+    );
+  }
+
+  if (!latest) {
+    return (
+      <>
+        {header}
+        <SummaryCards summary={summary} />
+        <Card className="journey-card">
+          <div className="journey-card__intro">
+            <h2 className="journey-card__title">Start Your Joy Journey</h2>
+            <Typography.Paragraph className="journey-card__text">
+              Rate the five PERMA factors below — it takes less than a minute. After your second rating your trends and
+              charts appear here.
+            </Typography.Paragraph>
+          </div>
+          <RatingForm />
+        </Card>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Your Joy Dashboard" />
-      <Typography.Paragraph type="secondary">This page is coming soon.</Typography.Paragraph>
+      {header}
+      <div className="stack">
+        <SummaryCards summary={summary} />
+        <Row gutter={[24, 24]}>
+          <Col xs={24} lg={14}>
+            <Card title={<h2 className="card-title">Rate Your Joy</h2>} className="fill-card">
+              <RatingForm showHints={false} />
+            </Card>
+          </Col>
+          <Col xs={24} lg={10}>
+            <Card title={<h2 className="card-title">Current Joy Level</h2>} className="fill-card">
+              <div className="dashboard-gauge">
+                <JoyGauge score={latest.overallScore} caption={ratedAt(latest.createdAt)} />
+              </div>
+            </Card>
+          </Col>
+        </Row>
+        {list.length >= 2 ? (
+          <>
+            <TrendCharts points={points} />
+            <CurrentScores latest={latest} />
+          </>
+        ) : (
+          <Alert
+            type="info"
+            showIcon
+            title="Your charts are on their way"
+            description="Rate once more to see your Joy Trend, the PERMA Factors Breakdown and your current PERMA scores."
+          />
+        )}
+      </div>
     </>
   );
 }

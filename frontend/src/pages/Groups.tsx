@@ -1,13 +1,83 @@
-// Built in issue N: the Groups page (list, create and join dialogs, group detail).
-// Placeholder route module: the engineer building this page replaces this file (keep the default export).
-import { Typography } from 'antd';
+// The Groups page (SPEC §2 'Groups page', 'Group detail'): the list of the user's groups with the Create
+// and Join dialogs, or one selected group's detail. The selection lives in the URL (`/groups?group=<id>`),
+// so a reload or the browser's Back button keeps it; there is no route of its own (SPEC §2).
+import { PlusOutlined, UserAddOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
+import { CreateGroupDialog, JoinGroupDialog } from '../groups/GroupDialogs';
+import { GroupDetail } from '../groups/GroupDetail';
+import { GroupList, viewButtonId } from '../groups/GroupList';
+import { SELECTED_GROUP_PARAM } from '../groups/logic';
+import { useRefreshGroup } from '../groups/queries';
+import '../groups/groups.css';
+import { useGroups } from '../queries';
+
+type OpenDialog = 'create' | 'join' | null;
 
 export default function GroupsPage() {
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get(SELECTED_GROUP_PARAM);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const shownId = useRef(selectedId);
+  const returnFocusTo = useRef<string | null>(null);
+  const groups = useGroups();
+  const refreshGroup = useRefreshGroup();
+
+  const view = (groupId: string) => {
+    void refreshGroup(groupId);
+    setParams({ [SELECTED_GROUP_PARAM]: groupId });
+    window.scrollTo({ top: 0 });
+  };
+  const back = () => setParams({});
+
+  // After "Back to Groups" (or the browser's Back), the focus returns to the View button of the group that
+  // was open, once the list shows it.
+  useEffect(() => {
+    if (shownId.current && !selectedId) returnFocusTo.current = shownId.current;
+    shownId.current = selectedId;
+    if (selectedId || !returnFocusTo.current) return;
+    const button = document.getElementById(viewButtonId(returnFocusTo.current));
+    if (button) {
+      button.focus();
+      returnFocusTo.current = null;
+    }
+  }, [selectedId, groups.data]);
+
   return (
-    <>
-      <PageHeader title="Your Groups" />
-      <Typography.Paragraph type="secondary">This page is coming soon.</Typography.Paragraph>
-    </>
+    <div className="groups-page">
+      {selectedId ? (
+        <GroupDetail key={selectedId} groupId={selectedId} onBack={back} />
+      ) : (
+        <>
+          <PageHeader
+            title="Your Groups"
+            subtitle="Share the journey with family and friends: see each other's overall joy and support one another."
+            extra={
+              <div className="groups-header__actions">
+                <Button size="large" icon={<UserAddOutlined aria-hidden="true" />} onClick={() => setDialog('join')}>
+                  Join Group
+                </Button>
+                <Button size="large" type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setDialog('create')}>
+                  Create Group
+                </Button>
+              </div>
+            }
+          />
+          <GroupList
+            groups={groups.data}
+            isLoading={groups.isLoading}
+            isError={groups.isError}
+            onRetry={() => void groups.refetch()}
+            onView={view}
+            onCreate={() => setDialog('create')}
+            onJoin={() => setDialog('join')}
+          />
+        </>
+      )}
+      <CreateGroupDialog open={dialog === 'create'} onClose={() => setDialog(null)} />
+      <JoinGroupDialog open={dialog === 'join'} onClose={() => setDialog(null)} />
+    </div>
   );
 }

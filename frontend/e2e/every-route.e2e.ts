@@ -1,0 +1,250 @@
+/**
+ * Every route of SPEC §2, signed out and signed in, at phone and desktop widths: each page renders its
+ * heading, is screenshotted (test-artifacts/screenshots/every-route-*), and has no serious or critical
+ * axe-core violation. Then the service worker's offline app shell.
+ */
+import { dirname, join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DESKTOP, launchBrowser, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+
+const AXE_PATH = join(dirname(require.resolve('axe-core')), 'axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Serious and critical axe-core violations of the page as it is now. */
+async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+function describeViolations(where: string, violations: AxeViolation[]): string {
+  return violations
+    .map((v) => `${where}: [${v.impact}] ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('\n')}`)
+    .join('\n');
+}
+
+/** A page in a fresh context; CSP bypassed so that axe-core can be injected (the app's CSP forbids inline scripts). */
+async function open(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, storageState, bypassCSP: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { context, page };
+}
+
+interface RouteCheck {
+  path: string;
+  name: string;
+  /** The page's h1 (a string or pattern); undefined = any h1 or the loading placeholder (pages still being built). */
+  heading?: string | RegExp;
+  charts?: number;
+}
+
+const SIGNED_OUT: RouteCheck[] = [
+  { path: '/', name: 'landing', heading: /Discover what truly makes you/ },
+  { path: '/privacy', name: 'privacy', heading: 'Privacy Policy' },
+  { path: '/terms', name: 'terms', heading: 'Terms of Service' },
+  { path: '/help', name: 'help', heading: 'Help & Support' },
+  { path: '/no-such-page', name: 'unknown', heading: '404 Page Not Found' },
+  // A signed-in page, visited signed out: only the public routes exist, so it is the 404 page (README decision).
+  { path: '/dashboard', name: 'dashboard', heading: '404 Page Not Found' },
+];
+
+const SIGNED_IN: RouteCheck[] = [
+  { path: '/', name: 'home', heading: 'Welcome back, Ada!' },
+  { path: '/dashboard', name: 'dashboard', heading: 'Your Joy Dashboard', charts: 2 },
+  { path: '/groups', name: 'groups' },
+  { path: '/insights', name: 'insights', heading: 'Joy Insights', charts: 2 },
+  { path: '/subscribe', name: 'subscribe' },
+  { path: '/logos', name: 'logos', heading: 'Logo Concepts' },
+  { path: '/help', name: 'help', heading: 'Help & Support' },
+  { path: '/privacy', name: 'privacy', heading: 'Privacy Policy' },
+  { path: '/terms', name: 'terms', heading: 'Terms of Service' },
+  { path: '/no-such-page', name: 'unknown', heading: '404 Page Not Found' },
+];
+
+const WIDTHS = [
+  { label: 'phone', viewport: PHONE },
+  { label: 'desktop', viewport: DESKTOP },
+] as const;
+
+/** Visits a route, waits for it to settle, screenshots it and returns its serious axe violations as text. */
+async function visit(page: Page, baseUrl: string, route: RouteCheck, shot: string): Promise<string> {
+  const errors: string[] = [];
+  const onError = (e: Error) => errors.push(e.message);
+  page.on('pageerror', onError);
+  await page.goto(`${baseUrl}${route.path}`);
+  try {
+    if (route.heading) {
+      await page.getByRole('heading', { level: 1, name: route.heading }).first().waitFor();
+    } else {
+      await page.locator('h1, [role="status"]').first().waitFor();
+    }
+  } catch (error) {
+    await screenshot(page, `${shot}-FAILED`);
+    throw new Error(`${shot}: ${(error as Error).message}\npage errors: ${errors.join('\n')}`);
+  } finally {
+    page.off('pageerror', onError);
+  }
+  await page.waitForLoadState('networkidle');
+  if (route.charts) {
+    await page.locator('.echart__canvas canvas').nth(route.charts - 1).waitFor();
+    await page.waitForTimeout(1200); // the charts' entry animation
+  }
+  // No horizontal scrolling at any width.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await screenshot(page, shot);
+  const problems = describeViolations(shot, await seriousViolations(page));
+  return overflow > 1 ? `${problems}\n${shot}: page scrolls sideways by ${overflow}px`.trim() : problems;
+}
+
+describe('every route, signed out and signed in, at phone and desktop widths', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    // Sign in once and seed a week of ratings (seven, one per "day" of check-ins) through the API.
+    const { page, context } = await open(browser, DESKTOP);
+    await signInThroughLanding(page, server.baseUrl, 'ada@example.com', 'Ada');
+    await page.getByText('Welcome back, Ada!').waitFor();
+    const week = [
+      [3, 3, 3, 2, 3],
+      [3, 4, 3, 2, 3],
+      [4, 3, 3, 3, 3],
+      [4, 4, 3, 2, 4],
+      [4, 4, 4, 3, 4],
+      [5, 4, 4, 3, 4],
+      [5, 5, 4, 3, 5],
+    ];
+    for (const [relationships, health, purpose, growth, joy] of week) {
+      const res = await page.request.post(`${server.baseUrl}/api/joy-ratings`, {
+        data: { relationships, health, purpose, growth, joy },
+        headers: { Origin: server.baseUrl },
+      });
+      expect(res.ok()).toBe(true);
+    }
+    signedIn = await context.storageState();
+    await context.close();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  for (const { label, viewport } of WIDTHS) {
+    it(`signed out, ${label}: the public routes, and the 404 for a signed-in path`, async () => {
+      const { page, context } = await open(browser, viewport);
+      const problems: string[] = [];
+      for (const route of SIGNED_OUT) {
+        problems.push(await visit(page, server.baseUrl, route, `every-route-out-${route.name}-${label}`));
+      }
+      await context.close();
+      expect(problems.filter(Boolean).join('\n')).toBe('');
+    }, 180_000);
+
+    it(`signed in, ${label}: every page`, async () => {
+      const { page, context } = await open(browser, viewport, signedIn);
+      const problems: string[] = [];
+      for (const route of SIGNED_IN) {
+        problems.push(await visit(page, server.baseUrl, route, `every-route-in-${route.name}-${label}`));
+      }
+
+      // Dashboard and Insights show the seeded week.
+      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.getByRole('heading', { name: 'Joy Trend (Last 14 Days)' }).waitFor();
+      await expect(page.getByTestId('card-overall').locator('.stat-card__value').textContent()).resolves.toBe('4.4');
+      await expect(page.getByTestId('card-trend').locator('.stat-card__value').textContent()).resolves.toContain('+0.4');
+      await expect(page.getByTestId('card-days').locator('.stat-card__value').textContent()).resolves.toBe('1');
+      await page.goto(`${server.baseUrl}/insights`);
+      await page.getByRole('heading', { name: 'Personalized Insights' }).waitFor();
+      await page.getByRole('heading', { name: 'Consistency Milestone' }).waitFor();
+      await page.getByRole('heading', { name: 'Growth Opportunity' }).waitFor();
+
+      if (label === 'phone') {
+        // The navigation drawer: opened and closed with the keyboard, links labelled, no violations.
+        await page.getByRole('button', { name: 'Open menu' }).focus();
+        await page.keyboard.press('Enter');
+        const drawer = page.getByRole('dialog');
+        await drawer.getByRole('link', { name: 'Insights' }).waitFor();
+        await page.waitForTimeout(400);
+        await screenshot(page, `every-route-in-menu-${label}`);
+        problems.push(describeViolations(`every-route-in-menu-${label}`, await seriousViolations(page)));
+        await page.keyboard.press('Escape');
+        await drawer.waitFor({ state: 'hidden' });
+      } else {
+        // The star picker works from the keyboard: one tab stop, arrows change the value.
+        await page.goto(`${server.baseUrl}/dashboard`);
+        const three = page.getByRole('radio', { name: 'Health: 3 stars, Moderate' });
+        await three.focus();
+        await page.keyboard.press('ArrowRight');
+        await expect(page.getByRole('radio', { name: 'Health: 4 stars, High' }).isChecked()).resolves.toBe(true);
+        await expect(page.getByTestId('overall-score').textContent()).resolves.toBe('3.2');
+      }
+      await context.close();
+      expect(problems.filter(Boolean).join('\n')).toBe('');
+    }, 240_000);
+  }
+
+  it('opens the app shell with an offline message when reloaded offline', async () => {
+    const { page, context } = await open(browser, DESKTOP, signedIn);
+    const logs: string[] = [];
+    page.on('console', (m) => logs.push(m.text()));
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'Your Joy Dashboard' }).waitFor();
+    // The worker is registered (and logged, SPEC §2) and controls the page.
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    expect(logs.some((l) => l.startsWith('Service worker registered'))).toBe(true);
+    const sw = await page.request.get(`${server.baseUrl}/sw.js`);
+    expect(sw.headers()['cache-control']).toBe('no-cache');
+
+    await context.setOffline(true);
+    await page.reload();
+    expect(page.url()).toBe(`${server.baseUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'You are offline' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'You are offline' }).waitFor();
+    await screenshot(page, 'every-route-offline-desktop');
+    expect(await page.getByText('404 Page Not Found').count()).toBe(0);
+
+    // Another page of the app, never visited: still the shell, not the browser's error page.
+    await page.goto(`${server.baseUrl}/insights`);
+    await page.getByRole('heading', { name: 'You are offline' }).waitFor();
+    // The API is never served from the cache.
+    const api = await page.evaluate(async () => {
+      try {
+        const res = await fetch('/api/joy-ratings');
+        return res.status;
+      } catch {
+        return 'network error';
+      }
+    });
+    expect(api).toBe('network error');
+
+    await context.setOffline(false);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Joy Insights' }).waitFor();
+    await context.close();
+  }, 120_000);
+});

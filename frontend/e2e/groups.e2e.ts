@@ -1,0 +1,179 @@
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, launchBrowser, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+
+/** The text of the statistic card titled `title` (e.g. "Total Members2"). */
+async function statistic(page: Page, title: string): Promise<string> {
+  return (await page.locator('.ant-statistic').filter({ hasText: title }).first().textContent()) ?? '';
+}
+
+/** Collects the JSON bodies of the group endpoints the page reads, to check what the server shares. */
+function recordGroupResponses(page: Page): unknown[] {
+  const bodies: unknown[] = [];
+  page.on('response', async (response) => {
+    if (!/\/api\/groups(\/|$)/.test(new URL(response.url()).pathname) || response.request().method() !== 'GET') return;
+    try {
+      bodies.push(await response.json());
+    } catch {
+      // not JSON
+    }
+  });
+  return bodies;
+}
+
+const FACTORS = ['relationships', 'health', 'purpose', 'growth', 'joy'];
+
+describe('groups: one person creates a group, another joins it with the invite code', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  it('creates, joins and shows members with their overall score only', async () => {
+    // ---- A: no groups yet, a blank name is refused, then a group is created ----------------------------
+    const a = await newPage(browser, DESKTOP);
+    await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    const seenByA = recordGroupResponses(a.page);
+    await signInThroughLanding(a.page, server.baseUrl, 'ana@example.com', 'Ana');
+    await a.page.getByText('Welcome back, Ana!').waitFor();
+    await a.page.getByRole('link', { name: 'Join Your First Group' }).click();
+    await a.page.waitForURL(`${server.baseUrl}/groups`);
+    await a.page.getByRole('heading', { name: 'No Groups Yet' }).waitFor();
+    await a.page.getByRole('button', { name: 'Create Your First Group' }).waitFor();
+    await a.page.getByRole('button', { name: 'Join a Group' }).waitFor();
+    await screenshot(a.page, 'groups-empty-desktop');
+
+    await a.page.getByRole('button', { name: 'Create Group', exact: true }).first().click();
+    const createDialog = a.page.getByRole('dialog', { name: 'Create Group' });
+    await createDialog.waitFor();
+    // The name field has the focus when the dialog opens.
+    await a.page.waitForFunction(() => document.activeElement?.getAttribute('aria-required') === 'true');
+    await createDialog.getByLabel('Group Name').fill('   ');
+    await createDialog.getByRole('button', { name: 'Create Group' }).click();
+    await a.page.getByText('Group name is required.').waitFor();
+    await screenshot(a.page, 'groups-create-blank-name');
+
+    await createDialog.getByLabel('Group Name').fill('Garcia Family');
+    await createDialog.getByLabel('Description (Optional)').fill('Sunday calls, birthdays and a lot of love. We check in on each other every week, near and far.');
+    await createDialog.getByLabel('Group Name').press('Enter');
+    await a.page.getByText('Group created successfully!').waitFor();
+    await createDialog.waitFor({ state: 'hidden' });
+    await a.page.getByRole('heading', { name: 'Garcia Family' }).waitFor();
+    const inviteCode = ((await a.page.getByTestId('group-invite-code').first().textContent()) ?? '').trim();
+    expect(inviteCode).toMatch(/^[A-Z2-9]{8}$/);
+    await screenshot(a.page, 'groups-list-desktop');
+
+    // ---- B (phone): rates their joy at 2.0 on Home, then joins with the code in lower case ------------
+    const b = await newPage(browser, PHONE);
+    await signInThroughLanding(b.page, server.baseUrl, 'bea@example.com', 'Bea');
+    await b.page.getByText('Welcome back, Bea!').waitFor();
+    for (const label of ['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']) {
+      await b.page.getByLabel(`${label}: 2 stars, Low`).check({ force: true });
+    }
+    await expect(b.page.getByTestId('overall-score').textContent()).resolves.toBe('2.0');
+    await b.page.getByRole('button', { name: 'Save Rating' }).click();
+    await b.page.getByText('Rating Saved!').waitFor();
+
+    await b.page.goto(`${server.baseUrl}/groups`);
+    await b.page.getByRole('heading', { name: 'No Groups Yet' }).waitFor();
+    await screenshot(b.page, 'groups-empty-phone');
+    await b.page.getByRole('button', { name: 'Join a Group' }).click();
+    const joinDialog = b.page.getByRole('dialog', { name: 'Join Group' });
+    await joinDialog.getByLabel('Invite Code').fill(inviteCode.toLowerCase());
+    await screenshot(b.page, 'groups-join-dialog-phone');
+    await joinDialog.getByRole('button', { name: 'Join Group' }).click();
+    await b.page.getByText('Joined group successfully!').waitFor();
+    await joinDialog.waitFor({ state: 'hidden' });
+    await b.page.getByRole('heading', { name: 'Garcia Family' }).waitFor();
+    await screenshot(b.page, 'groups-list-phone');
+
+    // Joining again: the spec's text and the server's reason.
+    await b.page.getByRole('button', { name: 'Join Group', exact: true }).first().click();
+    await joinDialog.getByLabel('Invite Code').fill(inviteCode);
+    await joinDialog.getByRole('button', { name: 'Join Group' }).click();
+    await b.page.getByText('Failed to join group. Please check the invite code. You are already a member of this group.').waitFor();
+    await joinDialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // ---- A opens the group: B is a member with the overall score 2.0, and nothing more ----------------
+    await a.page.getByRole('button', { name: 'View Garcia Family' }).click();
+    await a.page.getByRole('heading', { name: 'Garcia Family', level: 1 }).waitFor();
+    expect(a.page.url()).toMatch(/\/groups\?group=[\w-]+$/);
+    await a.page.getByRole('heading', { name: 'Group Members' }).waitFor();
+    const members = a.page.getByTestId('group-members');
+    const bea = members.getByRole('listitem').filter({ hasText: 'bea@example.com' });
+    await bea.waitFor();
+    expect(await bea.textContent()).toContain('Bea');
+    expect(await bea.textContent()).toContain('2.0');
+    const ana = members.getByRole('listitem').filter({ hasText: 'ana@example.com' });
+    expect(await ana.textContent()).toContain('No ratings yet');
+
+    expect(await statistic(a.page, 'Total Members')).toContain('2');
+    expect(await statistic(a.page, 'Active This Week')).toContain('1');
+    expect(await statistic(a.page, 'Average Joy Score')).toContain('2.0');
+    expect(await a.page.getByTestId('group-average-badge').textContent()).toBe('2.0 / 5.0');
+    expect(await a.page.getByTestId('group-average-badge').getAttribute('data-variant')).toBe('secondary');
+    await a.page.getByText('1 of 2').waitFor();
+    const activity = a.page.getByRole('listitem').filter({ hasText: 'Member rated their joy' });
+    expect(await activity.count()).toBe(1);
+    expect(await activity.textContent()).toContain('Bea');
+    expect(await activity.textContent()).toContain('2.0');
+
+    // Privacy: B's factor scores appear neither on the page nor in anything the group endpoints sent.
+    const pageText = (await a.page.locator('main').textContent()) ?? '';
+    for (const factor of ['Relationships', 'Health', 'Purpose', 'Growth']) expect(pageText).not.toContain(factor);
+    expect(seenByA.length).toBeGreaterThanOrEqual(4);
+    const sent = JSON.stringify(seenByA);
+    for (const factor of FACTORS) expect(sent).not.toContain(`"${factor}"`);
+
+    // Invite code panel: toggles, copies.
+    const toggle = a.page.getByRole('button', { name: /Invite Code/ });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect((await a.page.getByTestId('detail-invite-code').textContent())?.trim()).toBe(inviteCode);
+    await a.page.getByRole('button', { name: 'Copy' }).click();
+    await a.page.getByText('Invite code copied to clipboard').waitFor();
+    expect(await a.page.evaluate(() => navigator.clipboard.readText())).toBe(inviteCode);
+    await a.page.mouse.move(0, 0);
+    await screenshot(a.page, 'group-detail-desktop');
+
+    // The selection survives a reload (it is mirrored in ?group=).
+    await a.page.reload();
+    await a.page.getByRole('heading', { name: 'Garcia Family', level: 1 }).waitFor();
+    await a.page.setViewportSize(PHONE);
+    await a.page.getByTestId('group-members').waitFor();
+    await screenshot(a.page, 'group-detail-phone');
+
+    await a.page.getByRole('button', { name: 'Back to Groups' }).click();
+    await a.page.getByRole('heading', { name: 'Your Groups', level: 1 }).waitFor();
+    // The smallest width the app supports.
+    await a.page.setViewportSize({ width: 360, height: 740 });
+    await screenshot(a.page, 'groups-list-360');
+    await a.page.getByRole('button', { name: 'Create Group', exact: true }).first().click();
+    await a.page.getByRole('dialog', { name: 'Create Group' }).waitFor();
+    await screenshot(a.page, 'groups-create-dialog-360');
+    await a.page.keyboard.press('Escape');
+    await a.page.getByRole('dialog', { name: 'Create Group' }).waitFor({ state: 'hidden' });
+
+    // ---- Home shows the group in 'Your Groups' and counts it ------------------------------------------
+    await a.page.setViewportSize(DESKTOP);
+    await a.page.goto(server.baseUrl);
+    const yourGroups = a.page.locator('.ant-card').filter({ has: a.page.getByRole('heading', { name: 'Your Groups' }) });
+    await yourGroups.getByText('Garcia Family').waitFor();
+    expect(await yourGroups.getByText('Active').count()).toBe(1);
+    expect(await statistic(a.page, 'Groups')).toContain('1');
+
+    // ---- A group the user is not in: Group not found ----------------------------------------------------
+    await a.page.goto(`${server.baseUrl}/groups?group=00000000-0000-0000-0000-000000000000`);
+    await a.page.getByRole('heading', { name: 'Group not found' }).waitFor();
+
+    await a.context.close();
+    await b.context.close();
+  });
+});

@@ -1,0 +1,102 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import DashboardPage from '../pages/Dashboard';
+import { installFakeServer } from '../testing/fakeServer';
+import { ratingsFrom } from '../testing/ratings';
+import type { JoyRating } from '../types';
+
+// Canvas charts do not run in jsdom: render only the chart's text alternative.
+jest.mock('../charts/EChart', () => ({
+  EChart: ({ description }: { description: ReactNode }) => <div data-testid="chart">{description}</div>,
+}));
+
+jest.setTimeout(30000);
+
+function renderWith(ratings: JoyRating[] | { status: number }) {
+  const body = Array.isArray(ratings) ? { status: 200, body: ratings } : ratings;
+  installFakeServer({ 'GET /api/joy-ratings': body });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <DashboardPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const card = (testId: string) => within(screen.getByTestId(testId));
+
+describe('Joy Dashboard', () => {
+  it('with no ratings: N/A cards and "Start Your Joy Journey" with the rating form', async () => {
+    renderWith([]);
+    expect(await screen.findByRole('heading', { name: 'Start Your Joy Journey' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Your Joy Dashboard', level: 1 })).toBeInTheDocument();
+    expect(card('card-overall').getByText('N/A')).toBeInTheDocument();
+    expect(card('card-trend').getByText('N/A')).toBeInTheDocument();
+    expect(card('card-days').getByText('0')).toBeInTheDocument();
+    expect(card('card-average').getByText('N/A')).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Rate your joy' })).toBeInTheDocument();
+    expect(screen.queryByText('Joy Trend (Last 14 Days)')).not.toBeInTheDocument();
+  });
+
+  it('with one rating: the gauge, Trend N/A, and no charts yet', async () => {
+    renderWith(ratingsFrom([4]));
+    expect(await screen.findByRole('heading', { name: 'Current Joy Level' })).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: 'Overall joy score 4.0 out of 5: Great Joy!' })).toBeInTheDocument();
+    expect(card('card-trend').getByText('N/A')).toBeInTheDocument();
+    expect(screen.getByText('Your charts are on their way')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'PERMA Factors Breakdown' })).not.toBeInTheDocument();
+  });
+
+  it('with ratings: the four cards, the rating panel beside the gauge, both charts and the x/5 tiles', async () => {
+    const ratings = ratingsFrom(
+      [{ relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5 }, 3, 2],
+      '2025-08-19T12:00:00Z',
+      86_400_000,
+    );
+    renderWith(ratings);
+    expect(await screen.findByRole('heading', { name: 'Joy Trend (Last 14 Days)' })).toBeInTheDocument();
+    expect(card('card-overall').getByText('4.2')).toBeInTheDocument();
+    const trend = card('card-trend').getByText('+1.2');
+    expect(trend.closest('.stat-card__value')).toHaveStyle({ color: '#15803d' });
+    expect(card('card-days').getByText('3')).toBeInTheDocument();
+    expect(card('card-average').getByText('3.1')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Rate Your Joy' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'PERMA Factors Breakdown' })).toBeInTheDocument();
+    // The charts' text alternatives: oldest to newest.
+    const trendTable = screen.getByRole('table', { name: /Overall joy score of your latest ratings/ });
+    expect(within(trendTable).getAllByRole('row').slice(1).map((r) => r.lastChild?.textContent)).toEqual(['2.0/5', '3.0/5', '4.2/5']);
+    const factorTable = screen.getByRole('table', { name: /PERMA factor scores/ });
+    expect(within(factorTable).getAllByRole('columnheader').map((c) => c.textContent)).toEqual([
+      'Rated',
+      'Relationships',
+      'Health',
+      'Purpose',
+      'Growth',
+      'Joy',
+    ]);
+    const tiles = within(screen.getByRole('heading', { name: 'Current PERMA Scores' }).closest('.ant-card') as HTMLElement);
+    expect(tiles.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Relationships5/5',
+      'Health4/5',
+      'Purpose4/5',
+      'Growth3/5',
+      'Joy5/5',
+    ]);
+  });
+
+  it('shows a negative trend in red with a minus sign', async () => {
+    renderWith(ratingsFrom([2, 3]));
+    const trend = await screen.findByText('-1.0');
+    expect(trend.closest('.stat-card__value')).toHaveStyle({ color: '#b91c1c' });
+  });
+
+  it('offers a retry when the ratings cannot be loaded', async () => {
+    renderWith({ status: 500 });
+    expect(await screen.findByText("We couldn't load your ratings.")).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+
+interface StatCardProps {
+  label: string;
+  value: ReactNode;
+  /** A line under the value (e.g. "vs previous rating"). */
+  note?: ReactNode;
+  icon?: ReactNode;
+  valueColor?: string;
+  /** A word rather than a number (e.g. "Relationships"): set smaller so it never breaks mid-word. */
+  textValue?: boolean;
+  testId?: string;
+}
+
+/** One summary card of the Dashboard and Insights pages: label, big value, optional note. */
+export function StatCard({ label, value, note, icon, valueColor, textValue, testId }: StatCardProps) {
+  return (
+    <div className="stat-card" data-testid={testId}>
+      <div className="stat-card__head">
+        {icon && (
+          <span className="stat-card__icon" aria-hidden="true">
+            {icon}
+          </span>
+        )}
+        <span className="stat-card__label">{label}</span>
+      </div>
+      <div className={textValue ? 'stat-card__value stat-card__value--text' : 'stat-card__value'} style={valueColor ? { color: valueColor } : undefined}>
+        {value}
+      </div>
+      {note && <div className="stat-card__note">{note}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Pure calculations behind the Joy Dashboard (SPEC §2, §9; PRODUCT.md). Ratings arrive newest first, as
+ * the API lists them. Scores are shown with one decimal; every derived number is rounded to one decimal
+ * before it is compared or shown, so what the person sees is what the rules used.
+ */
+import { FACTORS, roundToOneDecimal } from '../lib/score';
+import type { FactorName, JoyRating } from '../types';
+
+/** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
+export const TREND_WINDOW = 14;
+
+type Scored = Pick<JoyRating, 'overallScore'>;
+type Dated = Pick<JoyRating, 'createdAt'>;
+
+/** The latest overall score, or null without ratings. */
+export function latestScore(ratings: ReadonlyArray<Scored>): number | null {
+  return ratings.length > 0 ? ratings[0].overallScore : null;
+}
+
+/**
+ * Latest minus previous overall score, one decimal; null with fewer than 2 ratings (the card then shows
+ * N/A). Rounded so that float noise (3.6 − 3.3 = 0.30000000000000004) never crosses a threshold.
+ */
+export function scoreTrend(ratings: ReadonlyArray<Scored>): number | null {
+  if (ratings.length < 2) return null;
+  return roundToOneDecimal(ratings[0].overallScore - ratings[1].overallScore) || 0;
+}
+
+/** "+0.4", "+0.0", "-0.5", or "N/A". Zero and above get a plus sign (SPEC §2). */
+export function formatTrend(trend: number | null): string {
+  if (trend === null || !Number.isFinite(trend)) return 'N/A';
+  return `${trend >= 0 ? '+' : '-'}${Math.abs(trend).toFixed(1)}`;
+}
+
+/** Green when non-negative, red when negative (text-safe colours of the score bands). */
+export const TREND_UP_COLOR = '#15803d';
+export const TREND_DOWN_COLOR = '#b91c1c';
+
+export function trendColor(trend: number | null): string | undefined {
+  if (trend === null) return undefined;
+  return trend >= 0 ? TREND_UP_COLOR : TREND_DOWN_COLOR;
+}
+
+/** Mean of the given numbers, one decimal; null for none. */
+export function mean(values: ReadonlyArray<number>): number | null {
+  if (values.length === 0) return null;
+  return roundToOneDecimal(values.reduce((sum, v) => sum + v, 0) / values.length);
+}
+
+/** Mean overall score of all ratings, one decimal, or null. */
+export function averageScore(ratings: ReadonlyArray<Scored>): number | null {
+  return mean(ratings.map((r) => r.overallScore));
+}
+
+/**
+ * The calendar day ("2025-08-19") of an instant in a time zone; undefined = the browser's own zone.
+ * Returns null for an unparseable timestamp.
+ */
+export function calendarDay(iso: string, timeZone?: string): string | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/**
+ * Days Tracked (PRODUCT.md): the number of distinct calendar days with at least one rating, in the
+ * browser's time zone (or the given IANA zone, for tests).
+ */
+export function daysTracked(ratings: ReadonlyArray<Dated>, timeZone?: string): number {
+  const days = new Set<string>();
+  for (const r of ratings) {
+    const day = calendarDay(r.createdAt, timeZone);
+    if (day) days.add(day);
+  }
+  return days.size;
+}
+
+export interface DashboardSummary {
+  overall: number | null;
+  trend: number | null;
+  daysTracked: number;
+  average: number | null;
+  count: number;
+}
+
+/** The four summary cards of the dashboard. */
+export function dashboardSummary(ratings: ReadonlyArray<JoyRating>, timeZone?: string): DashboardSummary {
+  return {
+    overall: latestScore(ratings),
+    trend: scoreTrend(ratings),
+    daysTracked: daysTracked(ratings, timeZone),
+    average: averageScore(ratings),
+    count: ratings.length,
+  };
+}
+
+/** The latest `n` ratings, oldest first (chart order). */
+export function latestOldestFirst<T>(ratings: ReadonlyArray<T>, n: number = TREND_WINDOW): T[] {
+  return ratings.slice(0, n).reverse();
+}
+
+/** A short axis label for a rating's time: "Aug 19" on one line and "2:05 PM" on the next. */
+export function axisLabel(iso: string, timeZone?: string, locale?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const day = date.toLocaleDateString(locale, { timeZone, month: 'short', day: 'numeric' });
+  const time = date.toLocaleTimeString(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
+  return `${day}\n${time}`;
+}
+
+/** A rating's time for tables and tooltips: "Aug 19, 2025, 2:05 PM". */
+export function fullLabel(iso: string, timeZone?: string, locale?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export interface TrendPoint {
+  id: string;
+  createdAt: string;
+  overallScore: number;
+  scores: Record<FactorName, number>;
+}
+
+/** The points of the two dashboard line charts: the latest 14 ratings, oldest to newest. */
+export function trendPoints(ratings: ReadonlyArray<JoyRating>, n: number = TREND_WINDOW): TrendPoint[] {
+  return latestOldestFirst(ratings, n).map((r) => ({
+    id: r.id,
+    createdAt: r.createdAt,
+    overallScore: r.overallScore,
+    scores: Object.fromEntries(FACTORS.map((f) => [f.name, r[f.name]])) as Record<FactorName, number>,
+  }));
+}
+
+/** "Current PERMA Scores": the latest rating's five factors as "x/5" tiles. */
+export function currentFactorTiles(latest: JoyRating | null | undefined): Array<{ name: FactorName; label: string; score: number; text: string }> {
+  if (!latest) return [];
+  return FACTORS.map((f) => ({ name: f.name, label: f.label, score: latest[f.name], text: `${latest[f.name]}/5` }));
+}

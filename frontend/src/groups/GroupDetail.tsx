@@ -1,0 +1,327 @@
+import {
+  ArrowLeftOutlined,
+  CalendarOutlined,
+  CopyOutlined,
+  DownOutlined,
+  KeyOutlined,
+  ShareAltOutlined,
+  UpOutlined,
+} from '@ant-design/icons';
+import { Avatar, Button, Card, Col, Row, Spin, Statistic, Tag, Typography } from 'antd';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useAuth } from '../auth';
+import { JoyGauge } from '../components/JoyGauge';
+import { PageLoading } from '../components/PageLoading';
+import { scoreBand } from '../lib/score';
+import type { GroupDetail as GroupDetailData, GroupMember, GroupRating } from '../types';
+import { copyInviteCode, shareInviteCode } from './invite';
+import {
+  activeMembersText,
+  activityTimestamp,
+  averageScoreText,
+  createdText,
+  groupAverageBadgeText,
+  groupAverageBadgeVariant,
+  hasGroupAverage,
+  isNotFoundError,
+  latestScoreText,
+  memberInitial,
+  memberName,
+  memberNamesById,
+  recentActivity,
+} from './logic';
+import { useGroup, useGroupMembers, useGroupRatings } from './queries';
+
+function BackButton({ onBack }: { onBack: () => void }) {
+  return (
+    <Button type="link" icon={<ArrowLeftOutlined aria-hidden="true" />} onClick={onBack} className="group-detail__back">
+      Back to Groups
+    </Button>
+  );
+}
+
+/** A score coloured by its band, e.g. "2.0" (with "out of 5" for screen readers). */
+function Score({ value }: { value: number }) {
+  return (
+    <span className="group-score" style={{ color: scoreBand(value).color }}>
+      <span className="group-score__value">{latestScoreText(value)}</span>
+      <span className="visually-hidden"> out of 5</span>
+    </span>
+  );
+}
+
+/** The invite code panel, opened and closed by its toggle, with Copy and Share. */
+function InviteCodePanel({
+  group,
+  open,
+  onToggle,
+  toggleRef,
+}: {
+  group: GroupDetailData;
+  open: boolean;
+  onToggle: () => void;
+  toggleRef: React.RefObject<HTMLButtonElement | null>;
+}) {
+  const panelId = useId();
+  return (
+    <div className="invite-panel">
+      <Button
+        ref={toggleRef}
+        icon={<KeyOutlined aria-hidden="true" />}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={onToggle}
+      >
+        Invite Code {open ? <UpOutlined aria-hidden="true" /> : <DownOutlined aria-hidden="true" />}
+      </Button>
+      <div id={panelId} hidden={!open} className="invite-panel__body">
+        <Typography.Text type="secondary">Share this code so family and friends can join the group.</Typography.Text>
+        <div className="invite-panel__row">
+          <code className="invite-panel__code" data-testid="detail-invite-code">
+            {group.inviteCode}
+          </code>
+          <div className="invite-panel__actions">
+            <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => void copyInviteCode(group.inviteCode)}>
+              Copy
+            </Button>
+            <Button icon={<ShareAltOutlined aria-hidden="true" />} onClick={() => void shareInviteCode(group)}>
+              Share
+            </Button>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function StatCards({ group }: { group: GroupDetailData }) {
+  return (
+    <Row gutter={[{ xs: 8, sm: 16 }, 16]} className="group-stats group-equal-height">
+      <Col xs={8}>
+        <Card className="home-card group-stat">
+          <Statistic title="Total Members" value={group.memberCount} />
+        </Card>
+      </Col>
+      <Col xs={8}>
+        <Card className="home-card group-stat">
+          <Statistic title="Active This Week" value={group.activeThisWeek} />
+        </Card>
+      </Col>
+      <Col xs={8}>
+        <Card className="home-card group-stat">
+          <Statistic title="Average Joy Score" value={averageScoreText(group.averageScore)} />
+        </Card>
+      </Col>
+    </Row>
+  );
+}
+
+function GroupInsights({ group }: { group: GroupDetailData }) {
+  const average = group.averageScore;
+  const variant = groupAverageBadgeVariant(average);
+  return (
+    <Row gutter={[16, 16]} className="group-equal-height">
+      <Col xs={24} md={10}>
+        <Card title={<h2 className="card-title">Group Joy Level</h2>} className="home-card group-gauge-card">
+          <JoyGauge score={average} size={180} caption="Average of the members' latest scores" />
+        </Card>
+      </Col>
+      <Col xs={24} md={14}>
+        <Card title={<h2 className="card-title">Group Joy Insights</h2>} className="home-card">
+          <dl className="group-insights">
+            <div className="group-insights__row">
+              <dt>Group Average</dt>
+              <dd>
+                <Tag
+                  className={`group-badge group-badge--${variant}`}
+                  data-variant={variant}
+                  data-testid="group-average-badge"
+                >
+                  {groupAverageBadgeText(average)}
+                </Tag>
+              </dd>
+            </div>
+            <div className="group-insights__row">
+              <dt>Active Members</dt>
+              <dd>{activeMembersText(group.activeThisWeek, group.memberCount)}</dd>
+            </div>
+            <div className="group-insights__row">
+              <dt>Recent Ratings</dt>
+              <dd>{group.recentRatingsCount}</dd>
+            </div>
+          </dl>
+          <Typography.Paragraph type="secondary" className="group-insights__note">
+            Members share only their overall joy score. Their factor ratings stay private.
+          </Typography.Paragraph>
+        </Card>
+      </Col>
+    </Row>
+  );
+}
+
+function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGroupRatings>; members: GroupMember[] }) {
+  const names = memberNamesById(members);
+  const items: GroupRating[] = recentActivity(ratings.data ?? []);
+  return (
+    <Card title={<h2 className="card-title">Recent Activity</h2>} className="home-card">
+      {ratings.isLoading ? (
+        <Spin />
+      ) : ratings.isError ? (
+        <Typography.Text type="danger">Recent activity could not be loaded.</Typography.Text>
+      ) : items.length === 0 ? (
+        <Typography.Text type="secondary">No recent activity yet</Typography.Text>
+      ) : (
+        <ol className="group-activity">
+          {items.map((rating) => {
+            const name = names.get(rating.userId);
+            return (
+              <li key={rating.id} className="group-activity__item">
+                <Avatar size={36} className="user-avatar" aria-hidden="true">
+                  {(name ?? 'Member').charAt(0).toUpperCase()}
+                </Avatar>
+                <div className="group-activity__text">
+                  {name && <span className="group-activity__name">{name}</span>}
+                  <span>Member rated their joy</span>
+                  <time dateTime={rating.createdAt} className="group-activity__time">
+                    {activityTimestamp(rating.createdAt)}
+                  </time>
+                </div>
+                <Score value={rating.overallScore} />
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+function Members({
+  members,
+  onShowInvite,
+}: {
+  members: ReturnType<typeof useGroupMembers>;
+  onShowInvite: () => void;
+}) {
+  const { user } = useAuth();
+  const list = members.data ?? [];
+  return (
+    <Card title={<h2 className="card-title">Group Members</h2>} className="home-card">
+      {members.isLoading ? (
+        <Spin />
+      ) : members.isError ? (
+        <Typography.Text type="danger">The members could not be loaded.</Typography.Text>
+      ) : list.length === 0 ? (
+        <div className="group-members__empty">
+          <Typography.Paragraph>No members yet</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">Share the invite code so family and friends can join.</Typography.Paragraph>
+          <Button icon={<KeyOutlined aria-hidden="true" />} onClick={onShowInvite}>
+            Show Invite Code
+          </Button>
+        </div>
+      ) : (
+        <ul className="group-members" data-testid="group-members">
+          {list.map((member) => (
+            <li key={member.id} className="group-member">
+              <Avatar src={member.profileImageUrl || undefined} size={44} className="user-avatar" alt="">
+                {memberInitial(member)}
+              </Avatar>
+              <div className="group-member__text">
+                <span className="group-member__name">
+                  {memberName(member)}
+                  {user?.id === member.id && <Tag className="group-member__you">You</Tag>}
+                </span>
+                {member.email && <span className="group-member__email">{member.email}</span>}
+                <span className="group-member__score">
+                  {member.latestScore === null ? (
+                    <Typography.Text type="secondary">No ratings yet</Typography.Text>
+                  ) : (
+                    <>
+                      <span className="group-member__score-label">Latest joy score</span> <Score value={member.latestScore} />
+                    </>
+                  )}
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** One group: header, invite code, figures, gauge and insights, recent activity, members. */
+export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () => void }) {
+  const group = useGroup(groupId);
+  const members = useGroupMembers(groupId);
+  const ratings = useGroupRatings(groupId);
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const name = group.data?.name;
+
+  useEffect(() => {
+    if (!name) return;
+    document.title = `${name} · Joy`;
+    headingRef.current?.focus();
+  }, [name]);
+
+  if (group.isLoading) return <PageLoading />;
+
+  if (group.isError || !group.data) {
+    const notFound = isNotFoundError(group.error);
+    return (
+      <div className="group-detail">
+        <BackButton onBack={onBack} />
+        <div className="groups-empty">
+          <Typography.Title level={1} className="groups-empty__title">
+            {notFound ? 'Group not found' : 'This group could not be loaded.'}
+          </Typography.Title>
+          <Typography.Paragraph className="groups-empty__text">
+            {notFound
+              ? 'It may not exist, or you are not a member. Ask a member for the invite code to join.'
+              : 'Please try again.'}
+          </Typography.Paragraph>
+          {!notFound && <Button onClick={() => void group.refetch()}>Try again</Button>}
+        </div>
+      </div>
+    );
+  }
+
+  const data = group.data;
+  const showInvite = () => {
+    setInviteOpen(true);
+    toggleRef.current?.focus();
+  };
+
+  return (
+    <div className="group-detail">
+      <BackButton onBack={onBack} />
+      <header className="group-detail__header">
+        <div className="group-detail__heading">
+          <Typography.Title level={1} className="page-header__title group-detail__title" ref={headingRef} tabIndex={-1}>
+            {data.name}
+          </Typography.Title>
+          {data.description && <Typography.Paragraph className="group-detail__description">{data.description}</Typography.Paragraph>}
+          <Typography.Text type="secondary" className="group-detail__created">
+            <CalendarOutlined aria-hidden="true" /> {createdText(data.createdAt)}
+          </Typography.Text>
+        </div>
+        <InviteCodePanel group={data} open={inviteOpen} onToggle={() => setInviteOpen((o) => !o)} toggleRef={toggleRef} />
+      </header>
+
+      <div className="stack">
+        <StatCards group={data} />
+        {hasGroupAverage(data.averageScore) && <GroupInsights group={data} />}
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={10}>
+            <RecentActivity ratings={ratings} members={members.data ?? []} />
+          </Col>
+          <Col xs={24} lg={14}>
+            <Members members={members} onShowInvite={showInvite} />
+          </Col>
+        </Row>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { browser, resetUnauthorizedForTests } from '../lib/session';
+import { bindNotifier } from '../lib/toast';
+import { installFakeServer } from '../testing/fakeServer';
+import { CreateGroupDialog, JoinGroupDialog } from './GroupDialogs';
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
+const group = { id: 'g1', name: 'Garcia Family', description: null, inviteCode: 'K7PX9QMB', createdAt: '2026-03-05T12:00:00.000Z' };
+
+type Respond = (value: { status: number; body?: unknown }) => void;
+
+function renderDialog(which: 'create' | 'join') {
+  const client = createQueryClient();
+  const invalidate = jest.spyOn(client, 'invalidateQueries');
+  const onClose = jest.fn();
+  const Dialog = which === 'create' ? CreateGroupDialog : JoinGroupDialog;
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <Dialog open onClose={onClose} />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { onClose, invalidate };
+}
+
+// jsdom has no getComputedStyle(elt, pseudoElt), which antd's Modal scroll lock calls: ignore the pseudo-element.
+const getComputedStyle = window.getComputedStyle.bind(window);
+beforeAll(() => {
+  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
+});
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+// antd dialogs on a machine shared with other test runs: allow for slow renders.
+configure({ asyncUtilTimeout: 15000 });
+jest.setTimeout(60000);
+
+describe('Create Group dialog', () => {
+  it('has a required Group Name and an optional 3-row Description', async () => {
+    installFakeServer({});
+    renderDialog('create');
+    expect(await screen.findByRole('dialog', { name: 'Create Group' })).toBeInTheDocument();
+    const name = screen.getByLabelText('Group Name');
+    expect(name).toHaveAttribute('aria-required', 'true');
+    const description = screen.getByLabelText('Description (Optional)');
+    expect(description.tagName).toBe('TEXTAREA');
+    expect(description).toHaveAttribute('rows', '3');
+    expect(description).not.toHaveAttribute('aria-required');
+    expect(screen.getByRole('button', { name: 'Create Group' })).toBeEnabled();
+  });
+
+  it('refuses a blank name (after trimming) with the toast, without calling the server', async () => {
+    const fetchMock = installFakeServer({});
+    const { onClose } = renderDialog('create');
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
+    expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Group name is required.' }));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('shows Creating... while pending, then toasts, refetches the list, closes and clears', async () => {
+    let respond: Respond = () => undefined;
+    const fetchMock = installFakeServer({
+      'POST /api/groups': () => new Promise((resolve) => (respond = resolve)),
+      'GET /api/groups': { status: 200, body: [group] },
+    });
+    const { onClose, invalidate } = renderDialog('create');
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: '  Garcia Family ' } });
+    fireEvent.change(screen.getByLabelText('Description (Optional)'), { target: { value: 'Sunday calls' } });
+    fireEvent.submit(screen.getByLabelText('Group Name').closest('form')!);
+
+    const pending = await screen.findByRole('button', { name: 'Creating...' });
+    expect(pending).toBeDisabled();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/groups',
+      expect.objectContaining({ method: 'POST', body: JSON.stringify({ name: 'Garcia Family', description: 'Sunday calls' }) }),
+    );
+
+    await act(async () => respond({ status: 201, body: group }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Group created successfully!' }));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/groups'] });
+    expect(screen.getByLabelText('Group Name')).toHaveValue('');
+    expect(screen.getByLabelText('Description (Optional)')).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Create Group' })).toBeEnabled();
+  });
+
+  it('toasts the spec failure text when the server fails', async () => {
+    installFakeServer({ 'POST /api/groups': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    const { onClose } = renderDialog('create');
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Garcia' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(
+        expect.objectContaining({ title: 'Error', description: 'Failed to create group. Please try again.' }),
+      ),
+    );
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Group Name')).toHaveValue('Garcia');
+  });
+
+  it('shows the free-plan message with an Upgrade link to /subscribe on 403', async () => {
+    installFakeServer({ 'POST /api/groups': { status: 403, body: { statusCode: 403, message: FREE_PLAN } } });
+    renderDialog('create');
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Fourth' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
+    expect(await screen.findByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/subscribe');
+    expect(screen.getByText(FREE_PLAN)).toBeInTheDocument();
+    expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: FREE_PLAN }));
+  });
+
+  it('leaves a 401 to the app-wide handler (no failure toast of its own)', async () => {
+    resetUnauthorizedForTests();
+    const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+    installFakeServer({ 'POST /api/groups': { status: 401, body: { statusCode: 401, message: 'Unauthorized' } } });
+    renderDialog('create');
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Garcia' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Unauthorized' })));
+    expect(notifier.error).not.toHaveBeenCalledWith(expect.objectContaining({ description: 'Failed to create group. Please try again.' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/api/login'));
+    navigate.mockRestore();
+  });
+});
+
+describe('Join Group dialog', () => {
+  it('has a required Invite Code field', async () => {
+    installFakeServer({});
+    renderDialog('join');
+    expect(await screen.findByRole('dialog', { name: 'Join Group' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Invite Code')).toHaveAttribute('aria-required', 'true');
+  });
+
+  it('refuses a blank code with the toast', async () => {
+    const fetchMock = installFakeServer({});
+    renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: 'Invite code is required.' }));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows Joining... while pending, then toasts, refetches, closes and clears', async () => {
+    let respond: Respond = () => undefined;
+    const fetchMock = installFakeServer({
+      'POST /api/groups/join': () => new Promise((resolve) => (respond = resolve)),
+      'GET /api/groups': { status: 200, body: [group] },
+    });
+    const { onClose, invalidate } = renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: ' k7px9qmb ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/groups/join',
+      expect.objectContaining({ method: 'POST', body: JSON.stringify({ inviteCode: 'k7px9qmb' }) }),
+    );
+    await act(async () => respond({ status: 200, body: group }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joined group successfully!' }));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/groups'] });
+    expect(screen.getByLabelText('Invite Code')).toHaveValue('');
+  });
+
+  it('keeps the spec text and adds the server reason for an unknown code or a second join', async () => {
+    installFakeServer({ 'POST /api/groups/join': { status: 404, body: { statusCode: 404, message: 'Invite code not found.' } } });
+    renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'ZZZZZZZZ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(
+        expect.objectContaining({
+          title: 'Error',
+          description: 'Failed to join group. Please check the invite code. Invite code not found.',
+        }),
+      ),
+    );
+  });
+
+  it('offers the Upgrade on the free-plan limit', async () => {
+    installFakeServer({ 'POST /api/groups/join': { status: 403, body: { statusCode: 403, message: FREE_PLAN } } });
+    renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'K7PX9QMB' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    expect(await screen.findByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/subscribe');
+  });
+});

@@ -1,0 +1,216 @@
+import { CrownOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, Modal, type InputRef } from 'antd';
+import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { LinkButton } from '../components/LinkButton';
+import { toast } from '../lib/toast';
+import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
+import { useCreateGroup, useJoinGroup } from './queries';
+
+export const GROUP_NAME_MAX = 80;
+export const GROUP_DESCRIPTION_MAX = 500;
+
+interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** The free plan's limit, with the way to Joy Premium (PRODUCT.md: "the UI offers the Upgrade"). */
+function FreePlanLimit({ message }: { message: string }) {
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="group-dialog__limit"
+      title={message}
+      action={
+        <LinkButton to="/subscribe" size="small" type="primary" icon={<CrownOutlined aria-hidden="true" />}>
+          Upgrade
+        </LinkButton>
+      }
+    />
+  );
+}
+
+/**
+ * Dialog frame: a form (so Enter submits), the fields, Cancel and the submit button. Native validation is
+ * off: a blank value is told by the spec's toast; the fields are still marked required (asterisk and
+ * aria-required).
+ */
+function GroupDialog({
+  open,
+  title,
+  formId,
+  pending,
+  submitText,
+  pendingText,
+  onSubmit,
+  onClose,
+  focusRef,
+  children,
+}: DialogProps & {
+  /** The field that gets the focus each time the dialog opens. */
+  focusRef: RefObject<InputRef | null>;
+  title: string;
+  formId: string;
+  pending: boolean;
+  submitText: string;
+  pendingText: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!pending) onSubmit();
+  };
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onCancel={onClose}
+      afterOpenChange={(isOpen) => {
+        if (isOpen) focusRef.current?.focus();
+      }}
+      footer={null}
+      className="group-dialog"
+      width={480}
+    >
+      <form id={formId} noValidate onSubmit={handleSubmit} className="group-dialog__form">
+        <Form layout="vertical" component={false}>
+          {children}
+        </Form>
+        <div className="group-dialog__actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="primary" htmlType="submit" disabled={pending} aria-busy={pending}>
+            {pending ? pendingText : submitText}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Create Group: Group Name (required), Description (optional, 3 rows). */
+export function CreateGroupDialog({ open, onClose }: DialogProps) {
+  const id = useId();
+  const nameRef = useRef<InputRef>(null);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useCreateGroup();
+  const limit = freePlanLimitMessage(create.error);
+
+  const close = () => {
+    create.reset();
+    onClose();
+  };
+  const submit = () => {
+    const result = validateCreateGroup(name, description);
+    if (!result.ok) {
+      toast(result.toast);
+      return;
+    }
+    create.mutate(result.value, {
+      onSuccess: () => {
+        setName('');
+        setDescription('');
+        create.reset();
+        onClose();
+      },
+    });
+  };
+
+  return (
+    <GroupDialog
+      open={open}
+      title="Create Group"
+      formId={`${id}-create`}
+      pending={create.isPending}
+      submitText="Create Group"
+      pendingText="Creating..."
+      onSubmit={submit}
+      onClose={close}
+      focusRef={nameRef}
+    >
+      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
+        <Input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. The Garcia Family"
+          maxLength={GROUP_NAME_MAX}
+          aria-required="true"
+          autoComplete="off"
+          ref={nameRef}
+        />
+      </Form.Item>
+      <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
+        <Input.TextArea
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder="What brings this group together?"
+          rows={3}
+          maxLength={GROUP_DESCRIPTION_MAX}
+        />
+      </Form.Item>
+      {limit && <FreePlanLimit message={limit} />}
+    </GroupDialog>
+  );
+}
+
+/** Join Group: Invite Code (required; the server matches it case-insensitively). */
+export function JoinGroupDialog({ open, onClose }: DialogProps) {
+  const id = useId();
+  const codeRef = useRef<InputRef>(null);
+  const [inviteCode, setInviteCode] = useState('');
+  const join = useJoinGroup();
+  const limit = freePlanLimitMessage(join.error);
+
+  const close = () => {
+    join.reset();
+    onClose();
+  };
+  const submit = () => {
+    const result = validateJoinGroup(inviteCode);
+    if (!result.ok) {
+      toast(result.toast);
+      return;
+    }
+    join.mutate(result.value, {
+      onSuccess: () => {
+        setInviteCode('');
+        join.reset();
+        onClose();
+      },
+    });
+  };
+
+  return (
+    <GroupDialog
+      open={open}
+      title="Join Group"
+      formId={`${id}-join`}
+      pending={join.isPending}
+      submitText="Join Group"
+      pendingText="Joining..."
+      onSubmit={submit}
+      onClose={close}
+      focusRef={codeRef}
+    >
+      <Form.Item label="Invite Code" htmlFor={`${id}-code`} required extra="Ask a member of the group for its 8-character code.">
+        <Input
+          id={`${id}-code`}
+          value={inviteCode}
+          onChange={(e) => setInviteCode(e.target.value)}
+          placeholder="e.g. K7PX9QMB"
+          aria-required="true"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          className="group-dialog__code-input"
+          ref={codeRef}
+        />
+      </Form.Item>
+      {limit && <FreePlanLimit message={limit} />}
+    </GroupDialog>
+  );
+}

@@ -1,0 +1,285 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { AppRoutes } from '../App';
+import { bindNotifier } from '../lib/toast';
+import GroupsPage from '../pages/Groups';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+
+const me = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', profileImageUrl: null };
+const garcia = {
+  id: 'g1',
+  name: 'Garcia Family',
+  description: 'Sunday calls and a lot of love. A long description that goes on for more than two lines on a card.',
+  inviteCode: 'K7PX9QMB',
+  createdAt: '2026-03-05T12:00:00.000Z',
+};
+const book = { id: 'g2', name: 'Book Club', description: null, inviteCode: 'QWERTYUP', createdAt: '2026-03-06T12:00:00.000Z' };
+const members = [
+  { id: 'u1', firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
+  { id: 'u2', firstName: null, email: 'bea@example.com', profileImageUrl: null, latestScore: 2 },
+];
+const ratings = [{ id: 'r1', userId: 'u2', overallScore: 2, createdAt: '2026-03-07T09:30:00.000Z' }];
+const detail = (averageScore: number) => ({ ...garcia, memberCount: 2, activeThisWeek: 1, averageScore, recentRatingsCount: 1 });
+
+const base: FakeRoutes = {
+  'GET /api/auth/user': { status: 200, body: me },
+  'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'free' } },
+  'GET /api/joy-ratings': { status: 200, body: [] },
+  'GET /api/joy-ratings/latest': { status: 200, body: null },
+};
+
+function withGroup(averageScore = 2): FakeRoutes {
+  return {
+    ...base,
+    'GET /api/groups': { status: 200, body: [garcia, book] },
+    'GET /api/groups/g1': { status: 200, body: detail(averageScore) },
+    'GET /api/groups/g1/members': { status: 200, body: members },
+    'GET /api/groups/g1/ratings': { status: 200, body: ratings },
+  };
+}
+
+let location = '';
+function LocationProbe() {
+  const current = useLocation();
+  location = `${current.pathname}${current.search}`;
+  return null;
+}
+
+function renderGroups(path = '/groups') {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <GroupsPage />
+        <LocationProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+// jsdom has no getComputedStyle(elt, pseudoElt), which antd's Modal scroll lock calls: ignore the pseudo-element.
+const getComputedStyle = window.getComputedStyle.bind(window);
+beforeAll(() => {
+  jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
+});
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+// Heavy antd pages on a machine shared with other test runs: allow for slow renders.
+configure({ asyncUtilTimeout: 15000 });
+jest.setTimeout(60000);
+
+describe('Groups page: list', () => {
+  it('shows a loading state, then the empty state with its two actions', async () => {
+    let respond: (value: { status: number; body?: unknown }) => void = () => undefined;
+    installFakeServer({ ...base, 'GET /api/groups': () => new Promise((resolve) => (respond = resolve)) });
+    renderGroups();
+    expect(screen.getByRole('heading', { name: 'Your Groups', level: 1, hidden: true })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading groups...');
+    await act(async () => respond({ status: 200, body: [] }));
+    expect(await screen.findByRole('heading', { name: 'No Groups Yet', hidden: true })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Your First Group', hidden: true }));
+    expect(await screen.findByRole('dialog', { name: 'Create Group', hidden: true })).toBeInTheDocument();
+  });
+
+  it('opens the dialogs from the header buttons', async () => {
+    installFakeServer({ ...base, 'GET /api/groups': { status: 200, body: [] } });
+    renderGroups();
+    await screen.findByRole('heading', { name: 'No Groups Yet', hidden: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group', hidden: true }));
+    expect(await screen.findByRole('dialog', { name: 'Join Group', hidden: true })).toBeInTheDocument();
+    expect(screen.getByLabelText('Invite Code')).toBeInTheDocument();
+  });
+
+  it('lists the groups as cards with name, description, invite code and View', async () => {
+    installFakeServer(withGroup());
+    renderGroups();
+    const list = await screen.findByRole('list', { name: 'Your groups' });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]).getByRole('heading', { name: 'Garcia Family', hidden: true })).toBeInTheDocument();
+    expect(within(cards[0]).getByText(garcia.description)).toHaveClass('group-card__description');
+    expect(within(cards[0]).getByText('K7PX9QMB')).toBeInTheDocument();
+    expect(within(cards[0]).getByRole('button', { name: 'View Garcia Family', hidden: true })).toBeInTheDocument();
+    expect(within(cards[1]).getByText('No description')).toBeInTheDocument();
+  });
+});
+
+describe('Groups page: detail', () => {
+  it('shows the selected group in the same page, mirrored in ?group=, and goes back', async () => {
+    installFakeServer(withGroup());
+    renderGroups();
+    fireEvent.click(await screen.findByRole('button', { name: 'View Garcia Family', hidden: true }));
+    expect(await screen.findByRole('heading', { name: 'Garcia Family', level: 1, hidden: true })).toBeInTheDocument();
+    expect(location).toBe('/groups?group=g1');
+    expect(screen.getByText(garcia.description)).toBeInTheDocument();
+    expect(screen.getByText('Created Mar 5, 2026', { exact: false })).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Groups', hidden: true }));
+    expect(await screen.findByRole('heading', { name: 'Your Groups', level: 1, hidden: true })).toBeInTheDocument();
+    expect(location).toBe('/groups');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'View Garcia Family', hidden: true })).toHaveFocus());
+  });
+
+  it('shows the figures, the gauge, the insights, recent activity and members (overall scores only)', async () => {
+    installFakeServer(withGroup(2));
+    renderGroups('/groups?group=g1');
+    await screen.findByRole('heading', { name: 'Garcia Family', level: 1, hidden: true });
+
+    expect(screen.getByText('Total Members').closest('.ant-statistic')).toHaveTextContent('2');
+    expect(screen.getByText('Active This Week').closest('.ant-statistic')).toHaveTextContent('1');
+    expect(screen.getByText('Average Joy Score').closest('.ant-statistic')).toHaveTextContent('2.0');
+
+    expect(screen.getByRole('group', { name: /Overall joy score 2.0 out of 5/, hidden: true })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Group Joy Insights', hidden: true })).toBeInTheDocument();
+    const badge = screen.getByTestId('group-average-badge');
+    expect(badge).toHaveTextContent('2.0 / 5.0');
+    expect(badge).toHaveAttribute('data-variant', 'secondary');
+    expect(screen.getByText('Active Members').nextElementSibling).toHaveTextContent('1 of 2');
+    expect(screen.getByText('Recent Ratings').nextElementSibling).toHaveTextContent('1');
+
+    const activity = await screen.findByText('Member rated their joy');
+    const item = activity.closest('li')!;
+    expect(item).toHaveTextContent('bea');
+    expect(item).toHaveTextContent('2.0');
+    expect(within(item).getByText((_, el) => el?.tagName === 'TIME')).toHaveAttribute('datetime', ratings[0].createdAt);
+
+    const memberList = screen.getByTestId('group-members');
+    const [ada, bea] = within(memberList).getAllByRole('listitem');
+    expect(ada).toHaveTextContent('Ada');
+    expect(ada).toHaveTextContent('You');
+    expect(ada).toHaveTextContent('No ratings yet');
+    expect(bea).toHaveTextContent('bea');
+    expect(bea).toHaveTextContent('bea@example.com');
+    expect(bea).toHaveTextContent('2.0');
+    // The five factors are private: never named on a group's page.
+    for (const factor of ['Relationships', 'Health', 'Purpose', 'Growth']) {
+      expect(screen.queryByText(new RegExp(factor))).not.toBeInTheDocument();
+    }
+  });
+
+  it('uses the default badge style at 4 or above', async () => {
+    installFakeServer(withGroup(4));
+    renderGroups('/groups?group=g1');
+    expect(await screen.findByTestId('group-average-badge')).toHaveAttribute('data-variant', 'default');
+  });
+
+  it('has no gauge or insights and shows the empty states when nobody has rated and nobody is listed', async () => {
+    installFakeServer({
+      ...withGroup(0),
+      'GET /api/groups/g1/members': { status: 200, body: [] },
+      'GET /api/groups/g1/ratings': { status: 200, body: [] },
+    });
+    renderGroups('/groups?group=g1');
+    await screen.findByRole('heading', { name: 'Garcia Family', level: 1, hidden: true });
+    expect(screen.getByText('Average Joy Score').closest('.ant-statistic')).toHaveTextContent('N/A');
+    expect(screen.queryByText('Group Joy Insights')).not.toBeInTheDocument();
+    expect(await screen.findByText('No recent activity yet')).toBeInTheDocument();
+    expect(screen.getByText('No members yet')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Show Invite Code', hidden: true }));
+    expect(screen.getByRole('button', { name: /Invite Code/ , expanded: true, hidden: true })).toBeInTheDocument();
+  });
+
+  it('says Group not found for a group the user cannot see', async () => {
+    installFakeServer({
+      ...withGroup(),
+      'GET /api/groups/nope': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
+      'GET /api/groups/nope/members': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
+      'GET /api/groups/nope/ratings': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
+    });
+    renderGroups('/groups?group=nope');
+    expect(await screen.findByRole('heading', { name: 'Group not found', hidden: true })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Groups', hidden: true }));
+    expect(await screen.findByRole('button', { name: 'View Garcia Family', hidden: true })).toBeInTheDocument();
+  });
+});
+
+describe('Groups page: invite code', () => {
+  afterEach(() => {
+    Object.assign(navigator, { clipboard: undefined, share: undefined });
+  });
+
+  async function openPanel() {
+    renderGroups('/groups?group=g1');
+    const toggle = await screen.findByRole('button', { name: /Invite Code/, expanded: false, hidden: true });
+    expect(screen.getByTestId('detail-invite-code')).not.toBeVisible();
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('detail-invite-code')).toBeVisible();
+    expect(screen.getByTestId('detail-invite-code')).toHaveTextContent('K7PX9QMB');
+  }
+
+  it('copies the code with the Copied! toast', async () => {
+    installFakeServer(withGroup());
+    const writeText = jest.fn().mockResolvedValue(undefined);
+    Object.assign(navigator, { clipboard: { writeText } });
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy', hidden: true }));
+    await waitFor(() =>
+      expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Copied!', description: 'Invite code copied to clipboard' })),
+    );
+    expect(writeText).toHaveBeenCalledWith('K7PX9QMB');
+  });
+
+  it('tells when copying fails', async () => {
+    installFakeServer(withGroup());
+    Object.assign(navigator, { clipboard: { writeText: jest.fn().mockRejectedValue(new Error('denied')) } });
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy', hidden: true }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: 'Failed to copy invite code' })),
+    );
+  });
+
+  it('shares a text with the code, ignores share errors, and copies when sharing is unsupported', async () => {
+    installFakeServer(withGroup());
+    const share = jest.fn().mockRejectedValue(new DOMException('cancelled', 'AbortError'));
+    const writeText = jest.fn().mockResolvedValue(undefined);
+    Object.assign(navigator, { share, clipboard: { writeText } });
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Share', hidden: true }));
+    await waitFor(() => expect(share).toHaveBeenCalled());
+    expect(share.mock.calls[0][0].text).toContain('K7PX9QMB');
+    expect(writeText).not.toHaveBeenCalled();
+    expect(notifier.error).not.toHaveBeenCalled();
+
+    Object.assign(navigator, { share: undefined });
+    fireEvent.click(screen.getByRole('button', { name: 'Share', hidden: true }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('K7PX9QMB'));
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Copied!' }));
+  });
+});
+
+describe('Home: Your Groups and Quick Stats', () => {
+  function renderHome(groups: unknown[]) {
+    installFakeServer({ ...base, 'GET /api/groups': { status: 200, body: groups } });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/']}>
+          <AppRoutes />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+  }
+
+  it('lists the first 3 groups as Active, +N more, and counts them all', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => ({ ...book, id: `g${i}`, name: `Group ${i + 1}` }));
+    renderHome(five);
+    // The lazy Home page compiles its modules on first render: slow on a busy machine.
+    const card = (await screen.findByRole('heading', { name: 'Your Groups', hidden: true }, { timeout: 20000 })).closest('.ant-card') as HTMLElement;
+    await within(card).findByText('Group 1', {}, { timeout: 10000 });
+    expect(within(card).getByText('Group 3')).toBeInTheDocument();
+    expect(within(card).queryByText('Group 4')).not.toBeInTheDocument();
+    expect(within(card).getAllByText('Active')).toHaveLength(3);
+    expect(within(card).getByText('+2 more')).toBeInTheDocument();
+    const stats = screen.getByRole('heading', { name: 'Quick Stats', hidden: true }).closest('.ant-card') as HTMLElement;
+    expect(within(stats).getByText('Groups').closest('.ant-statistic')).toHaveTextContent('5');
+  });
+});

@@ -1,0 +1,199 @@
+import {
+  activeMembersText,
+  activityTimestamp,
+  averageScoreText,
+  createdText,
+  freePlanLimitMessage,
+  groupAverageBadgeText,
+  groupAverageBadgeVariant,
+  groupFailureToast,
+  hasGroupAverage,
+  isNotFoundError,
+  latestScoreText,
+  memberInitial,
+  memberName,
+  memberNamesById,
+  parseApiError,
+  recentActivity,
+  shareText,
+  shareTitle,
+  validateCreateGroup,
+  validateJoinGroup,
+} from './logic';
+
+const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
+const apiError = (status: number, message: string) => new Error(`${status}: ${JSON.stringify({ statusCode: status, message })}`);
+
+describe('memberName and memberInitial', () => {
+  it('is the first name, else the e-mail before the @, else Member', () => {
+    expect(memberName({ firstName: 'Bea', email: 'bea@example.com' })).toBe('Bea');
+    expect(memberName({ firstName: '  ', email: 'sam.lee@example.com' })).toBe('sam.lee');
+    expect(memberName({ firstName: null, email: null })).toBe('Member');
+    expect(memberName({ email: '@example.com' })).toBe('Member');
+    expect(memberName(undefined)).toBe('Member');
+  });
+
+  it('gives the capital first letter for the avatar', () => {
+    expect(memberInitial({ firstName: 'bea' })).toBe('B');
+    expect(memberInitial({ email: 'zoe@example.com' })).toBe('Z');
+    expect(memberInitial({})).toBe('M');
+  });
+
+  it('maps member ids to names', () => {
+    const names = memberNamesById([
+      { id: 'u1', firstName: 'Ada', email: 'ada@example.com', latestScore: 4 },
+      { id: 'u2', firstName: null, email: 'bo@example.com', latestScore: null },
+    ]);
+    expect(names.get('u1')).toBe('Ada');
+    expect(names.get('u2')).toBe('bo');
+    expect(names.get('u3')).toBeUndefined();
+  });
+});
+
+describe('scores and figures', () => {
+  it('shows a latest score to one decimal, or No ratings yet', () => {
+    expect(latestScoreText(2)).toBe('2.0');
+    expect(latestScoreText(4.25)).toBe('4.3');
+    expect(latestScoreText(null)).toBe('No ratings yet');
+    expect(latestScoreText(undefined)).toBe('No ratings yet');
+  });
+
+  it('has an average only above 0 (the server answers 0 when nobody rated)', () => {
+    expect(hasGroupAverage(0)).toBe(false);
+    expect(hasGroupAverage(null)).toBe(false);
+    expect(hasGroupAverage(Number.NaN)).toBe(false);
+    expect(hasGroupAverage(1)).toBe(true);
+    expect(averageScoreText(0)).toBe('N/A');
+    expect(averageScoreText(3.46)).toBe('3.5');
+  });
+
+  it('writes the badge as "x / 5.0", default style at 4 or above, secondary below', () => {
+    expect(groupAverageBadgeText(4)).toBe('4.0 / 5.0');
+    expect(groupAverageBadgeText(2)).toBe('2.0 / 5.0');
+    expect(groupAverageBadgeVariant(5)).toBe('default');
+    expect(groupAverageBadgeVariant(4)).toBe('default');
+    expect(groupAverageBadgeVariant(3.9)).toBe('secondary');
+    expect(groupAverageBadgeVariant(1)).toBe('secondary');
+  });
+
+  it('writes active members as "n of m"', () => {
+    expect(activeMembersText(1, 2)).toBe('1 of 2');
+    expect(activeMembersText(0, 0)).toBe('0 of 0');
+  });
+
+  it('keeps the 10 newest ratings, newest first', () => {
+    const ratings = Array.from({ length: 12 }, (_, i) => ({
+      id: `r${i}`,
+      userId: 'u1',
+      overallScore: 3,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+    }));
+    const recent = recentActivity(ratings);
+    expect(recent).toHaveLength(10);
+    expect(recent[0].id).toBe('r11');
+    expect(recent[9].id).toBe('r2');
+    expect(recentActivity(ratings, 3).map((r) => r.id)).toEqual(['r11', 'r10', 'r9']);
+    expect(recentActivity([])).toEqual([]);
+  });
+});
+
+describe('dates', () => {
+  it('writes the Created date', () => {
+    expect(createdText('2026-03-05T12:00:00.000Z', 'en-US')).toBe('Created Mar 5, 2026');
+    expect(createdText('not a date')).toBe('');
+  });
+
+  it('writes an activity timestamp with date and time', () => {
+    const text = activityTimestamp('2026-03-05T12:00:00.000Z', 'en-US');
+    expect(text).toMatch(/^Mar 5, 2026, \d{1,2}:\d{2}\s?[AP]M$/);
+    expect(activityTimestamp('nope')).toBe('');
+  });
+});
+
+describe('share text', () => {
+  it('offers the invite code, with where to enter it', () => {
+    const group = { name: 'Garcia Family', inviteCode: 'K7PX9QMB' };
+    expect(shareText(group)).toBe('Join my group "Garcia Family" on Joy! Use the invite code K7PX9QMB on the Groups page.');
+    expect(shareText(group, 'https://joy.example/')).toBe(
+      'Join my group "Garcia Family" on Joy! Use the invite code K7PX9QMB on the Groups page at https://joy.example/groups.',
+    );
+    expect(shareTitle(group)).toBe('Join Garcia Family on Joy');
+  });
+});
+
+describe('dialog validation', () => {
+  it('refuses a blank group name after trimming with the spec toast', () => {
+    expect(validateCreateGroup('   ', 'x')).toEqual({
+      ok: false,
+      toast: { title: 'Error', description: 'Group name is required.', variant: 'destructive' },
+    });
+  });
+
+  it('trims the name and drops a blank description', () => {
+    expect(validateCreateGroup('  Garcia Family ', '  ')).toEqual({ ok: true, value: { name: 'Garcia Family' } });
+    expect(validateCreateGroup('Garcia', ' Weekly check-ins ')).toEqual({
+      ok: true,
+      value: { name: 'Garcia', description: 'Weekly check-ins' },
+    });
+  });
+
+  it('refuses a blank invite code and trims a good one (case is left to the server)', () => {
+    expect(validateJoinGroup(' \t ')).toEqual({
+      ok: false,
+      toast: { title: 'Error', description: 'Invite code is required.', variant: 'destructive' },
+    });
+    expect(validateJoinGroup(' k7px9qmb ')).toEqual({ ok: true, value: { inviteCode: 'k7px9qmb' } });
+  });
+});
+
+describe('API errors', () => {
+  it('takes the status and the server message out of "status: body"', () => {
+    expect(parseApiError(apiError(404, 'Invite code not found.'))).toEqual({ status: 404, message: 'Invite code not found.' });
+    expect(parseApiError(new Error('500: Internal Server Error'))).toEqual({ status: 500, message: 'Internal Server Error' });
+    expect(parseApiError(new Error('400: {"statusCode":400,"message":["name must be a string"]}'))).toEqual({
+      status: 400,
+      message: 'name must be a string',
+    });
+    expect(parseApiError(new Error('Failed to fetch'))).toEqual({ status: null, message: null });
+    expect(parseApiError('nope')).toEqual({ status: null, message: null });
+    expect(isNotFoundError(apiError(404, 'Group not found'))).toBe(true);
+    expect(isNotFoundError(apiError(500, 'boom'))).toBe(false);
+  });
+
+  it('recognises the free-plan limit (and not another 403)', () => {
+    expect(freePlanLimitMessage(apiError(403, FREE_PLAN))).toBe(FREE_PLAN);
+    expect(freePlanLimitMessage(apiError(403, 'Forbidden'))).toBeNull();
+    expect(freePlanLimitMessage(apiError(409, FREE_PLAN))).toBeNull();
+    expect(freePlanLimitMessage(null)).toBeNull();
+  });
+
+  it('keeps the spec texts and adds the server reason for 400, 404 and 409', () => {
+    expect(groupFailureToast('create', apiError(500, 'Internal server error'))).toEqual({
+      title: 'Error',
+      description: 'Failed to create group. Please try again.',
+      variant: 'destructive',
+    });
+    expect(groupFailureToast('create', new Error('Failed to fetch')).description).toBe('Failed to create group. Please try again.');
+    expect(groupFailureToast('create', apiError(400, 'name must be at most 80 characters')).description).toBe(
+      'Failed to create group. Please try again. Name must be at most 80 characters.',
+    );
+    expect(groupFailureToast('join', apiError(404, 'Invite code not found.'))).toEqual({
+      title: 'Error',
+      description: 'Failed to join group. Please check the invite code. Invite code not found.',
+      variant: 'destructive',
+    });
+    expect(groupFailureToast('join', apiError(409, 'You are already a member of this group.')).description).toBe(
+      'Failed to join group. Please check the invite code. You are already a member of this group.',
+    );
+  });
+
+  it('shows the free-plan message itself for the 4th group', () => {
+    for (const kind of ['create', 'join'] as const) {
+      expect(groupFailureToast(kind, apiError(403, FREE_PLAN))).toEqual({
+        title: 'Upgrade to Joy Premium',
+        description: FREE_PLAN,
+        variant: 'destructive',
+      });
+    }
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Pure logic of the Groups page: names, figures, badge style, share text and how a failed create or join
+ * is told to the user. No React, no I/O: tested in logic.test.ts.
+ */
+import { TOASTS, type ToastInput } from '../lib/toast';
+import { formatScore } from '../lib/score';
+import type { Group, GroupMember, GroupRating } from '../types';
+
+/** Group recent activity shows the 10 newest ratings (SPEC §9). */
+export const RECENT_ACTIVITY_LIMIT = 10;
+
+/** A group average at or above this gets the badge's default (emphasised) style (SPEC §9). */
+export const AVERAGE_BADGE_DEFAULT_FROM = 4;
+
+/** The URL search parameter that mirrors the selected group (`/groups?group=<id>`). */
+export const SELECTED_GROUP_PARAM = 'group';
+
+// ---- members --------------------------------------------------------------------------------------------
+
+/** A member's name: first name, else the e-mail before the @, else "Member". */
+export function memberName(member: Pick<GroupMember, 'firstName' | 'email'> | null | undefined): string {
+  const first = member?.firstName?.trim();
+  if (first) return first;
+  const local = member?.email?.split('@')[0]?.trim();
+  if (local) return local;
+  return 'Member';
+}
+
+/** The letter shown in a member's avatar when there is no picture. */
+export function memberInitial(member: Pick<GroupMember, 'firstName' | 'email'> | null | undefined): string {
+  return memberName(member).charAt(0).toUpperCase();
+}
+
+/** userId → display name, for labelling the group's ratings. */
+export function memberNamesById(members: ReadonlyArray<GroupMember>): Map<string, string> {
+  return new Map(members.map((m) => [m.id, memberName(m)]));
+}
+
+/** A member's latest overall score ("2.0"), or "No ratings yet". */
+export function latestScoreText(score: number | null | undefined): string {
+  return typeof score === 'number' && Number.isFinite(score) ? formatScore(score) : 'No ratings yet';
+}
+
+// ---- figures ------------------------------------------------------------------------------------------
+
+/** Whether the group has an average to show (the server answers 0 when nobody has rated). */
+export function hasGroupAverage(average: number | null | undefined): average is number {
+  return typeof average === 'number' && Number.isFinite(average) && average > 0;
+}
+
+/** The Average Joy Score card: one decimal, or N/A when nobody has rated. */
+export function averageScoreText(average: number | null | undefined): string {
+  return hasGroupAverage(average) ? formatScore(average) : 'N/A';
+}
+
+/** The Group Average badge text: "x / 5.0". */
+export function groupAverageBadgeText(average: number): string {
+  return `${formatScore(average)} / 5.0`;
+}
+
+/** The Group Average badge style: default (emphasised) at 4 or above, secondary below. */
+export function groupAverageBadgeVariant(average: number): 'default' | 'secondary' {
+  return average >= AVERAGE_BADGE_DEFAULT_FROM ? 'default' : 'secondary';
+}
+
+/** Active Members: "n of m". */
+export function activeMembersText(active: number, total: number): string {
+  return `${active} of ${total}`;
+}
+
+/** The newest ratings for Recent Activity (the server already lists newest first; sorted again to be safe). */
+export function recentActivity(ratings: ReadonlyArray<GroupRating>, limit = RECENT_ACTIVITY_LIMIT): GroupRating[] {
+  return [...ratings]
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .slice(0, limit);
+}
+
+// ---- dates --------------------------------------------------------------------------------------------
+
+/** "Created Mar 5, 2026" (the browser's locale), or "" for a bad date. */
+export function createdText(iso: string, locale?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return `Created ${date.toLocaleDateString(locale, { dateStyle: 'medium' })}`;
+}
+
+/** A rating's timestamp: "Mar 5, 2026, 2:03 PM" (the browser's locale and time zone). */
+export function activityTimestamp(iso: string, locale?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+// ---- invite code ----------------------------------------------------------------------------------------
+
+/** The text of the device share sheet: an invitation with the invite code (and where to enter it). */
+export function shareText(group: Pick<Group, 'name' | 'inviteCode'>, origin?: string): string {
+  const where = origin ? ` at ${origin.replace(/\/+$/, '')}/groups` : '';
+  return `Join my group "${group.name}" on Joy! Use the invite code ${group.inviteCode} on the Groups page${where}.`;
+}
+
+/** The title of the share sheet. */
+export function shareTitle(group: Pick<Group, 'name'>): string {
+  return `Join ${group.name} on Joy`;
+}
+
+// ---- dialogs --------------------------------------------------------------------------------------------
+
+/** The create dialog's payload, or the spec's toast when the name is blank after trimming. */
+export function validateCreateGroup(name: string, description: string):
+  | { ok: true; value: { name: string; description?: string } }
+  | { ok: false; toast: ToastInput } {
+  const trimmedName = name.trim();
+  if (!trimmedName) return { ok: false, toast: TOASTS.groupNameRequired };
+  const trimmedDescription = description.trim();
+  return { ok: true, value: trimmedDescription ? { name: trimmedName, description: trimmedDescription } : { name: trimmedName } };
+}
+
+/** The join dialog's payload, or the spec's toast when the code is blank after trimming. */
+export function validateJoinGroup(inviteCode: string):
+  | { ok: true; value: { inviteCode: string } }
+  | { ok: false; toast: ToastInput } {
+  const code = inviteCode.trim();
+  if (!code) return { ok: false, toast: TOASTS.inviteCodeRequired };
+  return { ok: true, value: { inviteCode: code } };
+}
+
+/** An API error ("status: body", SPEC §8) taken apart: the status and the server's `message`, if any. */
+export function parseApiError(error: unknown): { status: number | null; message: string | null } {
+  if (!(error instanceof Error)) return { status: null, message: null };
+  const match = /^(\d{3}): ?([\s\S]*)$/.exec(error.message);
+  if (!match) return { status: null, message: null };
+  const status = Number(match[1]);
+  const body = match[2].trim();
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    const message = Array.isArray(parsed?.message) ? parsed.message[0] : parsed?.message;
+    return { status, message: typeof message === 'string' && message.trim() ? message.trim() : null };
+  } catch {
+    return { status, message: body || null };
+  }
+}
+
+/** The server's free-plan refusal (403 "Free plan allows up to 3 groups…"), or null for any other error. */
+export function freePlanLimitMessage(error: unknown): string | null {
+  const { status, message } = parseApiError(error);
+  return status === 403 && message && /free plan/i.test(message) ? message : null;
+}
+
+/** Toast for a free user's 4th group: the server's message; the dialog offers the Upgrade beside it. */
+export function freePlanToast(message: string): ToastInput {
+  return { title: 'Upgrade to Joy Premium', description: message, variant: 'destructive' };
+}
+
+/**
+ * The toast of a failed create or join. The spec's text always; the server's reason appended when it is
+ * one the user can act on (400 bad field, 404 unknown code, 409 already a member); the free-plan limit
+ * shows the server's message instead. (A 401 is handled globally and never reaches here.)
+ */
+export function groupFailureToast(kind: 'create' | 'join', error: unknown): ToastInput {
+  const limit = freePlanLimitMessage(error);
+  if (limit) return freePlanToast(limit);
+  const base = kind === 'create' ? TOASTS.groupCreateFailed : TOASTS.groupJoinFailed;
+  const { status, message } = parseApiError(error);
+  if (message && (status === 400 || status === 404 || status === 409)) {
+    return { ...base, description: `${base.description} ${asSentence(message)}` };
+  }
+  return base;
+}
+
+/** "name must be at most 80 characters" → "Name must be at most 80 characters." */
+function asSentence(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** Whether a read failed because the group does not exist or the user is not a member (404). */
+export function isNotFoundError(error: unknown): boolean {
+  return parseApiError(error).status === 404;
+}

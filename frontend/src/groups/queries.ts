@@ -1,0 +1,67 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, isUnauthorizedError } from '../api';
+import { TOASTS, toast } from '../lib/toast';
+import { GROUPS_KEY } from '../queries';
+import type { Group, GroupDetail, GroupMember, GroupRating } from '../types';
+import { groupFailureToast } from './logic';
+
+/** Query keys of one group; the default query function GETs them joined with "/". */
+export const groupKey = (id: string) => ['/api/groups', id] as const;
+export const groupMembersKey = (id: string) => ['/api/groups', id, 'members'] as const;
+export const groupRatingsKey = (id: string) => ['/api/groups', id, 'ratings'] as const;
+
+export function useGroup(id: string) {
+  return useQuery<GroupDetail>({ queryKey: groupKey(id) });
+}
+
+export function useGroupMembers(id: string) {
+  return useQuery<GroupMember[]>({ queryKey: groupMembersKey(id) });
+}
+
+export function useGroupRatings(id: string) {
+  return useQuery<GroupRating[]>({ queryKey: groupRatingsKey(id) });
+}
+
+/**
+ * Marks one group's reads stale, so that opening it shows its members and ratings as they are now (reads
+ * otherwise never go stale, SPEC §9). Called when the user selects the group: a user action, not polling.
+ */
+export function useRefreshGroup() {
+  const client = useQueryClient();
+  return (id: string) => client.invalidateQueries({ queryKey: groupKey(id) });
+}
+
+/**
+ * Creates a group. Success: "Group created successfully!" and the group list is refetched (Home's list
+ * and count too). Failure: the spec's toast, or the free-plan message (a 401 is handled globally).
+ */
+export function useCreateGroup() {
+  const client = useQueryClient();
+  return useMutation<Group, Error, { name: string; description?: string }>({
+    mutationFn: (body) => apiJson<Group>('POST', '/api/groups', body),
+    onSuccess: async () => {
+      toast(TOASTS.groupCreated);
+      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('create', error));
+    },
+  });
+}
+
+/** Joins a group with an invite code (the server matches it case-insensitively). Toasts like useCreateGroup. */
+export function useJoinGroup() {
+  const client = useQueryClient();
+  return useMutation<Group, Error, { inviteCode: string }>({
+    mutationFn: (body) => apiJson<Group>('POST', '/api/groups/join', body),
+    onSuccess: async () => {
+      toast(TOASTS.groupJoined);
+      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('join', error));
+    },
+  });
+}
