@@ -16,6 +16,7 @@ import type { JobQueue } from './queue/queue.port';
 import { InMemoryReadModelStore } from './read-models/in-memory-read-model-store';
 import { MongoReadModelStore } from './read-models/mongo-read-model-store';
 import type { ReadModelStore } from './read-models/read-model-store.port';
+import { VersionedReadModelStore } from './read-models/versioned-read-model-store';
 
 /** The adapters behind the ports, chosen by configuration: embedded by default, production by URL. */
 export interface Infrastructure {
@@ -33,8 +34,16 @@ export function createEventStore(config: AppConfig): EventStore {
     : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
 }
 
-export function createReadModels(config: AppConfig): ReadModelStore {
-  return config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new InMemoryReadModelStore();
+/**
+ * The read models behind versioned collection names (see VersionedReadModelStore), so that a projection can
+ * be rebuilt into a new version while the active one serves (`npm run projections -- rebuild <name>`).
+ */
+export function createReadModels(config: AppConfig): VersionedReadModelStore {
+  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new InMemoryReadModelStore();
+  return new VersionedReadModelStore(
+    inner,
+    PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((projector) => projector.collection))] })),
+  );
 }
 
 export function createQueue(config: AppConfig): JobQueue {

@@ -1,15 +1,38 @@
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import type { Consumer, JobQueue } from '../queue/queue.port';
-import type { ReadModelStore } from '../read-models/read-model-store.port';
+import type { Consumer, ConsumerOptions, ExclusiveRun, JobQueue } from '../queue/queue.port';
+import type { ReadModelStore, StoredDoc } from '../read-models/read-model-store.port';
+import {
+  rebuildKey,
+  stoppedKey,
+  versionKey,
+  VersionedReadModelStore,
+  type BulkEntry,
+} from '../read-models/versioned-read-model-store';
 import { eventTypesOf, Lookup, Projection } from './projector';
 
-const RELAY_CHECKPOINT = '$relay';
-const queueName = (projection: string) => `projection.${projection}`;
+export const RELAY_CHECKPOINT = '$relay';
+/** The name of the relay's exclusive duty (one relay across every worker replica). */
+export const RELAY_DUTY = 'relay';
+export const queueName = (projection: string) => `projection.${projection}`;
+
+/** Events read per page by a rebuild. */
+const REBUILD_PAGE = 1000;
+
+/**
+ * A job of a projection queue: an event to apply, or a watermark. A watermark `upTo` is enqueued by the relay
+ * after every event up to `upTo` it routed to this projection, so when the consumer reaches it (one at a time,
+ * in order) every event of this projection up to `upTo` has been applied.
+ */
+type ProjectionJob = RecordedEvent | { watermark: number };
 
 /** Applies one event to every projector of a projection that handles it; the position guard makes it idempotent. */
-export async function applyEvent(readModels: ReadModelStore, projection: Projection, event: RecordedEvent): Promise<void> {
+export async function applyEvent(
+  readModels: Pick<ReadModelStore, 'get' | 'put'>,
+  projection: Projection,
+  event: RecordedEvent,
+): Promise<void> {
   const lookup: Lookup = (collection, id) => readModels.get(collection, id);
   for (const projector of projection.projectors) {
     if (!projector.eventTypes.includes(event.type)) continue;
@@ -32,31 +55,79 @@ export interface ProjectionStatus {
   checkpoint: number;
   head: number;
   lag: number;
-  state: 'running' | 'stopped' | 'not running here';
+  /** standby: another worker replica owns this projection's queue. */
+  state: 'running' | 'standby' | 'stopped' | 'not running here';
   error?: string;
 }
 
+export interface RebuildProgress {
+  projection: string;
+  version: number;
+  position: number;
+  head: number;
+  phase: 'building' | 'switching' | 'done';
+}
+
+export interface PipelineOptions {
+  /** Retries of a failing projector before its projection stops (see the queue port). */
+  consumer?: Pick<ConsumerOptions, 'maxAttempts' | 'backoffMs'>;
+  /** How soon after the relay went quiet it sends the projections their watermarks (ms). */
+  watermarkMs?: number;
+  /** How often a worker looks for rebuild requests of the projections it owns (ms; 0: never). */
+  rebuildPollMs?: number;
+  /** How long an old version's collections are kept after a switch (api replicas may still read them). */
+  dropOldVersionAfterMs?: number;
+  /** Delay before the relay runs again after an error (ms). */
+  relayRetryMs?: number;
+}
+
+/** A FIFO mutex: the consumer holds it per job, a rebuild holds it while switching (between two jobs). */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
 /**
- * relay: subscribes to the event store from its checkpoint and puts each event on the queue of every
- * projection that handles it (at least once). workers: apply each projection's queue in order and move its
- * checkpoint. Both can run in one process (embedded) or in the worker process (production).
+ * relay: subscribes to the event store and puts each event on the queue of every projection that handles it
+ * (at least once). workers: apply each projection's queue in order and move its checkpoint. Both can run in
+ * one process (embedded) or in worker processes (production), where the queue makes each projection's
+ * consumer and the relay exclusive across replicas (a replica works on what it holds the lease of).
  */
 export class ProjectionPipeline {
   private readonly logger = new Logger('Projections');
   private readonly progress = new EventEmitter();
   private readonly consumers = new Map<string, Consumer>();
-  private readonly abort = new AbortController();
-  private relayDone: Promise<void> | null = null;
+  private readonly locks = new Map<string, Mutex>();
+  private readonly rebuilds = new Map<string, Promise<number>>();
+  private readonly stopping = new AbortController();
+  private relayRun: ExclusiveRun | null = null;
+  private rebuildTimer: NodeJS.Timeout | null = null;
   private readonly typesByProjection: Map<string, Set<string>>;
+  private readonly options: Required<Omit<PipelineOptions, 'consumer'>> & Pick<PipelineOptions, 'consumer'>;
 
   constructor(
     private readonly store: EventStore,
     private readonly readModels: ReadModelStore,
     private readonly queue: JobQueue,
     readonly projections: readonly Projection[],
+    options: PipelineOptions = {},
   ) {
     this.progress.setMaxListeners(0);
     this.typesByProjection = new Map(projections.map((p) => [p.name, eventTypesOf(p)]));
+    this.options = {
+      watermarkMs: 200,
+      rebuildPollMs: 1000,
+      dropOldVersionAfterMs: 30_000,
+      relayRetryMs: 1000,
+      ...options,
+    };
   }
 
   async start(): Promise<void> {
@@ -64,35 +135,134 @@ export class ProjectionPipeline {
       for (const projector of projection.projectors) {
         for (const field of projector.indexes ?? []) await this.readModels.ensureIndex(projector.collection, field);
       }
+      const lock = new Mutex();
+      this.locks.set(projection.name, lock);
       this.consumers.set(
         projection.name,
-        this.queue.consume<RecordedEvent>(queueName(projection.name), async ({ payload: event }) => {
-          if (event.position <= (await this.readModels.getCheckpoint(projection.name))) return;
-          await applyEvent(this.readModels, projection, event);
-          await this.readModels.setCheckpoint(projection.name, event.position);
-          this.progress.emit('checkpoint', projection.name, event.position);
+        this.queue.consume<ProjectionJob>(queueName(projection.name), ({ payload }) => lock.run(() => this.handle(projection, payload)), {
+          ...this.options.consumer,
+          onOwned: async () => {
+            // Another replica may have switched this projection to a new version while it owned it.
+            if (this.readModels instanceof VersionedReadModelStore) await this.readModels.refresh();
+            await this.readModels.setCheckpoint(stoppedKey(projection.name), 0);
+          },
+          onStopped: ({ jobId }) => {
+            this.logger.error(`Projection ${projection.name} stopped on job ${jobId}`);
+            const position = Number(jobId.slice(jobId.lastIndexOf(':') + 1)) || 1;
+            void this.readModels.setCheckpoint(stoppedKey(projection.name), position).catch(() => undefined);
+          },
         }),
       );
     }
-    this.relayDone = this.relay();
+    this.relayRun = this.queue.runExclusive(RELAY_DUTY, (signal) => this.relay(signal), {
+      retryMs: this.options.relayRetryMs,
+      onError: (err) => this.logger.error(`Relay stopped: ${(err as Error).message}; restarting`),
+    });
+    if (this.options.rebuildPollMs > 0 && this.readModels instanceof VersionedReadModelStore) {
+      this.rebuildTimer = setInterval(() => void this.pickUpRebuildRequests(), this.options.rebuildPollMs);
+      this.rebuildTimer.unref();
+    }
   }
 
-  private async relay(): Promise<void> {
-    const from = await this.readModels.getCheckpoint(RELAY_CHECKPOINT);
+  private async handle(projection: Projection, job: ProjectionJob): Promise<void> {
+    const checkpoint = await this.readModels.getCheckpoint(projection.name);
+    if ('watermark' in job) {
+      if (job.watermark <= checkpoint) return;
+      await this.readModels.setCheckpoint(projection.name, job.watermark);
+      this.progress.emit('checkpoint', projection.name, job.watermark);
+      return;
+    }
+    if (job.position <= checkpoint) return;
+    await applyEvent(this.readModels, projection, job);
+    await this.readModels.setCheckpoint(projection.name, job.position);
+    this.progress.emit('checkpoint', projection.name, job.position);
+  }
+
+  /**
+   * Where the relay (re)starts: the minimum of its own checkpoint and every projection's.
+   *
+   * Why the minimum: the relay checkpoint says "enqueued", not "applied". If the queue lost jobs (Redis restarted
+   * without its data) events between a projection's checkpoint and the relay's would be skipped forever.
+   * Starting at the minimum re-enqueues them; re-delivery is harmless (the consumer skips positions at or below
+   * its checkpoint, and every document's position guard skips what it already has).
+   *
+   * Why that is not a huge replay for a projection with rare event types: a checkpoint moves on the events a
+   * projection handles, and also on watermarks. The relay sends each projection a watermark (a job in its queue,
+   * so after everything routed before it) when it went quiet; reaching it, the consumer moves the checkpoint to
+   * the watermark: every event of this projection up to there is applied. So every checkpoint trails the relay
+   * by at most the events of the last moments, whatever the projection's event types.
+   */
+  async relayStart(): Promise<number> {
+    const names = [RELAY_CHECKPOINT, ...this.projections.map((p) => p.name)];
+    const positions = await Promise.all(names.map((name) => this.readModels.getCheckpoint(name)));
+    return Math.min(...positions);
+  }
+
+  /** The relay duty: runs until aborted, starting again from `relayStart()` when the queue reconnected. */
+  private async relay(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const run = new AbortController();
+      const stop = () => run.abort();
+      signal.addEventListener('abort', stop);
+      const off = this.queue.onReconnect(() => {
+        this.logger.warn('Queue reconnected: restarting the relay from the lowest checkpoint (queued jobs may be lost)');
+        run.abort();
+      });
+      try {
+        await this.relayOnce(run.signal);
+      } finally {
+        off();
+        signal.removeEventListener('abort', stop);
+      }
+    }
+  }
+
+  private async relayOnce(signal: AbortSignal): Promise<void> {
+    const from = await this.relayStart();
+    let relayed = from;
+    /** Per projection: the position its last job (event or watermark) was enqueued for. */
+    const routed = new Map(this.projections.map((p) => [p.name, from]));
+    let lastEventAt = Date.now();
+    let watermarking: Promise<void> | null = null;
+    const sendWatermarks = async () => {
+      const upTo = relayed;
+      for (const projection of this.projections) {
+        if (routed.get(projection.name)! >= upTo) continue;
+        const job = { id: `${projection.name}:wm:${upTo}`, payload: { watermark: upTo } satisfies ProjectionJob };
+        await this.queue.add(queueName(projection.name), [job]);
+        routed.set(projection.name, upTo);
+      }
+    };
+    // Watermarks go out once the relay has been quiet for watermarkMs (and at least that often while busy).
+    const timer = setInterval(() => {
+      if (watermarking || Date.now() - lastEventAt < this.options.watermarkMs) return;
+      watermarking = sendWatermarks()
+        .catch((err) => this.logger.warn(`Watermarks not sent: ${(err as Error).message}`))
+        .finally(() => (watermarking = null));
+    }, this.options.watermarkMs);
+    timer.unref();
+    let lastWatermarkAt = Date.now();
     try {
-      for await (const event of this.store.subscribe({ from, signal: this.abort.signal })) {
+      for await (const event of this.store.subscribe({ from, signal })) {
         for (const projection of this.projections) {
           if (this.typesByProjection.get(projection.name)!.has(event.type)) {
             await this.queue.add(queueName(projection.name), [{ id: `${projection.name}:${event.position}`, payload: event }]);
+            routed.set(projection.name, event.position);
           }
         }
         await this.readModels.setCheckpoint(RELAY_CHECKPOINT, event.position);
+        relayed = event.position;
+        lastEventAt = Date.now();
+        if (lastEventAt - lastWatermarkAt >= this.options.watermarkMs * 5 && !watermarking) {
+          lastWatermarkAt = lastEventAt;
+          await sendWatermarks();
+        }
       }
     } catch (err) {
-      if (!this.abort.signal.aborted) {
-        this.logger.error(`Relay stopped: ${(err as Error).message}`);
-        throw err;
-      }
+      if (!signal.aborted) throw err;
+    } finally {
+      clearInterval(timer);
+      await watermarking;
     }
   }
 
@@ -165,9 +335,143 @@ export class ProjectionPipeline {
     );
   }
 
+  /**
+   * Rebuilds a projection this process owns into a new version from position 0 while the active version
+   * keeps serving, then switches. Needs the versioned read-model store. Resolves to the new active version.
+   *
+   * Why no event is lost or applied out of order around the switch:
+   * 1. The build reads the event store (not the queue) page by page into version N, moving N's own checkpoint.
+   *    The live consumer keeps applying its queue to the active version meanwhile.
+   * 2. The switch runs under the projection's mutex, which the consumer holds for each job: the live
+   *    projection is paused between two jobs. The build catches up to the event store's head (so version N's
+   *    checkpoint c ≥ the live checkpoint, every event up to c applied in order), and the active version becomes
+   *    N in one write. Only the owner of the projection's queue lease does this, so no other replica writes.
+   * 3. The consumer resumes on version N with N's checkpoint c: the jobs still queued at or below c are skipped
+   *    (they are in N already), the rest are applied in order. Nothing is skipped, because the queue holds (or
+   *    the relay will enqueue) every event after the live checkpoint, and c ≥ that checkpoint.
+   * 4. api replicas see the switch within their refresh interval; the old version is dropped only later.
+   */
+  async rebuild(name: string, options: { version?: number; onProgress?: (p: RebuildProgress) => void } = {}): Promise<number> {
+    const running = this.rebuilds.get(name);
+    if (running) return running;
+    const promise = this.doRebuild(name, options).finally(() => this.rebuilds.delete(name));
+    this.rebuilds.set(name, promise);
+    return promise;
+  }
+
+  private async doRebuild(name: string, options: { version?: number; onProgress?: (p: RebuildProgress) => void }): Promise<number> {
+    const versioned = this.readModels;
+    if (!(versioned instanceof VersionedReadModelStore)) throw new Error('Rebuild needs the versioned read-model store');
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new Error(`Unknown projection ${name}`);
+    const owns = () => this.consumers.get(name)?.status().state === 'running';
+    if (!owns()) throw new Error(`Projection ${name} is not owned by this process`);
+    await versioned.refresh();
+    const old = versioned.activeVersion(name);
+    const version = Math.max(old + 1, options.version ?? 0);
+    const target = versioned.atVersion(name, version);
+    // A leftover of an interrupted attempt at this version is dropped; the build starts from nothing.
+    await versioned.dropVersion(name, version);
+    for (const projector of projection.projectors) {
+      for (const field of projector.indexes ?? []) await target.ensureIndex(projector.collection, field);
+    }
+    const types = this.typesByProjection.get(name)!;
+    const report = async (phase: RebuildProgress['phase'], position: number) =>
+      options.onProgress?.({ projection: name, version, position, head: await this.store.headPosition(), phase });
+    let position = 0;
+    /** Applies every event after `position` up to the head of the moment, a page at a time. */
+    const catchUp = async (phase: RebuildProgress['phase']) => {
+      for (;;) {
+        if (this.stopping.signal.aborted) throw new Error(`Rebuild of ${name} interrupted: the pipeline stopped`);
+        if (!owns()) throw new Error(`Rebuild of ${name} abandoned: this process no longer owns the projection`);
+        const page = await this.store.readAll({ from: position, limit: REBUILD_PAGE });
+        if (page.length === 0) return;
+        const batch = new WriteBatch(target);
+        for (const event of page) if (types.has(event.type)) await applyEvent(batch, projection, event);
+        await batch.flush();
+        position = page[page.length - 1].position;
+        await target.setCheckpoint(name, position);
+        await report(phase, position);
+      }
+    };
+    await catchUp('building');
+    await this.locks.get(name)!.run(async () => {
+      await catchUp('switching');
+      if (!owns()) throw new Error(`Rebuild of ${name} abandoned: this process no longer owns the projection`);
+      await target.setCheckpoint(name, position);
+      await versioned.activate(name, version);
+    });
+    this.progress.emit('checkpoint', name, position);
+    this.logger.log(`Projection ${name}: version ${version} built up to position ${position} and active`);
+    await report('done', position);
+    const dropOld = setTimeout(() => {
+      void versioned.dropVersion(name, old).catch((err) => this.logger.warn(`Old version not dropped: ${(err as Error).message}`));
+    }, this.options.dropOldVersionAfterMs);
+    dropOld.unref();
+    return version;
+  }
+
+  /** Starts the rebuilds operators asked for (`projections rebuild`) of the projections owned here. */
+  private async pickUpRebuildRequests(): Promise<void> {
+    const versioned = this.readModels as VersionedReadModelStore;
+    for (const projection of this.projections) {
+      const name = projection.name;
+      if (this.rebuilds.has(name) || this.consumers.get(name)?.status().state !== 'running') continue;
+      try {
+        const [requested, active] = await Promise.all([
+          versioned.inner.getCheckpoint(rebuildKey(name)),
+          versioned.inner.getCheckpoint(versionKey(name)),
+        ]);
+        if (requested <= active) continue;
+        this.logger.log(`Projection ${name}: rebuilding into version ${requested} (requested)`);
+        void this.rebuild(name, { version: requested }).catch((err) =>
+          this.logger.error(`Rebuild of ${name} failed: ${(err as Error).message}`),
+        );
+      } catch (err) {
+        this.logger.warn(`Rebuild requests not read: ${(err as Error).message}`);
+      }
+    }
+  }
+
   async stop(): Promise<void> {
-    this.abort.abort();
-    await this.relayDone?.catch(() => undefined);
+    this.stopping.abort();
+    if (this.rebuildTimer) clearInterval(this.rebuildTimer);
+    await this.relayRun?.close();
+    await Promise.all([...this.rebuilds.values()].map((r) => r.catch(() => undefined)));
     await Promise.all([...this.consumers.values()].map((c) => c.close()));
+  }
+}
+
+/**
+ * Buffers a rebuild page's writes in memory (reads see them) and writes them with one `bulkPut` per
+ * collection: a round trip per page instead of one per document on MongoDB.
+ */
+export class WriteBatch implements Pick<ReadModelStore, 'get' | 'put'> {
+  private readonly pending = new Map<string, Map<string, BulkEntry>>();
+
+  constructor(private readonly target: ReadModelStore & { bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number> }) {}
+
+  async get<T extends object>(collection: string, id: string): Promise<(T & StoredDoc) | null> {
+    const entry = this.pending.get(collection)?.get(id);
+    if (!entry) return this.target.get<T>(collection, id);
+    return entry.doc === null ? null : (structuredClone({ ...entry.doc, _id: id, _position: entry.position }) as T & StoredDoc);
+  }
+
+  async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
+    let entries = this.pending.get(collection);
+    if (!entries) this.pending.set(collection, (entries = new Map()));
+    const existing = entries.get(id);
+    if (existing && existing.position >= position) return false;
+    entries.set(id, { id, doc: doc === null ? null : structuredClone(doc), position });
+    return true;
+  }
+
+  async flush(): Promise<void> {
+    for (const [collection, entries] of this.pending) {
+      const list = [...entries.values()];
+      if (this.target.bulkPut) await this.target.bulkPut(collection, list);
+      else for (const e of list) await this.target.put(collection, e.id, e.doc, e.position);
+    }
+    this.pending.clear();
   }
 }

@@ -37,7 +37,107 @@ async function deleteKeys(): Promise<void> {
   }
 }
 
+/** Short leases, so that takeovers in the cases are quick. */
+const lease = { ttlMs: 900, retryMs: 50 };
+const available = redisAnswers(redisUrl);
+
 describeQueueConformance(
   'BullMQ',
-  redisAnswers(redisUrl) ? async () => ({ queue: new BullMqQueue(redisUrl, prefix), cleanup: deleteKeys }) : null,
+  available
+    ? async () => ({
+        queue: new BullMqQueue(redisUrl, prefix, { lease }),
+        cleanup: deleteKeys,
+        another: () => new BullMqQueue(redisUrl, prefix, { lease }),
+      })
+    : null,
 );
+
+const describeRedis = available ? describe : describe.skip;
+
+describeRedis('BullMqQueue leases (Redis)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 6000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await sleep(10);
+    }
+  }
+  let queue: BullMqQueue;
+  let redis: Redis;
+  beforeEach(() => {
+    queue = new BullMqQueue(redisUrl, prefix, { lease });
+    redis = new Redis(redisUrl);
+  });
+  afterEach(async () => {
+    await queue.close();
+    await redis.quit();
+    await deleteKeys();
+  });
+
+  it('names the holder in the lease, and a lost lease (Redis forgot it) stops and resumes the consumer', async () => {
+    const q = `lease-${Date.now().toString(36)}`;
+    const received: string[] = [];
+    const consumer = queue.consume(q, async (job) => {
+      received.push(job.id);
+    });
+    await waitFor(async () => (await queue.leaseHolder(q)) !== null);
+    expect(await queue.leaseHolder(q)).toMatch(new RegExp(`:${process.pid}:`));
+    // Another process takes the lease over (as after Redis lost the key and someone else set it).
+    await redis.set(`${prefix}:lease:${q}`, 'someone-else', 'PX', 1500);
+    await waitFor(() => consumer.status().state === 'standby');
+    await queue.add(q, [{ id: 'a', payload: 1 }]);
+    await sleep(300);
+    expect(received).toEqual([]);
+    // The other holder's lease expires: this consumer takes it back and catches up.
+    await waitFor(() => received.length === 1, 8000);
+    expect(consumer.status()).toEqual({ state: 'running', processed: 1 });
+  });
+
+  it('tells its listeners when the connection comes back after a drop (not on the first connect)', async () => {
+    let reconnects = 0;
+    const off = queue.onReconnect(() => reconnects++);
+    expect(await queue.backlog('probe')).toBe(0); // connected
+    expect(reconnects).toBe(0);
+    // Drop the producer connection as a Redis restart would; ioredis reconnects by itself.
+    (queue as unknown as { connection: Redis }).connection.disconnect(true);
+    await waitFor(() => reconnects === 1);
+    off();
+  });
+
+  it('runExclusive aborts the duty when its lease is lost and runs it again once it is back', async () => {
+    const name = `duty-${Date.now().toString(36)}`;
+    const runs: string[] = [];
+    const run = queue.runExclusive(name, async (signal) => {
+      runs.push('start');
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      runs.push('aborted');
+    });
+    await waitFor(() => runs.length === 1);
+    await redis.set(`${prefix}:lease:${name}`, 'someone-else', 'PX', 800);
+    await waitFor(() => runs.length === 2);
+    expect(run.isHeld()).toBe(false);
+    await waitFor(() => runs.length === 3, 8000);
+    expect(runs).toEqual(['start', 'aborted', 'start']);
+    await run.close();
+  });
+
+  it('a new owner puts a dead owner\'s active job (lock expired) back at the head, before newer jobs', async () => {
+    const q = `dead-${Date.now().toString(36)}`;
+    await queue.add(q, [
+      { id: 'a', payload: 1 },
+      { id: 'b', payload: 2 },
+    ]);
+    // Simulate an owner that took job a and died: a is active, without a lock.
+    const waitKey = `${prefix}:${q}:wait`;
+    const moved = await redis.rpoplpush(waitKey, `${prefix}:${q}:active`);
+    expect(moved).toBe('j_a');
+    const received: string[] = [];
+    const consumer = queue.consume(q, async (job) => {
+      received.push(job.id);
+    });
+    await waitFor(() => received.length === 2);
+    expect(received).toEqual(['a', 'b']);
+    await consumer.close();
+  });
+});

@@ -1,7 +1,10 @@
 import { InProcessQueue } from './in-process-queue';
 import { describeQueueConformance } from './queue.conformance';
 
-describeQueueConformance('in process', async () => ({ queue: new InProcessQueue(), cleanup: async () => undefined }));
+describeQueueConformance('in process', async () => {
+  const queue = new InProcessQueue();
+  return { queue, cleanup: async () => undefined, another: () => queue };
+});
 
 describe('InProcessQueue specifics', () => {
   it('drains a large backlog with immediately settling handlers', async () => {
@@ -22,10 +25,14 @@ describe('InProcessQueue specifics', () => {
     await queue.close();
   });
 
-  it('refuses a second running consumer on one queue', async () => {
+  it('a second consumer of one queue stands by until the first closes', async () => {
     const queue = new InProcessQueue();
-    queue.consume('q', async () => undefined);
-    expect(() => queue.consume('q', async () => undefined)).toThrow(/already/);
+    const first = queue.consume('q', async () => undefined);
+    const second = queue.consume('q', async () => undefined);
+    expect(first.status().state).toBe('running');
+    expect(second.status().state).toBe('standby');
+    await first.close();
+    expect(second.status().state).toBe('running');
     await queue.close();
   });
 });

@@ -1,4 +1,5 @@
-import { Consumer, ConsumerOptions, ConsumerState, Job, JobQueue } from './queue.port';
+import { LocalRight, runExclusively } from './exclusive';
+import type { Consumer, ConsumerOptions, ConsumerState, ExclusiveOptions, ExclusiveRun, Job, JobQueue } from './queue.port';
 
 /** Handlers that settle immediately would otherwise keep the loop in microtasks; yield to I/O this often. */
 const YIELD_EVERY = 1000;
@@ -9,7 +10,10 @@ interface Lane {
   head: number;
   /** Ids of the jobs not yet completed, for dedup. */
   ids: Set<string>;
+  /** The owner: the consumer that drains the lane. */
   consumer: InProcessConsumer | null;
+  /** Consumers standing by, in arrival order; the first takes over when the owner closes. */
+  standby: InProcessConsumer[];
 }
 
 /**
@@ -19,6 +23,7 @@ interface Lane {
  */
 export class InProcessQueue implements JobQueue {
   private readonly lanes = new Map<string, Lane>();
+  private readonly exclusiveRuns = new Set<ExclusiveRun>();
   private closed = false;
 
   async add<T>(queue: string, jobs: readonly Job<T>[]): Promise<void> {
@@ -35,12 +40,33 @@ export class InProcessQueue implements JobQueue {
   consume<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: ConsumerOptions = {}): Consumer {
     if (this.closed) throw new Error('InProcessQueue is closed');
     const lane = this.lane(queue);
-    if (lane.consumer?.isActive()) throw new Error(`Queue ${queue} already has a running consumer`);
-    // A stopped consumer may be replaced: its failed job is still at the head and is retried first.
     const consumer = new InProcessConsumer(lane, handler as (job: Job) => Promise<void>, options);
-    lane.consumer = consumer;
-    consumer.wake();
+    // One owner at a time (the port's exclusivity); a stopped owner may be replaced: its failed job is still
+    // at the head and is retried first.
+    if (lane.consumer?.isActive()) lane.standby.push(consumer);
+    else {
+      lane.consumer = consumer;
+      consumer.wake();
+    }
     return consumer;
+  }
+
+  runExclusive(name: string, fn: (signal: AbortSignal) => Promise<void>, options?: ExclusiveOptions): ExclusiveRun {
+    const run = runExclusively(new LocalRight(this, name), fn, options);
+    const tracked: ExclusiveRun = {
+      isHeld: () => run.isHeld(),
+      close: async () => {
+        await run.close();
+        this.exclusiveRuns.delete(tracked);
+      },
+    };
+    this.exclusiveRuns.add(tracked);
+    return tracked;
+  }
+
+  onReconnect(): () => void {
+    // Nothing to lose, nothing to reconnect.
+    return () => undefined;
   }
 
   async backlog(queue: string): Promise<number> {
@@ -50,13 +76,16 @@ export class InProcessQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.lanes.values()].map((lane) => lane.consumer?.close()));
+    await Promise.all([...this.exclusiveRuns].map((run) => run.close()));
+    await Promise.all(
+      [...this.lanes.values()].flatMap((lane) => [...lane.standby, lane.consumer].map((consumer) => consumer?.close())),
+    );
   }
 
   private lane(queue: string): Lane {
     let lane = this.lanes.get(queue);
     if (!lane) {
-      lane = { jobs: [], head: 0, ids: new Set(), consumer: null };
+      lane = { jobs: [], head: 0, ids: new Set(), consumer: null, standby: [] };
       this.lanes.set(queue, lane);
     }
     return lane;
@@ -72,11 +101,13 @@ class InProcessConsumer implements Consumer {
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   private cancelBackoff: (() => void) | null = null;
+  /** Whether `onOwned` ran since this consumer became the owner. */
+  private ready = false;
 
   constructor(
     private readonly lane: Lane,
     private readonly handler: (job: Job) => Promise<void>,
-    options: ConsumerOptions,
+    private readonly options: ConsumerOptions,
   ) {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.backoffMs = options.backoffMs ?? 50;
@@ -88,15 +119,14 @@ class InProcessConsumer implements Consumer {
 
   /** Starts the drain loop unless it is already running. */
   wake(): void {
-    if (this.running || !this.isActive()) return;
+    if (this.running || !this.isActive() || this.lane.consumer !== this) return;
     this.running = true;
     this.loop = this.drain();
   }
 
   status(): ConsumerState {
-    return this.failure
-      ? { state: 'stopped', processed: this.processed, ...this.failure }
-      : { state: 'running', processed: this.processed };
+    if (this.failure) return { state: 'stopped', processed: this.processed, ...this.failure };
+    return { state: this.lane.consumer === this ? 'running' : 'standby', processed: this.processed };
   }
 
   /** Stops after the job in flight (a pending backoff is cut short; that job stays at the head). */
@@ -104,7 +134,13 @@ class InProcessConsumer implements Consumer {
     this.closed = true;
     this.cancelBackoff?.();
     await this.loop;
-    if (this.lane.consumer === this) this.lane.consumer = null;
+    const lane = this.lane;
+    lane.standby = lane.standby.filter((c) => c !== this);
+    if (lane.consumer === this) {
+      // The next consumer standing by takes over, with the lane as this one left it.
+      lane.consumer = lane.standby.shift() ?? null;
+      lane.consumer?.wake();
+    }
   }
 
   private async drain(): Promise<void> {
@@ -112,6 +148,15 @@ class InProcessConsumer implements Consumer {
     let sinceYield = 0;
     try {
       await Promise.resolve(); // let add()/consume() return before the first handler call
+      if (!this.ready) {
+        try {
+          await this.options.onOwned?.();
+          this.ready = true;
+        } catch {
+          setTimeout(() => this.wake(), this.backoffMs).unref();
+          return;
+        }
+      }
       while (this.isActive() && lane.head < lane.jobs.length) {
         const job = lane.jobs[lane.head]!;
         if (!(await this.handleWithRetries(job))) return;
@@ -144,6 +189,7 @@ class InProcessConsumer implements Consumer {
       } catch (err) {
         if (attempt >= this.maxAttempts) {
           this.failure = { error: err instanceof Error ? err.message : String(err), jobId: job.id };
+          this.options.onStopped?.(this.failure);
           return false;
         }
         await this.backoff(this.backoffMs * 2 ** (attempt - 1));

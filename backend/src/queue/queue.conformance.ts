@@ -4,6 +4,11 @@ export interface QueueFixture {
   queue: JobQueue;
   /** Removes what the fixture created; called after `queue.close()`. */
   cleanup: () => Promise<void>;
+  /**
+   * Another adapter instance on the same backend, as another process would have (the in-process adapter has
+   * no backend to share: it returns the same instance). The case closes it when it differs from `queue`.
+   */
+  another: () => JobQueue;
 }
 
 /**
@@ -175,6 +180,136 @@ export function describeQueueConformance(name: string, create: (() => Promise<Qu
       await sleep(50);
       expect(started).toEqual(['a']);
       expect(await queue.backlog(q)).toBe(2);
+    });
+
+    test('two consumers of one queue (two instances) never overlap, keep the order, and hand over on close', async () => {
+      const other = fixture!.another();
+      try {
+        const received: string[] = [];
+        let inFlight = 0;
+        let maxInFlight = 0;
+        const handler = async (job: Job<{ n: string }>) => {
+          inFlight += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          received.push(job.id);
+          await sleep(1 + (received.length % 3));
+          inFlight -= 1;
+        };
+        const first = queue.consume(q, handler);
+        const second = other.consume(q, handler);
+        const ids = Array.from({ length: 40 }, (_, i) => `j${String(i).padStart(2, '0')}`);
+        await queue.add(q, jobs(...ids));
+        await waitFor(() => received.length >= 15);
+        // Exactly one of them owns the queue; the other stands by.
+        expect([first.status().state, second.status().state].sort()).toEqual(['running', 'standby']);
+        const [owner, standby] = first.status().state === 'running' ? [first, second] : [second, first];
+        await owner.close();
+        await waitFor(() => received.length === 40, 8000);
+        await sleep(30);
+        expect(received).toEqual(ids);
+        expect(maxInFlight).toBe(1);
+        expect(standby.status().state).toBe('running');
+        expect(owner.status().processed + standby.status().processed).toBe(40);
+        await standby.close();
+      } finally {
+        if (other !== queue) await other.close();
+      }
+    });
+
+    test('a consumer standing by takes nothing until the owner closes, then takes over', async () => {
+      const other = fixture!.another();
+      try {
+        const byFirst: string[] = [];
+        const bySecond: string[] = [];
+        const first = queue.consume(q, async (job) => {
+          byFirst.push(job.id);
+        });
+        await queue.add(q, jobs('a', 'b'));
+        await waitFor(() => byFirst.length === 2);
+        const second = other.consume(q, async (job) => {
+          bySecond.push(job.id);
+        });
+        await other.add(q, jobs('c', 'd'));
+        await waitFor(() => byFirst.length === 4);
+        expect(second.status().state).toBe('standby');
+        await first.close();
+        await queue.add(q, jobs('e'));
+        await waitFor(() => bySecond.length === 1, 8000);
+        expect(byFirst).toEqual(['a', 'b', 'c', 'd']);
+        expect(bySecond).toEqual(['e']);
+        expect(second.status()).toEqual({ state: 'running', processed: 1 });
+      } finally {
+        if (other !== queue) await other.close();
+      }
+    });
+
+    test('onOwned runs before the first job of each new owner', async () => {
+      const events: string[] = [];
+      const consumer = queue.consume(
+        q,
+        async (job) => {
+          events.push(`job ${job.id}`);
+        },
+        {
+          onOwned: async () => {
+            await sleep(10);
+            events.push('owned');
+          },
+        },
+      );
+      await queue.add(q, jobs('a', 'b'));
+      await waitFor(() => consumer.status().processed === 2);
+      expect(events).toEqual(['owned', 'job a', 'job b']);
+    });
+
+    test('runExclusive runs a duty in one place at a time; another takes over when the first closes', async () => {
+      const other = fixture!.another();
+      try {
+        const name = `${q}-duty`;
+        let running = 0;
+        let maxRunning = 0;
+        const started: string[] = [];
+        const duty = (who: string) => async (signal: AbortSignal) => {
+          running += 1;
+          maxRunning = Math.max(maxRunning, running);
+          started.push(who);
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          running -= 1;
+        };
+        const a = queue.runExclusive(name, duty('a'));
+        await waitFor(() => started.length === 1);
+        const b = other.runExclusive(name, duty('b'));
+        await sleep(100);
+        expect(started).toEqual(['a']);
+        expect(a.isHeld()).toBe(true);
+        expect(b.isHeld()).toBe(false);
+        await a.close();
+        expect(a.isHeld()).toBe(false);
+        await waitFor(() => started.length === 2, 8000);
+        expect(started).toEqual(['a', 'b']);
+        expect(maxRunning).toBe(1);
+        await b.close();
+        expect(running).toBe(0);
+      } finally {
+        if (other !== queue) await other.close();
+      }
+    });
+
+    test('runExclusive runs the duty again after it threw', async () => {
+      let runs = 0;
+      const errors: unknown[] = [];
+      const run = queue.runExclusive(
+        `${q}-flaky`,
+        async (signal) => {
+          runs += 1;
+          if (runs === 1) throw new Error('first run fails');
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        },
+        { retryMs: 10, onError: (err) => errors.push(err) },
+      );
+      await waitFor(() => runs === 2);
+      expect((errors[0] as Error).message).toBe('first run fails');
+      await run.close();
     });
 
     test('close of the queue ends its consumers', async () => {

@@ -100,7 +100,7 @@ describe('ratings over HTTP', () => {
 
   it('answers the free plan until billing says otherwise', async () => {
     const res = await api(app.baseUrl, ada).get('/api/subscription-status');
-    expect(res.body).toEqual({ isPremium: false, status: 'free' });
+    expect(res.body).toEqual({ isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false });
   });
 
   it('keeps every rating across a restart', async () => {

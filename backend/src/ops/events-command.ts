@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
+import type { RecordedEvent } from '../event-store/event-store.port';
+
+/** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
+export interface CliIo {
+  /** May return a promise: the command then waits (backpressure of a slow pipe). */
+  out(text: string): void | Promise<void>;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Ends a `--follow` (the bin file aborts it on SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/** The part of the event store the ops CLIs need. */
+export interface EventSource {
+  readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]>;
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const PAGE = 500;
+const FOLLOW_POLL_MS = 250;
+
+const USAGE = `usage: npm run events -- tail --from <position> [--type T]... [--follow] [--checkpoint FILE]
+  Prints the events after <position> in global order, one JSON object a line:
+  {position, streamId, streamVersion, type, data, metadata}.
+  --type T           only events of type T (repeat or comma-separate for several)
+  --follow           keep printing new events as they are appended (until Ctrl-C)
+  --checkpoint FILE  resume after the last position printed (FILE is written after each line)
+  Reads EventStoreDB when EVENTSTORE_URL is set, else the SQLite file in DATA_DIR (read-only).`;
+
+interface TailOptions {
+  from: number;
+  types: Set<string> | null;
+  follow: boolean;
+  checkpoint: string | null;
+}
+
+function parseTail(args: string[]): TailOptions | string {
+  const options: TailOptions = { from: 0, types: null, follow: false, checkpoint: null };
+  let sawFrom = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    try {
+      if (arg === '--from') {
+        const from = Number(value());
+        if (!Number.isSafeInteger(from) || from < 0) return `--from must be a position (an integer >= 0)`;
+        options.from = from;
+        sawFrom = true;
+      } else if (arg === '--type') {
+        options.types ??= new Set();
+        for (const t of value().split(',')) if (t) options.types.add(t);
+      } else if (arg === '--follow') options.follow = true;
+      else if (arg === '--checkpoint') options.checkpoint = resolve(value());
+      else return `unknown option ${arg}`;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  if (!sawFrom && !options.checkpoint) return '--from <position> is required (0 = from the first event)';
+  return options;
+}
+
+/** The last position a previous run printed, or null when there is no checkpoint file yet. */
+function readCheckpoint(file: string): number | null {
+  if (!existsSync(file)) return null;
+  const position = Number(JSON.parse(readFileSync(file, 'utf8')).position);
+  if (!Number.isSafeInteger(position) || position < 0) throw new Error(`${file} does not hold a position`);
+  return position;
+}
+
+/** Atomic: a crash leaves the old or the new file, never half of one (write aside, then rename over). */
+function writeCheckpoint(file: string, position: number): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ position })}\n`);
+  renameSync(tmp, file);
+}
+
+/**
+ * The SQLite event file opened read-only: safe beside the running app (WAL mode: readers never block its
+ * writer, and this process can never write). Same query as the adapter's readAll.
+ */
+class ReadOnlySqliteEvents implements EventSource {
+  private readonly db: Database.Database;
+  private readonly stmt: Database.Statement<[number, number], { position: number; stream_id: string; stream_version: number; type: string; data: string; metadata: string }>;
+  private readonly head: Database.Statement<[], number>;
+
+  constructor(file: string) {
+    this.db = new Database(file, { readonly: true, fileMustExist: true });
+    this.stmt = this.db.prepare(
+      'SELECT position, stream_id, stream_version, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?',
+    );
+    this.head = this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+  }
+
+  async headPosition(): Promise<number> {
+    return this.head.get() ?? 0;
+  }
+
+  async readAll({ from, limit }: { from: number; limit: number }): Promise<RecordedEvent[]> {
+    return this.stmt.all(from, limit).map((row) => ({
+      position: row.position,
+      streamId: row.stream_id,
+      streamVersion: row.stream_version,
+      type: row.type,
+      data: JSON.parse(row.data) as RecordedEvent['data'],
+      metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/** The configured event store, read-only: EventStoreDB when EVENTSTORE_URL is set, else DATA_DIR's SQLite file. */
+export function openEventSource(env: NodeJS.ProcessEnv): EventSource {
+  if (env.EVENTSTORE_URL) return new EventStoreDbEventStore(env.EVENTSTORE_URL);
+  const file = join(resolve(env.DATA_DIR ?? './data'), 'events.sqlite');
+  if (!existsSync(file)) throw new Error(`No event store at ${file} (set DATA_DIR, or EVENTSTORE_URL for EventStoreDB)`);
+  return new ReadOnlySqliteEvents(file);
+}
+
+/** `events tail ...`; resolves to the exit code. */
+export async function runEvents(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  if (command !== 'tail') {
+    io.err(`${command ? `unknown command ${command}\n` : ''}${USAGE}\n`);
+    return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  }
+  const options = parseTail(args);
+  if (typeof options === 'string') {
+    io.err(`${options}\n${USAGE}\n`);
+    return 2;
+  }
+  let position = options.from;
+  if (options.checkpoint) position = readCheckpoint(options.checkpoint) ?? position;
+  let source: EventSource;
+  try {
+    source = openEventSource(io.env);
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+  try {
+    for (;;) {
+      if (io.signal?.aborted) return 0;
+      const page = await source.readAll({ from: position, limit: PAGE });
+      for (const event of page) {
+        // The scan position moves past every event; the checkpoint records the last one printed.
+        position = event.position;
+        if (options.types && !options.types.has(event.type)) continue;
+        const { position: p, streamId, streamVersion, type, data, metadata } = event;
+        await io.out(`${JSON.stringify({ position: p, streamId, streamVersion, type, data, metadata })}\n`);
+        if (options.checkpoint) writeCheckpoint(options.checkpoint, p);
+      }
+      if (page.length === PAGE) continue;
+      if (!options.follow) return 0;
+      await new Promise<void>((done) => {
+        const timer = setTimeout(done, FOLLOW_POLL_MS);
+        io.signal?.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+      });
+    }
+  } finally {
+    await source.close();
+  }
+}

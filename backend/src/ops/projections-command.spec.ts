@@ -1,0 +1,73 @@
+import { createServer } from 'node:net';
+import { signIn, startTestApp, type TestApp } from '../testing/app-harness';
+import type { CliIo } from './events-command';
+import { runProjections, table } from './projections-command';
+
+jest.setTimeout(30_000);
+
+/** A port nothing listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function capture(env: NodeJS.ProcessEnv) {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
+  return { io, out: () => out, err: () => err };
+}
+
+describe('projections CLI on the embedded default', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+    await signIn(app.baseUrl, 'cli@example.com', 'Cli');
+  });
+  afterAll(() => app.destroy());
+
+  it('status asks the running app and prints a table of checkpoint, head and lag per projection', async () => {
+    const cli = capture({ PORT: String(app.config.port) });
+    expect(await runProjections(['status'], cli.io)).toBe(0);
+    const out = cli.out();
+    expect(out).toContain(`asked http://localhost:${app.config.port}/api/health`);
+    expect(out).toMatch(/memory/);
+    expect(out).toMatch(/^projection\s+checkpoint\s+head\s+lag\s+state$/m);
+    const head = await app.running.infra.store.headPosition();
+    expect(head).toBeGreaterThan(0);
+    expect(out).toMatch(new RegExp(`^users\\s+\\d+\\s+${head}\\s+0\\s+running$`, 'm'));
+    for (const name of ['users', 'ratings', 'groups', 'group-stats']) expect(out).toMatch(new RegExp(`^${name}\\s`, 'm'));
+  });
+
+  it('status says so when no app answers', async () => {
+    const cli = capture({ PORT: String(await freePort()) });
+    expect(await runProjections(['status'], cli.io)).toBe(1);
+    expect(cli.err()).toMatch(/No app answered/);
+  });
+
+  it('rebuild explains that in-memory read models are rebuilt at every start, and exits 0', async () => {
+    const cli = capture({});
+    expect(await runProjections(['rebuild', 'ratings'], cli.io)).toBe(0);
+    expect(cli.out()).toMatch(/rebuilt from the\s+events at every start/);
+  });
+
+  it('refuses an unknown projection or command', async () => {
+    const unknown = capture({});
+    expect(await runProjections(['rebuild', 'nope'], unknown.io)).toBe(2);
+    expect(unknown.err()).toMatch(/Unknown projection nope; one of: users, ratings/);
+    expect(await runProjections(['frobnicate'], capture({}).io)).toBe(2);
+    expect(await runProjections([], capture({}).io)).toBe(0);
+  });
+});
+
+describe('table', () => {
+  it('pads columns to their widest cell', () => {
+    expect(table([['a', 'bb'], ['ccc', 1]])).toBe('a    bb\nccc  1\n');
+  });
+});
