@@ -26,6 +26,7 @@ export const SIGNED_IN_ROUTES: PageRoute[] = [
   { path: '/insights', title: 'Joy Insights', Component: lazy(() => import('./pages/Insights')) },
   { path: '/subscribe', title: 'Joy Premium', Component: lazy(() => import('./pages/Subscribe')) },
   { path: '/logos', title: 'Logo Concepts', Component: lazy(() => import('./pages/Logos')) },
+  { path: '/account', title: 'Your Account', Component: lazy(() => import('./pages/Account')) },
 ];
 
 /** Pages open to everyone, signed in or not. */
@@ -36,6 +37,9 @@ export const ALWAYS_ROUTES: PageRoute[] = [
 ];
 
 export const HomePage = lazy(() => import('./pages/Home'));
+
+/** The account page's link: in the user menu (desktop) and in the drawer. */
+export const ACCOUNT_LINK = { to: '/account', label: 'Account' } as const;
 
 /** Links of the signed-in navigation bar, in order. Upgrade (/subscribe) is added for free users. */
 export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; icon: ReactNode }> = [

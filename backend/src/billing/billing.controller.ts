@@ -1,21 +1,100 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Inject, Logger, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Request } from 'express';
+import Stripe from 'stripe';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import type { SubscriptionStatusView } from '../projections/subscriptions.projector';
+import { ConfirmSandboxPaymentDto } from './billing.dto';
+import {
+  CancelSubscriptionCommand,
+  ConfirmSandboxPaymentCommand,
+  CreateSubscriptionCommand,
+  type CreateSubscriptionResult,
+  GetSubscriptionStatusQuery,
+  SyncProviderSubscriptionCommand,
+} from './billing.handlers';
+import { BILLING_PROVIDER, type BillingClientConfig, type BillingProvider } from './billing.provider';
+import { StripeBillingProvider } from './stripe.provider';
 
-export interface SubscriptionStatusView {
-  isPremium: boolean;
-  status: string;
-}
+export type { SubscriptionStatusView };
 
+/** Joy Premium for the signed-in user. */
 @Controller()
 @UseGuards(SignedInGuard)
 export class BillingController {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
 
-  /** The user's plan; everyone is on the free plan until a subscription event says otherwise. */
+  /** `{ isPremium, status, currentPeriodEnd, cancelAtPeriodEnd }`; everyone is on the free plan until they pay. */
   @Get('subscription-status')
-  async status(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
-    const doc = await this.readModels.get<SubscriptionStatusView>('subscriptions', user.id);
-    return doc ? { isPremium: doc.isPremium, status: doc.status } : { isPremium: false, status: 'free' };
+  status(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
+    return this.queries.execute(new GetSubscriptionStatusQuery(user.id));
+  }
+
+  /** `{ clientSecret }` of a checkout to pay, or `{}` when the user already has Joy Premium. No body. */
+  @Post('create-subscription')
+  @HttpCode(200)
+  create(@CurrentUser() user: SessionUser): Promise<CreateSubscriptionResult> {
+    return this.commands.execute(new CreateSubscriptionCommand(user.id));
+  }
+
+  /** Ends Joy Premium at the end of the paid period (premium until then); 409 when there is nothing to cancel. */
+  @Post('subscription/cancel')
+  @HttpCode(200)
+  cancel(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
+    return this.commands.execute(new CancelSubscriptionCommand(user.id));
+  }
+
+  /** Which payment form the browser shows: `{ provider: 'stripe', publishableKey }` or `{ provider: 'sandbox' }`. */
+  @Get('billing/config')
+  config(): BillingClientConfig {
+    return this.provider.clientConfig();
+  }
+
+  /** The sandbox's payment form: pays the open checkout with a test card (404 when Stripe is configured). */
+  @Post('billing/sandbox/confirm')
+  @HttpCode(200)
+  confirm(@CurrentUser() user: SessionUser, @Body() body: ConfirmSandboxPaymentDto): Promise<SubscriptionStatusView> {
+    return this.commands.execute(
+      new ConfirmSandboxPaymentCommand(user.id, body.clientSecret, { number: body.cardNumber, expiry: body.expiry, cvc: body.cvc }),
+    );
+  }
+}
+
+/**
+ * Stripe's webhook: the raw body (mounted in app.ts, exempt from the JSON/Origin check) is verified against
+ * the `Stripe-Signature` header; a bad signature gets 400 and changes nothing. The event only says WHICH
+ * subscription changed: its current state is retrieved from Stripe, so duplicates and out-of-order
+ * deliveries append nothing new. A failure to reach Stripe answers 500, and Stripe delivers again.
+ */
+@Controller('billing')
+export class StripeWebhookController {
+  private readonly logger = new Logger('StripeWebhook');
+
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  @Post('webhook')
+  @HttpCode(200)
+  async receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined): Promise<{ received: true }> {
+    if (!(this.provider instanceof StripeBillingProvider)) throw new NotFoundException('Not found');
+    if (!Buffer.isBuffer(req.body) || !signature) throw new BadRequestException('Missing Stripe signature or body');
+    let event: Stripe.Event;
+    try {
+      event = this.provider.verifyWebhook(req.body, signature);
+    } catch (err) {
+      this.logger.warn(`Webhook refused: ${(err as Error).message}`);
+      throw new BadRequestException('Invalid Stripe signature');
+    }
+    const subscriptionId = this.provider.subscriptionIdOf(event);
+    if (!subscriptionId) return { received: true };
+    const current = await this.provider.current(subscriptionId);
+    if (current) await this.commands.execute(new SyncProviderSubscriptionCommand(current, `stripe-${event.id}`));
+    return { received: true };
   }
 }

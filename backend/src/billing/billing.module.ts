@@ -1,5 +1,36 @@
 import { Module } from '@nestjs/common';
-import { BillingController } from './billing.controller';
+import { CqrsModule } from '@nestjs/cqrs';
+import { APP_CONFIG } from '../app.tokens';
+import type { AppConfig } from '../config';
+import { BillingController, StripeWebhookController } from './billing.controller';
+import {
+  CancelSubscriptionHandler,
+  ConfirmSandboxPaymentHandler,
+  CreateSubscriptionHandler,
+  GetSubscriptionStatusHandler,
+  SandboxExpiry,
+  SyncProviderSubscriptionHandler,
+} from './billing.handlers';
+import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
+import { SandboxBillingProvider } from './sandbox.provider';
+import { StripeBillingProvider } from './stripe.provider';
 
-@Module({ controllers: [BillingController] })
+/** The adapter of the billing port, chosen by configuration: Stripe when STRIPE_SECRET_KEY is set, else the sandbox. */
+export function billingProviderFor(config: AppConfig): BillingProvider {
+  return config.billing.provider === 'stripe' ? new StripeBillingProvider(config.billing) : new SandboxBillingProvider(config.sessionSecret);
+}
+
+@Module({
+  imports: [CqrsModule],
+  controllers: [BillingController, StripeWebhookController],
+  providers: [
+    { provide: BILLING_PROVIDER, useFactory: billingProviderFor, inject: [APP_CONFIG] },
+    CreateSubscriptionHandler,
+    ConfirmSandboxPaymentHandler,
+    CancelSubscriptionHandler,
+    SyncProviderSubscriptionHandler,
+    GetSubscriptionStatusHandler,
+    SandboxExpiry,
+  ],
+})
 export class BillingModule {}

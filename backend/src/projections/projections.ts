@@ -2,6 +2,7 @@ import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
 import { latestRatingsProjector, ratingsProjector } from './ratings.projector';
+import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
 
 /** Every projection of the app; each is checkpointed, queued and rebuilt on its own. */
@@ -11,4 +12,5 @@ export const PROJECTIONS: readonly Projection[] = [
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats first: the weekly activity looks up the member's groups in it.
   { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },
+  { name: 'subscriptions', projectors: [subscriptionsProjector] },
 ];

@@ -1,17 +1,27 @@
-import { CrownOutlined, LogoutOutlined, MenuOutlined } from '@ant-design/icons';
+import { CrownOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Drawer } from 'antd';
 import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { displayName } from '../lib/user';
-import { NAV_LINKS } from '../routes';
+import { ACCOUNT_LINK, NAV_LINKS } from '../routes';
 import { Brand } from './Brand';
 import { PageLoading } from './PageLoading';
 import { SiteFooter } from './SiteFooter';
 
 function navClass({ isActive }: { isActive: boolean }) {
   return isActive ? 'nav-link is-active' : 'nav-link';
+}
+
+/** The account page (plan, renewal, cancellation) in the drawer; on desktop the greeting links there. */
+function AccountLink({ onNavigate }: { onNavigate?: () => void }) {
+  return (
+    <NavLink to={ACCOUNT_LINK.to} className={navClass} onClick={onNavigate}>
+      <UserOutlined aria-hidden="true" />
+      <span>{ACCOUNT_LINK.label}</span>
+    </NavLink>
+  );
 }
 
 function NavLinks({ showUpgrade, onNavigate }: { showUpgrade: boolean; onNavigate?: () => void }) {
@@ -59,8 +69,12 @@ export function AppLayout() {
             <NavLinks showUpgrade={showUpgrade} />
           </nav>
           <div className="nav-user nav-desktop">
-            {avatar}
-            <span className="nav-user__greeting">Hi, {name}</span>
+            {/* The user menu: the greeting leads to the account page (plan, renewal, cancellation). */}
+            <NavLink to={ACCOUNT_LINK.to} className={navClass} title="Your account" style={{ paddingBlock: 4, paddingInlineStart: 4 }}>
+              {avatar}
+              <span className="nav-user__greeting">Hi, {name}</span>
+              <span className="visually-hidden"> — {ACCOUNT_LINK.label}</span>
+            </NavLink>
             <Button icon={<LogoutOutlined aria-hidden="true" />} onClick={signOut}>
               Sign Out
             </Button>
@@ -92,6 +106,7 @@ export function AppLayout() {
         </div>
         <nav aria-label="Main" className="nav-drawer__links">
           <NavLinks showUpgrade={showUpgrade} onNavigate={() => setDrawerOpen(false)} />
+          <AccountLink onNavigate={() => setDrawerOpen(false)} />
         </nav>
         <Button block size="large" icon={<LogoutOutlined aria-hidden="true" />} onClick={signOut} className="nav-drawer__signout">
           Sign Out

@@ -1,13 +1,130 @@
-// Built in issue N: the Joy Premium payment page.
-// Placeholder route module: the engineer building this page replaces this file (keep the default export).
-import { Typography } from 'antd';
-import { PageHeader } from '../components/PageHeader';
+import { BarChartOutlined, CheckCircleFilled, CrownFilled, GiftOutlined, TeamOutlined } from '@ant-design/icons';
+import { Card, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import '../billing/billing.css';
+import { useBillingConfig, useCreateSubscription } from '../billing/api';
+import { PRICE, subscribeOutcome } from '../billing/logic';
+import { SandboxPaymentForm } from '../billing/SandboxPaymentForm';
+import { StripePaymentForm } from '../billing/StripePaymentForm';
+import { LinkButton } from '../components/LinkButton';
+import { PageLoading } from '../components/PageLoading';
+import { TOASTS, toast } from '../lib/toast';
 
-export default function SubscribePage() {
+const FEATURES = [
+  {
+    icon: <GiftOutlined aria-hidden="true" />,
+    name: 'Care Actions',
+    text: 'Send flowers, gift cards and handwritten notes to tribe members who need support.',
+  },
+  {
+    icon: <TeamOutlined aria-hidden="true" />,
+    name: 'Unlimited Groups',
+    text: 'Create and join unlimited happiness tribes with friends and family.',
+  },
+  {
+    icon: <BarChartOutlined aria-hidden="true" />,
+    name: 'Advanced Analytics',
+    text: 'Deeper insights, your full history, trends by factor and the patterns of your weeks.',
+  },
+];
+
+function Features() {
   return (
-    <>
-      <PageHeader title="Joy Premium" />
-      <Typography.Paragraph type="secondary">This page is coming soon.</Typography.Paragraph>
-    </>
+    <Card title={<h2 className="card-title">Premium Features</h2>}>
+      <ul className="premium-features">
+        {FEATURES.map((f) => (
+          <li key={f.name} className="premium-feature">
+            <span className="premium-feature__icon">{f.icon}</span>
+            <span>
+              <span className="premium-feature__name">{f.name}</span>
+              <span className="premium-feature__text">{f.text}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="premium-price" aria-label={`${PRICE.amount} ${PRICE.period}, cancel anytime`}>
+        <span className="premium-price__amount">{PRICE.amount}</span>
+        <span className="premium-price__period">{PRICE.period}</span>
+        <span className="premium-price__note">Cancel anytime</span>
+      </div>
+    </Card>
+  );
+}
+
+function Paid() {
+  return (
+    <div className="premium-done" role="status">
+      <CheckCircleFilled style={{ fontSize: 40, color: '#15803d' }} aria-hidden="true" />
+      <Typography.Text strong>Joy Premium is active.</Typography.Text>
+      <Typography.Text type="secondary">Manage your plan, renewal date and cancellation on your account page.</Typography.Text>
+      <div className="premium-done__actions">
+        <LinkButton to="/account" type="primary">
+          Go to Your Account
+        </LinkButton>
+        <LinkButton to="/">Back to Home</LinkButton>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * SPEC §2/§4: a spinner until a payment client secret arrives (POST /api/create-subscription on opening);
+ * no secret: 'Already Subscribed' and the spinner stays; then the features, the price and the payment form
+ * of the configured provider (Stripe's Payment Element, or the sandbox's test-mode form).
+ */
+export default function SubscribePage() {
+  const create = useCreateSubscription();
+  const config = useBillingConfig();
+  const [clientSecret, setClientSecret] = useState<string | null>(null);
+  const [paid, setPaid] = useState(false);
+  const started = useRef(false);
+
+  useEffect(() => {
+    document.title = 'Joy Premium · Joy';
+  }, []);
+
+  useEffect(() => {
+    if (started.current) return; // once, also under StrictMode's double effects
+    started.current = true;
+    create.mutate(undefined, {
+      onSuccess: (response) => {
+        const outcome = subscribeOutcome(response);
+        if (outcome.kind === 'pay') setClientSecret(outcome.clientSecret);
+        else toast(TOASTS.alreadySubscribed);
+      },
+    });
+  }, [create]);
+
+  if (!clientSecret || !config.data) return <PageLoading />;
+
+  return (
+    <div className="premium">
+      <header className="premium__hero">
+        <span className="premium__badge" aria-hidden="true">
+          <CrownFilled />
+        </span>
+        <Typography.Title level={1} className="premium__title">
+          Joy Premium
+        </Typography.Title>
+        <Typography.Paragraph className="premium__tagline">Unlock the full power of happiness tracking and care actions</Typography.Paragraph>
+      </header>
+      <div className="premium__grid">
+        <Features />
+        <Card title={<h2 className="card-title">Start Your Premium Journey</h2>}>
+          {paid ? (
+            <Paid />
+          ) : (
+            <>
+              <Typography.Paragraph className="premium-pay__hint">Enter your payment details below to unlock premium features</Typography.Paragraph>
+              {config.data.provider === 'stripe' ? (
+                <StripePaymentForm publishableKey={config.data.publishableKey} clientSecret={clientSecret} onPaid={() => setPaid(true)} />
+              ) : (
+                <SandboxPaymentForm clientSecret={clientSecret} onPaid={() => setPaid(true)} />
+              )}
+            </>
+          )}
+        </Card>
+      </div>
+    </div>
   );
 }

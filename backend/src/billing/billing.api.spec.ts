@@ -1,0 +1,187 @@
+import { MESSAGES } from '../groups/groups.decider';
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { addOneMonth, BILLING_MESSAGES } from './billing.decider';
+import { SandboxExpiry } from './billing.handlers';
+
+const GOOD_CARD = '4242 4242 4242 4242';
+const DECLINED_CARD = '4000 0000 0000 0002';
+
+describe('Joy Premium over HTTP, sandbox provider', () => {
+  let app: TestApp;
+  let ada: string;
+  let bob: string;
+  const ids: Record<string, string> = {};
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  const streamOf = async (name: string) => app.running.infra.store.readStream(`subscription-${ids[name]}`);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    bob = await signIn(app.baseUrl, 'bob@example.com', 'Bob');
+    for (const [name, cookie] of Object.entries({ ada, bob })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
+  });
+  afterAll(() => app.destroy());
+
+  it('refuses every billing route to a signed-out caller with 401', async () => {
+    const before = await head();
+    for (const res of [
+      await as().get('/api/subscription-status'),
+      await as().post('/api/create-subscription'),
+      await as().post('/api/subscription/cancel'),
+      await as().get('/api/billing/config'),
+      await as().post('/api/billing/sandbox/confirm', { clientSecret: 'x', cardNumber: GOOD_CARD }),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it('starts everyone on the free plan and names the sandbox as the provider', async () => {
+    expect((await as(ada).get('/api/subscription-status')).body).toEqual({ isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false });
+    expect((await as(ada).get('/api/billing/config')).body).toEqual({ provider: 'sandbox' });
+  });
+
+  it('has no Stripe webhook in sandbox mode', async () => {
+    const res = await as().post('/api/billing/webhook', { id: 'evt_1' });
+    expect(res.status).toBe(404);
+  });
+
+  it('refuses to cancel a free plan with 409', async () => {
+    const res = await as(ada).post('/api/subscription/cancel');
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ statusCode: 409, message: BILLING_MESSAGES.nothingToCancel });
+  });
+
+  let secret: string;
+  it('opens a checkout with a sandbox client secret, and hands back the same one while it is open', async () => {
+    const res = await as(ada).post('/api/create-subscription');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ clientSecret: expect.stringMatching(/^sandbox_/) });
+    secret = res.body.clientSecret;
+    expect((await as(ada).post('/api/create-subscription')).body).toEqual({ clientSecret: secret });
+    const stream = await streamOf('ada');
+    expect(stream.map((e) => e.type)).toEqual(['SubscriptionCheckoutStarted']);
+    expect(stream[0].data).toMatchObject({ userId: ids.ada, provider: 'sandbox', attempt: 1 });
+    // Still free until paid.
+    expect((await as(ada).get('/api/subscription-status')).body).toMatchObject({ isPremium: false, status: 'free' });
+  });
+
+  it('refuses a cross-site create and a non-JSON confirmation at the edge', async () => {
+    expect((await as(ada).post('/api/create-subscription').set('Origin', 'https://evil.example')).status).toBe(403);
+    const form = await as(ada).post('/api/billing/sandbox/confirm').set('Content-Type', 'application/x-www-form-urlencoded').send('cardNumber=4242424242424242');
+    expect(form.status).toBe(415);
+  });
+
+  it.each([
+    [{ clientSecret: 'x' }, 'cardNumber is required'],
+    [{ cardNumber: GOOD_CARD }, 'clientSecret is required'],
+    [{ clientSecret: 'x', cardNumber: 4242 }, 'cardNumber must be a string'],
+  ])('refuses a malformed confirmation %j with 400', async (body, message) => {
+    const res = await as(ada).post('/api/billing/sandbox/confirm', body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('refuses an unknown field', async () => {
+    const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber: GOOD_CARD, amount: 0 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('amount is not an accepted field');
+  });
+
+  it.each([
+    [DECLINED_CARD, {}, BILLING_MESSAGES.declined],
+    ['4242 4242 4242', {}, BILLING_MESSAGES.incompleteNumber],
+    ['4242 4242 4242 4241', {}, BILLING_MESSAGES.invalidNumber],
+    ['5555 5555 5555 4444', {}, BILLING_MESSAGES.notTestCard],
+    [GOOD_CARD, { expiry: '12 / 20' }, BILLING_MESSAGES.pastExpiry],
+    [GOOD_CARD, { expiry: '13/40' }, BILLING_MESSAGES.incompleteExpiry],
+    [GOOD_CARD, { expiry: '12/40', cvc: '1' }, BILLING_MESSAGES.incompleteCvc],
+  ])('refuses card %s %j with 400 "%s" and changes nothing', async (cardNumber, extra, message) => {
+    const before = await head();
+    const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber, ...extra });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message });
+    expect(await head()).toBe(before);
+    expect((await as(ada).get('/api/subscription-status')).body.isPremium).toBe(false);
+  });
+
+  it('refuses a client secret that is not the user’s open checkout', async () => {
+    const bobs = (await as(bob).post('/api/create-subscription')).body.clientSecret as string;
+    for (const clientSecret of [bobs, `${secret}x`, 'sandbox_forged']) {
+      const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: GOOD_CARD });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(BILLING_MESSAGES.staleCheckout);
+    }
+  });
+
+  let periodEnd: string;
+  it('activates Joy Premium with the test card for one month, and says so at once', async () => {
+    const before = Date.now();
+    const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber: GOOD_CARD, expiry: '12 / 40', cvc: '123' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false });
+    periodEnd = res.body.currentPeriodEnd;
+    const end = Date.parse(periodEnd);
+    expect(end).toBeGreaterThanOrEqual(addOneMonth(new Date(before)).getTime());
+    expect(end).toBeLessThanOrEqual(addOneMonth(new Date()).getTime());
+    expect((await as(ada).get('/api/subscription-status')).body).toEqual(res.body);
+    expect((await streamOf('ada')).map((e) => e.type)).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionActivated']);
+    // Bob is not affected.
+    expect((await as(bob).get('/api/subscription-status')).body.isPremium).toBe(false);
+  });
+
+  it('answers a retried confirmation with the status, appending nothing', async () => {
+    const before = await head();
+    const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber: GOOD_CARD });
+    expect(res.status).toBe(200);
+    expect(res.body.isPremium).toBe(true);
+    expect(await head()).toBe(before);
+  });
+
+  it('answers no client secret to a premium user', async () => {
+    const res = await as(ada).post('/api/create-subscription');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+  });
+
+  it('lets a premium user have more than 3 groups; a free user gets 403 for the 4th', async () => {
+    for (let i = 1; i <= 4; i++) expect((await as(ada).post('/api/groups', { name: `Ada ${i}` })).status).toBe(201);
+    for (let i = 1; i <= 3; i++) expect((await as(bob).post('/api/groups', { name: `Bob ${i}` })).status).toBe(201);
+    const fourth = await as(bob).post('/api/groups', { name: 'Bob 4' });
+    expect(fourth.status).toBe(403);
+    expect(fourth.body.message).toBe(MESSAGES.freePlanLimit);
+  });
+
+  it('cancels at the period end: still premium until then, and a second cancel changes nothing', async () => {
+    const res = await as(ada).post('/api/subscription/cancel');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isPremium: true, status: 'canceling', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: true });
+    expect((await as(ada).get('/api/subscription-status')).body).toEqual(res.body);
+    const before = await head();
+    expect((await as(ada).post('/api/subscription/cancel')).body).toEqual(res.body);
+    expect(await head()).toBe(before);
+    // Still premium: a 5th group is fine.
+    expect((await as(ada).post('/api/groups', { name: 'Ada 5' })).status).toBe(201);
+  });
+
+  it('ends the sandbox subscription when its period has passed; the user can subscribe again', async () => {
+    const expiry = app.running.app.get(SandboxExpiry);
+    expect(await expiry.endDue(new Date(Date.parse(periodEnd) - 1000))).toEqual([]);
+    expect(await expiry.endDue(new Date(periodEnd))).toEqual([ids.ada]);
+    expect(await expiry.endDue(new Date(periodEnd))).toEqual([]); // once
+    const ended = (await streamOf('ada')).at(-1)!;
+    expect(ended).toMatchObject({ type: 'SubscriptionEnded', data: { reason: 'canceled', endedAt: periodEnd } });
+    await app.running.infra.pipeline.waitFor(['SubscriptionEnded'], ended.position);
+    expect((await as(ada).get('/api/subscription-status')).body).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
+    expect((await as(ada).post('/api/groups', { name: 'Ada 6' })).status).toBe(403);
+    expect((await as(ada).post('/api/subscription/cancel')).status).toBe(409);
+
+    const again = await as(ada).post('/api/create-subscription');
+    expect(again.body.clientSecret).toMatch(/^sandbox_/);
+    expect(again.body.clientSecret).not.toBe(secret);
+    const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: again.body.clientSecret, cardNumber: GOOD_CARD });
+    expect(res.body).toMatchObject({ isPremium: true, status: 'active' });
+  });
+});

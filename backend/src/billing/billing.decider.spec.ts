@@ -1,0 +1,213 @@
+import { DomainError } from '../event-store/decider';
+import { contractViolations } from '../testing/event-contract';
+import { recorded } from '../testing/events';
+import {
+  addOneMonth,
+  BILLING_MESSAGES,
+  isPremiumAt,
+  ProviderSubscription,
+  SUBSCRIPTION_EVENT_TYPES,
+  SubscriptionCommand,
+  subscriptionDecider,
+  SubscriptionEvent,
+} from './billing.decider';
+
+const at = new Date('2026-11-20T08:00:00.000Z');
+const periodEnd = '2026-12-20T08:00:00.000Z';
+const nextPeriodEnd = '2027-01-20T08:00:00.000Z';
+
+const given = (events: SubscriptionEvent[]) => events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState);
+const when = (events: SubscriptionEvent[], command: SubscriptionCommand) => subscriptionDecider.decide(command, given(events));
+
+const started = (subscriptionId = 'sub_1', attempt = 1): SubscriptionEvent => ({
+  type: 'SubscriptionCheckoutStarted',
+  data: { userId: 'u1', provider: 'stripe', customerId: 'cus_1', subscriptionId, attempt, startedAt: at.toISOString() },
+});
+const activated = (subscriptionId = 'sub_1', end = periodEnd): SubscriptionEvent => ({
+  type: 'SubscriptionActivated',
+  data: { userId: 'u1', provider: 'stripe', customerId: 'cus_1', subscriptionId, currentPeriodEnd: end, activatedAt: at.toISOString() },
+});
+const scheduled = (subscriptionId = 'sub_1'): SubscriptionEvent => ({
+  type: 'SubscriptionCancellationScheduled',
+  data: { userId: 'u1', subscriptionId, cancelAt: periodEnd, scheduledAt: at.toISOString() },
+});
+const ended = (subscriptionId = 'sub_1'): SubscriptionEvent => ({
+  type: 'SubscriptionEnded',
+  data: { userId: 'u1', subscriptionId, endedAt: periodEnd, reason: 'canceled' },
+});
+const provider = (extra: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
+  provider: 'stripe',
+  userId: 'u1',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  status: 'active',
+  currentPeriodEnd: periodEnd,
+  cancelAtPeriodEnd: false,
+  endedAt: null,
+  ...extra,
+});
+const sync = (extra: Partial<ProviderSubscription> = {}, when = at): SubscriptionCommand => ({ type: 'SyncSubscription', subscription: provider(extra), at: when });
+const startCheckout = (subscriptionId = 'sub_1'): SubscriptionCommand => ({
+  type: 'StartCheckout', userId: 'u1', provider: 'stripe', customerId: 'cus_1', subscriptionId, at,
+});
+const types = (events: SubscriptionEvent[]) => events.map((e) => e.type);
+
+describe('subscription decider', () => {
+  describe('checkout', () => {
+    it('starts the first checkout as attempt 1', () => {
+      expect(when([], startCheckout())).toEqual([started('sub_1', 1)]);
+    });
+
+    it('records the same open checkout once (a reload reuses it)', () => {
+      expect(when([started()], startCheckout('sub_1'))).toEqual([]);
+    });
+
+    it('counts a new attempt after an expired one', () => {
+      expect(when([started('sub_1', 1)], startCheckout('sub_2'))).toEqual([started('sub_2', 2)]);
+    });
+
+    it('starts nothing for a premium user', () => {
+      expect(when([started(), activated()], startCheckout('sub_2'))).toEqual([]);
+      expect(when([started(), activated(), scheduled()], startCheckout('sub_2'))).toEqual([]);
+    });
+
+    it('lets a user whose subscription ended subscribe again', () => {
+      expect(types(when([started(), activated(), scheduled(), ended()], startCheckout('sub_2')))).toEqual(['SubscriptionCheckoutStarted']);
+    });
+  });
+
+  describe('syncing the provider’s current state', () => {
+    it('activates a paid subscription with its period end', () => {
+      expect(when([started()], sync())).toEqual([activated()]);
+    });
+
+    it('changes nothing when the state is already recorded (the same webhook twice)', () => {
+      expect(when([started(), activated()], sync())).toEqual([]);
+    });
+
+    it('renews when the period end moves forward, and ignores an older one', () => {
+      expect(when([started(), activated()], sync({ currentPeriodEnd: nextPeriodEnd }))).toEqual([
+        { type: 'SubscriptionRenewed', data: { userId: 'u1', subscriptionId: 'sub_1', currentPeriodEnd: nextPeriodEnd } },
+      ]);
+      expect(when([started(), activated('sub_1', nextPeriodEnd)], sync({ currentPeriodEnd: periodEnd }))).toEqual([]);
+    });
+
+    it('schedules the cancellation at the period end, once', () => {
+      expect(when([started(), activated()], sync({ cancelAtPeriodEnd: true }))).toEqual([
+        { type: 'SubscriptionCancellationScheduled', data: { userId: 'u1', subscriptionId: 'sub_1', cancelAt: periodEnd, scheduledAt: at.toISOString() } },
+      ]);
+      expect(when([started(), activated(), scheduled()], sync({ cancelAtPeriodEnd: true }))).toEqual([]);
+    });
+
+    it('activates and schedules in one go when the first signal already says both', () => {
+      expect(types(when([started()], sync({ cancelAtPeriodEnd: true })))).toEqual(['SubscriptionActivated', 'SubscriptionCancellationScheduled']);
+    });
+
+    it('withdraws a scheduled cancellation the provider no longer has', () => {
+      expect(types(when([started(), activated(), scheduled()], sync({ cancelAtPeriodEnd: false })))).toEqual(['SubscriptionCancellationWithdrawn']);
+    });
+
+    it('ends a paid subscription the provider ended, with the reason', () => {
+      expect(when([started(), activated(), scheduled()], sync({ status: 'ended', endedAt: periodEnd, cancelAtPeriodEnd: true }))).toEqual([ended()]);
+      expect(when([started(), activated()], sync({ status: 'ended', endedAt: periodEnd, endReason: 'payment_failed' }))[0].data).toMatchObject({
+        reason: 'payment_failed',
+      });
+    });
+
+    it('keeps an ended subscription ended: a stale "active" delivered after "deleted" changes nothing', () => {
+      const afterDeleted = [started(), activated(), ended()];
+      expect(when(afterDeleted, sync())).toEqual([]);
+      expect(when(afterDeleted, sync({ currentPeriodEnd: nextPeriodEnd, cancelAtPeriodEnd: true }))).toEqual([]);
+    });
+
+    it('ignores an open or expired checkout that was never paid', () => {
+      expect(when([started()], sync({ status: 'open', currentPeriodEnd: null }))).toEqual([]);
+      expect(when([started()], sync({ status: 'ended', endedAt: at.toISOString() }))).toEqual([]);
+    });
+
+    it('moves to a new subscription after the old one ended', () => {
+      const events = when([started(), activated(), ended(), started('sub_2', 2)], sync({ subscriptionId: 'sub_2', currentPeriodEnd: nextPeriodEnd }));
+      expect(events).toEqual([activated('sub_2', nextPeriodEnd)]);
+    });
+  });
+
+  describe('cancelling', () => {
+    const cancel: SubscriptionCommand = { type: 'ScheduleCancellation', userId: 'u1', at };
+
+    it('schedules the end at the end of the paid period', () => {
+      expect(when([started(), activated()], cancel)).toEqual([scheduled()]);
+    });
+
+    it('does nothing more when it is already scheduled', () => {
+      expect(when([started(), activated(), scheduled()], cancel)).toEqual([]);
+    });
+
+    it('refuses with 409 when there is nothing to cancel', () => {
+      for (const history of [[], [started()], [started(), activated(), ended()]]) {
+        expect(() => when(history, cancel)).toThrow(new DomainError(409, BILLING_MESSAGES.nothingToCancel));
+      }
+    });
+  });
+
+  describe('the sandbox’s end of period', () => {
+    const sandboxActivated: SubscriptionEvent = {
+      type: 'SubscriptionActivated',
+      data: { userId: 'u1', provider: 'sandbox', customerId: 'c', subscriptionId: 'sb_1', currentPeriodEnd: periodEnd, activatedAt: at.toISOString() },
+    };
+    const endIfDue = (now: string): SubscriptionCommand => ({ type: 'EndIfDue', userId: 'u1', at: new Date(now) });
+
+    it('ends a sandbox subscription once its period is over, not before', () => {
+      expect(when([sandboxActivated], endIfDue('2026-12-20T07:59:59.000Z'))).toEqual([]);
+      expect(when([sandboxActivated], endIfDue(periodEnd))).toEqual([
+        { type: 'SubscriptionEnded', data: { userId: 'u1', subscriptionId: 'sb_1', endedAt: periodEnd, reason: 'period_ended' } },
+      ]);
+      expect(when([sandboxActivated, scheduled('sb_1')], endIfDue(periodEnd))[0].data).toMatchObject({ reason: 'canceled' });
+    });
+
+    it('leaves Stripe subscriptions and ended ones alone', () => {
+      expect(when([started(), activated()], endIfDue(nextPeriodEnd))).toEqual([]);
+      expect(when([sandboxActivated, ended('sb_1')], endIfDue(nextPeriodEnd))).toEqual([]);
+    });
+  });
+
+  it('is premium while active, and while canceling until the period end', () => {
+    const state = given([started(), activated(), scheduled()]);
+    expect(isPremiumAt(given([]), at)).toBe(false);
+    expect(isPremiumAt(state, at)).toBe(true);
+    expect(isPremiumAt(state, new Date(periodEnd))).toBe(false);
+    expect(isPremiumAt(given([started(), activated(), ended()]), at)).toBe(false);
+  });
+});
+
+describe('one month ahead', () => {
+  it.each([
+    ['2026-11-20T08:00:00.000Z', '2026-12-20T08:00:00.000Z'],
+    ['2026-12-15T23:30:00.000Z', '2027-01-15T23:30:00.000Z'], // across the year
+    ['2027-01-31T10:00:00.000Z', '2027-02-28T10:00:00.000Z'], // clamped to February's end
+    ['2028-01-31T10:00:00.000Z', '2028-02-29T10:00:00.000Z'], // leap year
+    ['2026-03-31T00:00:00.000Z', '2026-04-30T00:00:00.000Z'],
+    ['2026-08-31T12:00:00.000Z', '2026-09-30T12:00:00.000Z'],
+  ])('from %s is %s', (from, to) => {
+    expect(addOneMonth(new Date(from)).toISOString()).toBe(to);
+  });
+});
+
+describe('the published contract of the subscription events (docs/events)', () => {
+  /** Stored JSON as the app writes it at schemaVersion 1: these must stay valid. */
+  const fixtures: [string, object][] = [
+    ['SubscriptionCheckoutStarted', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', provider: 'stripe', customerId: 'cus_Q1', subscriptionId: 'sub_Q1', attempt: 1, startedAt: '2026-11-20T08:30:00.000Z' }],
+    ['SubscriptionActivated', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', provider: 'sandbox', customerId: 'sandbox_cus_1', subscriptionId: 'sandbox_sub_1_1', currentPeriodEnd: '2026-12-20T08:30:00.000Z', activatedAt: '2026-11-20T08:30:00.000Z' }],
+    ['SubscriptionRenewed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', currentPeriodEnd: '2027-01-20T08:30:00.000Z' }],
+    ['SubscriptionCancellationScheduled', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', cancelAt: '2026-12-20T08:30:00.000Z', scheduledAt: '2026-11-21T08:30:00.000Z' }],
+    ['SubscriptionCancellationWithdrawn', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', withdrawnAt: '2026-11-22T08:30:00.000Z' }],
+    ['SubscriptionEnded', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', endedAt: '2026-12-20T08:30:00.000Z', reason: 'canceled' }],
+  ];
+
+  it.each(fixtures)('accepts stored %s events of schemaVersion 1', (type, data) => {
+    expect(contractViolations(recorded(type, data, 1))).toEqual([]);
+  });
+
+  it('covers every subscription event type', () => {
+    expect(fixtures.map(([type]) => type)).toEqual([...SUBSCRIPTION_EVENT_TYPES]);
+  });
+});

@@ -1,0 +1,269 @@
+import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+
+/*
+ * Joy Premium: one stream per user, `subscription-<userId>`.
+ *
+ * The payment provider (Stripe, or the sandbox) is the source of truth for a subscription's state. Every
+ * provider signal (a webhook, the sandbox's confirmation, the answer to a cancel request) is turned into a
+ * `SyncSubscription` command carrying the provider's CURRENT state of the subscription; the decider appends
+ * only the transitions that state implies relative to what the stream already says. So a webhook delivered
+ * twice changes nothing the second time, and a stale one (an `updated` arriving after `deleted`) changes
+ * nothing at all: an ended subscription never comes back.
+ */
+
+export type BillingProviderName = 'stripe' | 'sandbox';
+
+export const PREMIUM_PRICE = { amountCents: 499, currency: 'usd', interval: 'month', lookupKey: 'joy_premium_monthly' } as const;
+
+export const BILLING_MESSAGES = {
+  nothingToCancel: 'You have no active Joy Premium subscription to cancel.',
+  declined: 'Your card was declined.',
+  notTestCard: 'Your card was declined. Test mode accepts only the test cards.',
+  incompleteNumber: 'Your card number is incomplete.',
+  invalidNumber: 'Your card number is invalid.',
+  incompleteExpiry: "Your card's expiration date is incomplete.",
+  pastExpiry: "Your card's expiration year is in the past.",
+  incompleteCvc: "Your card's security code is incomplete.",
+  staleCheckout: 'This payment session is no longer valid. Please reload the page and try again.',
+} as const;
+
+// ---- events -------------------------------------------------------------------------------------------
+
+export type SubscriptionCheckoutStarted = DomainEvent<
+  'SubscriptionCheckoutStarted',
+  { userId: string; provider: BillingProviderName; customerId: string; subscriptionId: string; attempt: number; startedAt: string }
+>;
+export type SubscriptionActivated = DomainEvent<
+  'SubscriptionActivated',
+  { userId: string; provider: BillingProviderName; customerId: string; subscriptionId: string; currentPeriodEnd: string; activatedAt: string }
+>;
+export type SubscriptionRenewed = DomainEvent<'SubscriptionRenewed', { userId: string; subscriptionId: string; currentPeriodEnd: string }>;
+export type SubscriptionCancellationScheduled = DomainEvent<
+  'SubscriptionCancellationScheduled',
+  { userId: string; subscriptionId: string; cancelAt: string; scheduledAt: string }
+>;
+/** The user took back a scheduled cancellation (possible in Stripe's customer portal or dashboard). */
+export type SubscriptionCancellationWithdrawn = DomainEvent<
+  'SubscriptionCancellationWithdrawn',
+  { userId: string; subscriptionId: string; withdrawnAt: string }
+>;
+export type SubscriptionEndReason = 'canceled' | 'period_ended' | 'payment_failed';
+export type SubscriptionEnded = DomainEvent<
+  'SubscriptionEnded',
+  { userId: string; subscriptionId: string; endedAt: string; reason: SubscriptionEndReason }
+>;
+
+export type SubscriptionEvent =
+  | SubscriptionCheckoutStarted
+  | SubscriptionActivated
+  | SubscriptionRenewed
+  | SubscriptionCancellationScheduled
+  | SubscriptionCancellationWithdrawn
+  | SubscriptionEnded;
+
+export const SUBSCRIPTION_EVENT_TYPES = [
+  'SubscriptionCheckoutStarted',
+  'SubscriptionActivated',
+  'SubscriptionRenewed',
+  'SubscriptionCancellationScheduled',
+  'SubscriptionCancellationWithdrawn',
+  'SubscriptionEnded',
+] as const satisfies readonly SubscriptionEvent['type'][];
+
+export const subscriptionStream = (userId: string) => `subscription-${userId}`;
+
+// ---- state --------------------------------------------------------------------------------------------
+
+export interface SubscriptionState {
+  /** The plan's lifecycle: none (never premium), active, canceling (ends at currentPeriodEnd), ended. */
+  status: 'none' | 'active' | 'canceling' | 'ended';
+  provider: BillingProviderName | null;
+  customerId: string | null;
+  /** The subscription the status is about (the paid one), or null. */
+  subscriptionId: string | null;
+  currentPeriodEnd: string | null;
+  /** An open checkout that has not been paid yet (a new attempt after an ended subscription, too). */
+  pending: { provider: BillingProviderName; customerId: string; subscriptionId: string } | null;
+  /** Checkouts started so far: the next attempt's number (part of its idempotency key). */
+  attempts: number;
+  /** Subscriptions that ended: terminal, a late signal about them changes nothing. */
+  endedSubscriptionIds: readonly string[];
+}
+
+export const initialSubscriptionState: SubscriptionState = {
+  status: 'none',
+  provider: null,
+  customerId: null,
+  subscriptionId: null,
+  currentPeriodEnd: null,
+  pending: null,
+  attempts: 0,
+  endedSubscriptionIds: [],
+};
+
+/** Premium right now: active, or canceling until the end of the paid period. */
+export function isPremiumAt(state: Pick<SubscriptionState, 'status' | 'currentPeriodEnd' | 'provider'>, now: Date): boolean {
+  if (state.status !== 'active' && state.status !== 'canceling') return false;
+  if (!state.currentPeriodEnd) return state.status === 'active';
+  if (Date.parse(state.currentPeriodEnd) > now.getTime()) return true;
+  // A Stripe subscription past its period end stays premium until Stripe says otherwise (the renewal's
+  // invoice.paid, or deleted): a webhook may lag. Sandbox subscriptions and scheduled cancellations end there.
+  return state.status === 'active' && state.provider === 'stripe';
+}
+
+// ---- commands -----------------------------------------------------------------------------------------
+
+/** The provider's current view of one subscription. */
+export interface ProviderSubscription {
+  provider: BillingProviderName;
+  userId: string;
+  customerId: string;
+  subscriptionId: string;
+  /** Normalised: open (not paid yet), active (paid; Stripe's active/trialing/past_due), ended. */
+  status: 'open' | 'active' | 'ended';
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** When the subscription is ended: since when, and why. */
+  endedAt: string | null;
+  endReason?: SubscriptionEndReason;
+}
+
+export type SubscriptionCommand =
+  | { type: 'StartCheckout'; userId: string; provider: BillingProviderName; customerId: string; subscriptionId: string; at: Date }
+  | { type: 'SyncSubscription'; subscription: ProviderSubscription; at: Date }
+  | { type: 'ScheduleCancellation'; userId: string; at: Date }
+  | { type: 'EndIfDue'; userId: string; at: Date };
+
+function evolve(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
+  switch (event.type) {
+    case 'SubscriptionCheckoutStarted': {
+      const { provider, customerId, subscriptionId } = event.data;
+      return { ...state, customerId, pending: { provider, customerId, subscriptionId }, attempts: state.attempts + 1 };
+    }
+    case 'SubscriptionActivated': {
+      const d = event.data;
+      return {
+        ...state,
+        status: 'active',
+        provider: d.provider,
+        customerId: d.customerId,
+        subscriptionId: d.subscriptionId,
+        currentPeriodEnd: d.currentPeriodEnd,
+        pending: state.pending?.subscriptionId === d.subscriptionId ? null : state.pending,
+      };
+    }
+    case 'SubscriptionRenewed':
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, currentPeriodEnd: event.data.currentPeriodEnd } : state;
+    case 'SubscriptionCancellationScheduled':
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'canceling' } : state;
+    case 'SubscriptionCancellationWithdrawn':
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'active' } : state;
+    case 'SubscriptionEnded': {
+      const id = event.data.subscriptionId;
+      const ended = [...state.endedSubscriptionIds, id];
+      if (id === state.subscriptionId) return { ...state, status: 'ended', endedSubscriptionIds: ended };
+      return { ...state, pending: state.pending?.subscriptionId === id ? null : state.pending, endedSubscriptionIds: ended };
+    }
+    default:
+      return state;
+  }
+}
+
+/** The transitions from `state` to the provider's current view of the subscription. */
+function sync(state: SubscriptionState, sub: ProviderSubscription, at: Date): SubscriptionEvent[] {
+  const { userId, subscriptionId } = sub;
+  if (state.endedSubscriptionIds.includes(subscriptionId)) return []; // ended is final
+  const isCurrent = state.subscriptionId === subscriptionId && (state.status === 'active' || state.status === 'canceling');
+  const now = at.toISOString();
+
+  if (sub.status === 'ended') {
+    // An open checkout that expired unpaid is forgotten by the next checkout; only a paid one ends.
+    if (!isCurrent) return [];
+    const reason = sub.endReason ?? (state.status === 'canceling' || sub.cancelAtPeriodEnd ? 'canceled' : 'period_ended');
+    return [{ type: 'SubscriptionEnded', data: { userId, subscriptionId, endedAt: sub.endedAt ?? now, reason } }];
+  }
+  if (sub.status === 'open' || !sub.currentPeriodEnd) return [];
+
+  const events: SubscriptionEvent[] = [];
+  let status = state.status;
+  if (!isCurrent) {
+    events.push({
+      type: 'SubscriptionActivated',
+      data: { userId, provider: sub.provider, customerId: sub.customerId, subscriptionId, currentPeriodEnd: sub.currentPeriodEnd, activatedAt: now },
+    });
+    status = 'active';
+  } else if (Date.parse(sub.currentPeriodEnd) > Date.parse(state.currentPeriodEnd ?? '')) {
+    events.push({ type: 'SubscriptionRenewed', data: { userId, subscriptionId, currentPeriodEnd: sub.currentPeriodEnd } });
+  }
+  if (sub.cancelAtPeriodEnd && status !== 'canceling') {
+    events.push({ type: 'SubscriptionCancellationScheduled', data: { userId, subscriptionId, cancelAt: sub.currentPeriodEnd, scheduledAt: now } });
+  } else if (!sub.cancelAtPeriodEnd && status === 'canceling') {
+    events.push({ type: 'SubscriptionCancellationWithdrawn', data: { userId, subscriptionId, withdrawnAt: now } });
+  }
+  return events;
+}
+
+export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
+  initialState: initialSubscriptionState,
+  evolve,
+  decide(command, state) {
+    switch (command.type) {
+      case 'StartCheckout': {
+        if (isPremiumAt(state, command.at)) return [];
+        if (state.pending?.subscriptionId === command.subscriptionId) return [];
+        const { userId, provider, customerId, subscriptionId, at } = command;
+        return [
+          {
+            type: 'SubscriptionCheckoutStarted',
+            data: { userId, provider, customerId, subscriptionId, attempt: state.attempts + 1, startedAt: at.toISOString() },
+          },
+        ];
+      }
+      case 'SyncSubscription':
+        return sync(state, command.subscription, command.at);
+      case 'ScheduleCancellation': {
+        if (state.status === 'canceling' && isPremiumAt(state, command.at)) return []; // already scheduled: idempotent
+        if (state.status !== 'active' || !state.subscriptionId || !state.currentPeriodEnd) {
+          throw new DomainError(409, BILLING_MESSAGES.nothingToCancel);
+        }
+        return [
+          {
+            type: 'SubscriptionCancellationScheduled',
+            data: { userId: command.userId, subscriptionId: state.subscriptionId, cancelAt: state.currentPeriodEnd, scheduledAt: command.at.toISOString() },
+          },
+        ];
+      }
+      case 'EndIfDue': {
+        // The sandbox has no renewals: its subscriptions end when the paid period is over.
+        if (state.provider !== 'sandbox' || !state.subscriptionId || !state.currentPeriodEnd) return [];
+        if (state.status !== 'active' && state.status !== 'canceling') return [];
+        if (Date.parse(state.currentPeriodEnd) > command.at.getTime()) return [];
+        return [
+          {
+            type: 'SubscriptionEnded',
+            data: {
+              userId: command.userId,
+              subscriptionId: state.subscriptionId,
+              endedAt: state.currentPeriodEnd,
+              reason: state.status === 'canceling' ? 'canceled' : 'period_ended',
+            },
+          },
+        ];
+      }
+    }
+  },
+};
+
+/**
+ * One calendar month after `from`, in UTC, clamped to the last day of a shorter month (31 Jan → 28/29 Feb,
+ * 31 Mar → 30 Apr), as card subscriptions bill.
+ */
+export function addOneMonth(from: Date): Date {
+  const next = new Date(from.getTime());
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, lastDay));
+  return next;
+}

@@ -1,0 +1,256 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { PIPELINE } from '../app.tokens';
+import { CommandContext, decideAndAppend, DomainError } from '../event-store/decider';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt, SubscriptionStatusView } from '../projections/subscriptions.projector';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import {
+  isPremiumAt,
+  ProviderSubscription,
+  SUBSCRIPTION_EVENT_TYPES,
+  SubscriptionCommand,
+  subscriptionDecider,
+  SubscriptionEvent,
+  SubscriptionState,
+  subscriptionStream,
+} from './billing.decider';
+import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
+import { SandboxBillingProvider, TestCard } from './sandbox.provider';
+
+const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as SubscriptionEvent;
+
+async function loadState(store: EventStore, userId: string): Promise<SubscriptionState> {
+  const recorded = await store.readStream(subscriptionStream(userId));
+  return recorded.map(upcast).reduce(subscriptionDecider.evolve, subscriptionDecider.initialState);
+}
+
+/** Decides on the user's subscription stream, appends, and waits until the status read model shows it. */
+async function decide(
+  store: EventStore,
+  pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+  userId: string,
+  command: SubscriptionCommand,
+  ctx: CommandContext,
+  eventIds?: (events: SubscriptionEvent[], version: number) => string[],
+): Promise<SubscriptionEvent[]> {
+  const { events, append } = await decideAndAppend(store, subscriptionStream(userId), subscriptionDecider, command, ctx, { upcast, eventIds });
+  if (append) await pipeline.waitFor(SUBSCRIPTION_EVENT_TYPES, append.position);
+  return events;
+}
+
+async function statusOf(readModels: ReadModelStore, userId: string, now = new Date()): Promise<SubscriptionStatusView> {
+  return subscriptionStatusAt(await readModels.get<SubscriptionDoc>(subscriptionsProjector.collection, userId), now);
+}
+
+/** The groups' premium lookup, on the subscriptions read model and the clock. */
+export function premiumFromSubscriptions(readModels: ReadModelStore): (userId: string) => Promise<boolean> {
+  return async (userId) => (await statusOf(readModels, userId)).isPremium;
+}
+
+// ---- commands -----------------------------------------------------------------------------------------
+
+export interface CreateSubscriptionResult {
+  clientSecret?: string;
+}
+
+export class CreateSubscriptionCommand {
+  constructor(readonly userId: string) {}
+}
+
+/**
+ * POST /api/create-subscription: `{ clientSecret }` of a checkout to pay (new, or the one still open), or
+ * `{}` when the user already has Joy Premium.
+ */
+@CommandHandler(CreateSubscriptionCommand)
+export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResult> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  async execute({ userId }: CreateSubscriptionCommand): Promise<CreateSubscriptionResult> {
+    const at = new Date();
+    const state = await loadState(this.store, userId);
+    if (isPremiumAt(state, at)) return {};
+    const checkout = await this.provider.checkout(userId, state);
+    const ctx: CommandContext = { actorUserId: userId, now: at };
+    if (checkout.kind === 'paid') {
+      // Paid meanwhile (the webhook has not arrived yet): record it now.
+      await decide(this.store, this.pipeline, userId, { type: 'SyncSubscription', subscription: checkout.subscription, at }, ctx);
+      return {};
+    }
+    const { customerId, subscriptionId, clientSecret } = checkout;
+    await decide(
+      this.store,
+      this.pipeline,
+      userId,
+      { type: 'StartCheckout', userId, provider: this.provider.name, customerId, subscriptionId, at },
+      ctx,
+      () => [`checkout-${subscriptionId}`], // a retried request appends it once
+    );
+    return { clientSecret };
+  }
+}
+
+export class ConfirmSandboxPaymentCommand {
+  constructor(
+    readonly userId: string,
+    readonly clientSecret: string,
+    readonly card: TestCard,
+  ) {}
+}
+
+/** POST /api/billing/sandbox/confirm: pays the sandbox checkout with a test card. */
+@CommandHandler(ConfirmSandboxPaymentCommand)
+export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSandboxPaymentCommand, SubscriptionStatusView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  async execute({ userId, clientSecret, card }: ConfirmSandboxPaymentCommand): Promise<SubscriptionStatusView> {
+    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError(404, 'Not found');
+    const at = new Date();
+    const state = await loadState(this.store, userId);
+    // Paid already (a retried confirmation): answer the status as it is.
+    if (isPremiumAt(state, at) && clientSecret === this.provider.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
+    const subscription = this.provider.confirm(userId, state, clientSecret, card);
+    await decide(this.store, this.pipeline, userId, { type: 'SyncSubscription', subscription, at }, { actorUserId: userId, now: at }, (events) =>
+      events.map((e) => `sandbox-${subscription.subscriptionId}-${e.type}`),
+    );
+    return statusOf(this.readModels, userId, at);
+  }
+}
+
+export class CancelSubscriptionCommand {
+  constructor(readonly userId: string) {}
+}
+
+/** POST /api/subscription/cancel: ends the subscription at the end of the paid period; 409 if there is none. */
+@CommandHandler(CancelSubscriptionCommand)
+export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscriptionCommand, SubscriptionStatusView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  async execute({ userId }: CancelSubscriptionCommand): Promise<SubscriptionStatusView> {
+    const at = new Date();
+    const ctx: CommandContext = { actorUserId: userId, now: at };
+    const command: SubscriptionCommand = { type: 'ScheduleCancellation', userId, at };
+    // The rules first (409 with nothing to cancel; already canceling: nothing to do), before asking the provider.
+    const state = await loadState(this.store, userId);
+    if (subscriptionDecider.decide(command, state).length > 0) {
+      const subscription = await this.provider.cancelAtPeriodEnd(userId, state);
+      await decide(this.store, this.pipeline, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+    }
+    return statusOf(this.readModels, userId, at);
+  }
+}
+
+export class SyncProviderSubscriptionCommand {
+  constructor(
+    readonly subscription: ProviderSubscription,
+    /** The provider's id of the signal (a Stripe event id): the appended events' ids derive from it. */
+    readonly signalId: string,
+  ) {}
+}
+
+/** A provider's signal (a webhook): appends what the subscription's current state implies, once. */
+@CommandHandler(SyncProviderSubscriptionCommand)
+export class SyncProviderSubscriptionHandler implements ICommandHandler<SyncProviderSubscriptionCommand, SubscriptionEvent[]> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+  ) {}
+
+  execute({ subscription, signalId }: SyncProviderSubscriptionCommand): Promise<SubscriptionEvent[]> {
+    const at = new Date();
+    return decide(
+      this.store,
+      this.pipeline,
+      subscription.userId,
+      { type: 'SyncSubscription', subscription, at },
+      { actorUserId: 'system', correlationId: signalId, causationId: signalId, now: at },
+      (events, version) => events.map((_, i) => `${signalId}-${version}-${i}`),
+    );
+  }
+}
+
+// ---- queries ------------------------------------------------------------------------------------------
+
+export class GetSubscriptionStatusQuery {
+  constructor(
+    readonly userId: string,
+    readonly now = new Date(),
+  ) {}
+}
+
+@QueryHandler(GetSubscriptionStatusQuery)
+export class GetSubscriptionStatusHandler implements IQueryHandler<GetSubscriptionStatusQuery, SubscriptionStatusView> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  execute({ userId, now }: GetSubscriptionStatusQuery): Promise<SubscriptionStatusView> {
+    return statusOf(this.readModels, userId, now);
+  }
+}
+
+// ---- the sandbox's end of period ----------------------------------------------------------------------
+
+/**
+ * The sandbox has no renewals: once a sandbox subscription's month is over, this reactor appends its
+ * `SubscriptionEnded` (the status endpoint already says 'ended' at that moment, computed at query time;
+ * the event makes the stream say so too). It looks every minute; several processes doing it at once are
+ * harmless (the stream's expected version lets one append, the others then decide nothing).
+ */
+@Injectable()
+export class SandboxExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
+  static readonly INTERVAL_MS = 60_000;
+  private readonly logger = new Logger('SandboxExpiry');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.provider.name !== 'sandbox') return;
+    this.timer = setInterval(() => void this.endDue().catch((err) => this.logger.error(err)), SandboxExpiry.INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Ends every sandbox subscription whose paid period is over at `now`; answers the users concerned. */
+  async endDue(now = new Date()): Promise<string[]> {
+    const docs = [
+      ...(await this.readModels.find<SubscriptionDoc>(subscriptionsProjector.collection, { status: 'active' })),
+      ...(await this.readModels.find<SubscriptionDoc>(subscriptionsProjector.collection, { status: 'canceling' })),
+    ];
+    const due = docs.filter((d) => d.provider === 'sandbox' && d.currentPeriodEnd && Date.parse(d.currentPeriodEnd) <= now.getTime());
+    const ended: string[] = [];
+    for (const doc of due) {
+      const { events } = await decideAndAppend(
+        this.store,
+        subscriptionStream(doc.userId),
+        subscriptionDecider,
+        { type: 'EndIfDue', userId: doc.userId, at: now },
+        { actorUserId: 'system', now },
+        { upcast, eventIds: () => [`sandbox-end-${doc.subscriptionId}`] },
+      );
+      if (events.length > 0) ended.push(doc.userId);
+    }
+    return ended;
+  }
+}

@@ -1,0 +1,36 @@
+import type { BillingProviderName, ProviderSubscription, SubscriptionState } from './billing.decider';
+
+/**
+ * The billing port: the payment provider's side of Joy Premium. Two adapters, chosen by configuration:
+ * Stripe (`STRIPE_SECRET_KEY` set) and the sandbox (a clearly labelled test mode; no money moves).
+ * The adapters talk to the provider only; what the stream records is decided by `subscriptionDecider`.
+ */
+export interface BillingProvider {
+  readonly name: BillingProviderName;
+  /** What the browser needs to show the payment form (never a secret). */
+  clientConfig(): BillingClientConfig;
+  /**
+   * Opens a checkout for a user without an active subscription, or hands back the one still open. Outbound
+   * calls carry idempotency keys derived from the user and the attempt number, so a retried request
+   * creates nothing twice. May find that the open checkout has been paid meanwhile (`paid`).
+   */
+  checkout(userId: string, state: SubscriptionState): Promise<Checkout>;
+  /**
+   * Asks the provider to end the subscription at the end of the paid period and answers the provider's
+   * state afterwards; null when the provider keeps no state of its own (the sandbox): then the cancellation
+   * is recorded directly.
+   */
+  cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+}
+
+export interface BillingClientConfig {
+  provider: BillingProviderName;
+  publishableKey?: string;
+}
+
+export type Checkout =
+  | { kind: 'open'; customerId: string; subscriptionId: string; clientSecret: string }
+  | { kind: 'paid'; subscription: ProviderSubscription };
+
+/** Nest injection token of the BillingProvider. */
+export const BILLING_PROVIDER = 'BillingProvider';

@@ -1,0 +1,392 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { initialSubscriptionState } from './billing.decider';
+import { clientSecretOf, StripeBillingProvider, toProviderSubscription } from './stripe.provider';
+
+/**
+ * A stand-in for Stripe's API: a tiny HTTP server that records every request and answers the customers,
+ * prices and subscriptions calls the adapter makes, replaying the first answer of an idempotency key as
+ * Stripe does.
+ */
+interface Recorded {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  form: Record<string, string>;
+}
+
+type Sub = {
+  id: string;
+  object: 'subscription';
+  customer: string;
+  status: string;
+  metadata: Record<string, string>;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  ended_at: number | null;
+  cancellation_details: { reason: string | null };
+  items: { object: 'list'; data: { id: string; current_period_end: number; current_period_start: number }[] };
+  latest_invoice: string;
+};
+
+class StripeStandIn {
+  readonly requests: Recorded[] = [];
+  readonly customers = new Map<string, { id: string; object: 'customer'; metadata: Record<string, string> }>();
+  readonly subscriptions = new Map<string, Sub>();
+  readonly prices: { id: string; object: 'price'; lookup_key: string; active: boolean; unit_amount: number }[] = [];
+  private readonly replies = new Map<string, { status: number; body: unknown }>();
+  /** Fail the next N requests to this path prefix with 500 after doing the work (a lost answer). */
+  failNext: { prefix: string; count: number; retry: boolean } | null = null;
+  private server!: Server;
+  private seq = 0;
+  port = 0;
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((done) => this.server.close(() => done()));
+  }
+
+  of(method: string, prefix: string): Recorded[] {
+    return this.requests.filter((r) => r.method === method && r.path.startsWith(prefix));
+  }
+
+  /** Changes a subscription as Stripe would (a payment, a cancellation, the end of a period). */
+  set(id: string, patch: Partial<Sub> & { periodEnd?: number }): Sub {
+    const sub = this.subscriptions.get(id)!;
+    const { periodEnd, ...rest } = patch;
+    Object.assign(sub, rest);
+    if (periodEnd) sub.items.data[0].current_period_end = periodEnd;
+    return sub;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const url = new URL(req.url!, 'http://stand-in');
+    const form = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
+    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+    this.requests.push({ method: req.method!, path: url.pathname, idempotencyKey, form });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.seq}`, ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const replayKey = idempotencyKey && req.method === 'POST' ? `${url.pathname} ${idempotencyKey}` : null;
+    let reply = replayKey ? this.replies.get(replayKey) : undefined;
+    if (!reply) {
+      reply = this.answer(req.method!, url.pathname, form);
+      if (replayKey) this.replies.set(replayKey, reply);
+    }
+    if (this.failNext && url.pathname.startsWith(this.failNext.prefix) && this.failNext.count > 0) {
+      this.failNext.count--;
+      send(500, { error: { type: 'api_error', message: 'stand-in lost the answer' } }, { 'stripe-should-retry': String(this.failNext.retry) });
+      return;
+    }
+    send(reply.status, reply.body);
+  }
+
+  private answer(method: string, path: string, form: Record<string, string>): { status: number; body: unknown } {
+    const parts = path.split('/').filter(Boolean); // ['v1', 'customers', 'cus_1']
+    const metadata = (prefix = 'metadata') =>
+      Object.fromEntries(Object.entries(form).filter(([k]) => k.startsWith(`${prefix}[`)).map(([k, v]) => [k.slice(prefix.length + 1, -1), v]));
+    const expand = Object.entries(form).filter(([k]) => k.startsWith('expand')).map(([, v]) => v);
+    const withExpansions = (sub: Sub) =>
+      expand.includes('latest_invoice.confirmation_secret')
+        ? {
+            ...sub,
+            latest_invoice: {
+              id: sub.latest_invoice,
+              object: 'invoice',
+              confirmation_secret: sub.status === 'incomplete' ? { client_secret: `pi_${sub.id}_secret_x`, type: 'payment_intent' } : null,
+            },
+          }
+        : sub;
+    const missing = { status: 404, body: { error: { type: 'invalid_request_error', message: `No such object: ${path}` } } };
+
+    if (parts[1] === 'customers') {
+      if (method === 'POST' && parts.length === 2) {
+        const customer = { id: `cus_${this.customers.size + 1}`, object: 'customer' as const, metadata: metadata() };
+        this.customers.set(customer.id, customer);
+        return { status: 200, body: customer };
+      }
+      const customer = this.customers.get(parts[2]);
+      return customer ? { status: 200, body: customer } : missing;
+    }
+    if (parts[1] === 'prices') {
+      if (method === 'GET') {
+        const key = form['lookup_keys[0]'];
+        return { status: 200, body: { object: 'list', data: this.prices.filter((p) => p.lookup_key === key && p.active), has_more: false, url: path } };
+      }
+      const price = { id: `price_${this.prices.length + 1}`, object: 'price' as const, lookup_key: form.lookup_key, active: true, unit_amount: Number(form.unit_amount) };
+      this.prices.push(price);
+      return { status: 200, body: price };
+    }
+    if (parts[1] === 'subscriptions') {
+      if (method === 'POST' && parts.length === 2) {
+        const id = `sub_${this.subscriptions.size + 1}`;
+        const now = Math.floor(Date.now() / 1000);
+        const sub: Sub = {
+          id,
+          object: 'subscription',
+          customer: form.customer,
+          status: 'incomplete',
+          metadata: metadata(),
+          cancel_at_period_end: false,
+          cancel_at: null,
+          ended_at: null,
+          cancellation_details: { reason: null },
+          items: { object: 'list', data: [{ id: `si_${id}`, current_period_start: now, current_period_end: now + 30 * 86400 }] },
+          latest_invoice: `in_${id}`,
+        };
+        this.subscriptions.set(id, sub);
+        return { status: 200, body: withExpansions(sub) };
+      }
+      const sub = this.subscriptions.get(parts[2]);
+      if (!sub) return missing;
+      if (method === 'POST') {
+        if (form.cancel_at_period_end === 'true') {
+          sub.cancel_at_period_end = true;
+          sub.cancel_at = sub.items.data[0].current_period_end;
+        }
+        return { status: 200, body: withExpansions(structuredClone(sub)) };
+      }
+      return { status: 200, body: withExpansions(structuredClone(sub)) };
+    }
+    return missing;
+  }
+}
+
+const WEBHOOK_SECRET = 'whsec_test_joy';
+const stripeEnv = (standIn: StripeStandIn) => ({
+  STRIPE_SECRET_KEY: 'sk_test_joy',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_joy',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_HOST: '127.0.0.1',
+  STRIPE_API_PORT: String(standIn.port),
+  STRIPE_API_PROTOCOL: 'http',
+});
+
+let eventSeq = 0;
+/** A Stripe event about a subscription, as JSON, and its signature header. */
+function webhook(type: string, object: object, secret = WEBHOOK_SECRET): { payload: string; signature: string; id: string } {
+  const id = `evt_${++eventSeq}`;
+  const payload = JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), data: { object } });
+  return { payload, id, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+describe('the Stripe adapter against a stand-in for the Stripe API', () => {
+  const standIn = new StripeStandIn();
+  let provider: StripeBillingProvider;
+
+  beforeAll(async () => {
+    await standIn.start();
+    provider = new StripeBillingProvider({
+      provider: 'stripe',
+      secretKey: 'sk_test_joy',
+      publishableKey: 'pk_test_joy',
+      webhookSecret: WEBHOOK_SECRET,
+      priceId: null,
+      api: { host: '127.0.0.1', port: standIn.port, protocol: 'http' },
+    });
+  });
+  afterAll(() => standIn.stop());
+
+  it('creates the customer (metadata userId), finds or creates the $4.99 monthly price, and an incomplete subscription', async () => {
+    const checkout = await provider.checkout('user-1', initialSubscriptionState);
+    expect(checkout).toEqual({ kind: 'open', customerId: 'cus_1', subscriptionId: 'sub_1', clientSecret: 'pi_sub_1_secret_x' });
+
+    const [customer] = standIn.of('POST', '/v1/customers');
+    expect(customer).toMatchObject({ idempotencyKey: 'joy-customer-user-1', form: { 'metadata[userId]': 'user-1' } });
+    expect(standIn.of('GET', '/v1/prices')[0].form).toMatchObject({ 'lookup_keys[0]': 'joy_premium_monthly', active: 'true' });
+    expect(standIn.of('POST', '/v1/prices')[0]).toMatchObject({
+      idempotencyKey: 'joy-price-joy_premium_monthly',
+      form: { currency: 'usd', unit_amount: '499', 'recurring[interval]': 'month', lookup_key: 'joy_premium_monthly', 'product_data[name]': 'Joy Premium' },
+    });
+    expect(standIn.of('POST', '/v1/subscriptions')[0]).toMatchObject({
+      idempotencyKey: 'joy-subscription-user-1-1',
+      form: {
+        customer: 'cus_1',
+        'items[0][price]': 'price_1',
+        payment_behavior: 'default_incomplete',
+        'payment_settings[save_default_payment_method]': 'on_subscription',
+        'metadata[userId]': 'user-1',
+        'expand[0]': 'latest_invoice.confirmation_secret',
+      },
+    });
+  });
+
+  it('uses the price it found before, and reuses a known customer', async () => {
+    const before = standIn.requests.length;
+    await provider.checkout('user-2', { ...initialSubscriptionState, customerId: 'cus_1' });
+    const made = standIn.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+    expect(made).toEqual(['POST /v1/subscriptions']);
+  });
+
+  it('retries a lost answer with the same idempotency key, and Stripe makes one subscription', async () => {
+    const subsBefore = standIn.subscriptions.size;
+    standIn.failNext = { prefix: '/v1/subscriptions', count: 1, retry: true };
+    const checkout = await provider.checkout('user-3', { ...initialSubscriptionState, customerId: 'cus_1', attempts: 1 });
+    const attempts = standIn.of('POST', '/v1/subscriptions').filter((r) => r.idempotencyKey === 'joy-subscription-user-3-2');
+    expect(attempts).toHaveLength(2);
+    expect(standIn.subscriptions.size).toBe(subsBefore + 1);
+    expect(checkout).toMatchObject({ kind: 'open', subscriptionId: `sub_${subsBefore + 1}` });
+  });
+
+  it('reads the client secret where the API version puts it', () => {
+    const sub = (latest_invoice: unknown) => ({ latest_invoice }) as unknown as Stripe.Subscription;
+    expect(clientSecretOf(sub({ confirmation_secret: { client_secret: 'new', type: 'payment_intent' } }))).toBe('new');
+    expect(clientSecretOf(sub({ payment_intent: { client_secret: 'legacy' } }))).toBe('legacy');
+    expect(clientSecretOf(sub('in_1'))).toBeNull();
+  });
+
+  it('normalises Stripe statuses: paid ones are active, canceled and expired ones ended, the rest change nothing', () => {
+    const base = { id: 'sub_9', customer: 'cus_9', cancel_at_period_end: false, cancel_at: null, ended_at: null, items: { data: [{ current_period_end: 1_800_000_000 }] } };
+    const of = (extra: object) => toProviderSubscription({ ...base, ...extra } as unknown as Stripe.Subscription, 'u');
+    for (const status of ['active', 'trialing', 'past_due']) expect(of({ status }).status).toBe('active');
+    for (const status of ['canceled', 'incomplete_expired']) expect(of({ status }).status).toBe('ended');
+    for (const status of ['incomplete', 'paused', 'unpaid']) expect(of({ status }).status).toBe('open');
+    expect(of({ status: 'active' }).currentPeriodEnd).toBe(new Date(1_800_000_000_000).toISOString());
+    expect(of({ status: 'canceled', ended_at: 1_800_000_000, cancellation_details: { reason: 'payment_failed' } })).toMatchObject({
+      endedAt: new Date(1_800_000_000_000).toISOString(), endReason: 'payment_failed',
+    });
+  });
+});
+
+describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', () => {
+  const standIn = new StripeStandIn();
+  let app: TestApp;
+  let ada: string;
+  let adaId: string;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  const stream = () => app.running.infra.store.readStream(`subscription-${adaId}`);
+  const status = async () => (await as(ada).get('/api/subscription-status')).body;
+  const deliver = (hook: { payload: string; signature: string }) =>
+    as().post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', hook.signature).send(hook.payload);
+  /** Waits until the read model has every event appended so far (webhooks answer once appended). */
+  const settled = async () => app.running.infra.pipeline.waitFor(['SubscriptionActivated'], await head());
+
+  beforeAll(async () => {
+    await standIn.start();
+    app = await startTestApp(stripeEnv(standIn));
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    adaId = (await as(ada).get('/api/auth/user')).body.id;
+  });
+  afterAll(async () => {
+    await app.destroy();
+    await standIn.stop();
+  });
+
+  it('tells the browser to use Stripe with the publishable key', async () => {
+    expect((await as(ada).get('/api/billing/config')).body).toEqual({ provider: 'stripe', publishableKey: 'pk_test_joy' });
+    expect((await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: 'x', cardNumber: '4242424242424242' })).status).toBe(404);
+  });
+
+  it('answers the same client secret to a request retried after a lost answer: one customer, one subscription', async () => {
+    standIn.failNext = { prefix: '/v1/subscriptions', count: 1, retry: false };
+    const first = await as(ada).post('/api/create-subscription');
+    expect(first.status).toBe(500);
+    expect(await stream()).toEqual([]);
+    const retried = await as(ada).post('/api/create-subscription');
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ clientSecret: 'pi_sub_1_secret_x' });
+    expect(standIn.customers.size).toBe(1);
+    expect(standIn.subscriptions.size).toBe(1);
+    const keys = standIn.of('POST', '/v1/').map((r) => `${r.path} ${r.idempotencyKey}`);
+    expect(new Set(keys)).toEqual(new Set([`/v1/customers joy-customer-${adaId}`, '/v1/prices joy-price-joy_premium_monthly', `/v1/subscriptions joy-subscription-${adaId}-1`]));
+    expect((await stream()).map((e) => e.type)).toEqual(['SubscriptionCheckoutStarted']);
+    // A reload of the page reuses the open checkout.
+    expect((await as(ada).post('/api/create-subscription')).body).toEqual({ clientSecret: 'pi_sub_1_secret_x' });
+    expect(standIn.subscriptions.size).toBe(1);
+  });
+
+  it('refuses a webhook with a bad or missing signature with 400, appending nothing', async () => {
+    standIn.set('sub_1', { status: 'active' });
+    const before = await head();
+    const forged = webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!, 'whsec_wrong');
+    expect((await deliver(forged)).status).toBe(400);
+    const good = webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!);
+    expect((await deliver({ payload: good.payload.replace('"active"', '"canceled"'), signature: good.signature })).status).toBe(400);
+    expect((await as().post('/api/billing/webhook').set('Content-Type', 'application/json').send(good.payload)).status).toBe(400);
+    expect(await head()).toBe(before);
+    expect((await status()).isPremium).toBe(false);
+  });
+
+  let periodEnd: string;
+  it('activates on a signed webhook, from Stripe’s current state; the same event twice changes nothing', async () => {
+    const hook = webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!);
+    const res = await deliver(hook);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true });
+    await settled();
+    periodEnd = new Date(standIn.subscriptions.get('sub_1')!.items.data[0].current_period_end * 1000).toISOString();
+    expect(await status()).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
+    const events = await stream();
+    expect(events.map((e) => e.type)).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionActivated']);
+    expect(events[1].metadata).toMatchObject({ actorUserId: 'system', correlationId: `stripe-${hook.id}` });
+
+    const before = await head();
+    expect((await deliver(hook)).status).toBe(200);
+    expect(await head()).toBe(before);
+    expect((await as(ada).post('/api/create-subscription')).body).toEqual({});
+  });
+
+  it('ignores events that concern no subscription', async () => {
+    const before = await head();
+    expect((await deliver(webhook('payment_intent.succeeded', { id: 'pi_1', object: 'payment_intent' }))).status).toBe(200);
+    expect(await head()).toBe(before);
+  });
+
+  it('renews on invoice.paid with the new period end', async () => {
+    const next = standIn.subscriptions.get('sub_1')!.items.data[0].current_period_end + 31 * 86400;
+    standIn.set('sub_1', { periodEnd: next });
+    const invoice = { id: 'in_2', object: 'invoice', parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_1' } } };
+    expect((await deliver(webhook('invoice.paid', invoice))).status).toBe(200);
+    await settled();
+    periodEnd = new Date(next * 1000).toISOString();
+    expect(await status()).toMatchObject({ status: 'active', currentPeriodEnd: periodEnd });
+    expect((await stream()).at(-1)!.type).toBe('SubscriptionRenewed');
+  });
+
+  it('cancels at the period end through Stripe, with an idempotency key; premium until then', async () => {
+    const res = await as(ada).post('/api/subscription/cancel');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isPremium: true, status: 'canceling', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: true });
+    expect(standIn.of('POST', '/v1/subscriptions/sub_1')).toEqual([
+      expect.objectContaining({ idempotencyKey: 'joy-cancel-sub_1', form: { cancel_at_period_end: 'true' } }),
+    ]);
+    // Stripe's own webhook for the change then changes nothing.
+    const before = await head();
+    expect((await deliver(webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!))).status).toBe(200);
+    expect(await head()).toBe(before);
+  });
+
+  it('ends right when "deleted" arrives before a stale "updated"', async () => {
+    const staleUpdated = webhook('customer.subscription.updated', { ...standIn.subscriptions.get('sub_1')!, cancel_at_period_end: false });
+    const endedAt = Math.floor(Date.now() / 1000);
+    const deleted = webhook('customer.subscription.deleted', standIn.set('sub_1', { status: 'canceled', ended_at: endedAt }));
+    expect((await deliver(deleted)).status).toBe(200);
+    await settled();
+    expect(await status()).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: new Date(endedAt * 1000).toISOString(), cancelAtPeriodEnd: false });
+    const before = await head();
+    expect((await deliver(staleUpdated)).status).toBe(200);
+    expect((await deliver(deleted)).status).toBe(200);
+    expect(await head()).toBe(before);
+    expect((await status()).status).toBe('ended');
+    expect((await stream()).at(-1)).toMatchObject({ type: 'SubscriptionEnded', data: { reason: 'canceled' } });
+    expect((await as(ada).post('/api/subscription/cancel')).status).toBe(409);
+  });
+
+  it('subscribes again as a new attempt for the same customer', async () => {
+    const res = await as(ada).post('/api/create-subscription');
+    expect(res.body).toEqual({ clientSecret: 'pi_sub_2_secret_x' });
+    expect(standIn.customers.size).toBe(1);
+    expect(standIn.of('POST', '/v1/subscriptions').at(-1)).toMatchObject({ idempotencyKey: `joy-subscription-${adaId}-2`, form: { customer: 'cus_1' } });
+  });
+});

@@ -1,0 +1,111 @@
+import type {
+  BillingProviderName,
+  SubscriptionActivated,
+  SubscriptionCancellationScheduled,
+  SubscriptionCheckoutStarted,
+  SubscriptionEnded,
+  SubscriptionRenewed,
+} from '../billing/billing.decider';
+import { dataOf, Projector } from './projector';
+
+/**
+ * subscriptions: one document per user, keyed by user id: the plan as the events left it. What depends on
+ * the clock (premium until the paid period is over) is computed at query time by `subscriptionStatusAt`.
+ */
+export interface SubscriptionDoc {
+  userId: string;
+  /** free: never paid; active; canceling: ends at currentPeriodEnd; ended. */
+  status: 'free' | 'active' | 'canceling' | 'ended';
+  provider: BillingProviderName | null;
+  subscriptionId: string | null;
+  currentPeriodEnd: string | null;
+  cancelAt: string | null;
+  endedAt: string | null;
+}
+
+/** GET /api/subscription-status */
+export interface SubscriptionStatusView {
+  isPremium: boolean;
+  status: 'free' | 'active' | 'canceling' | 'ended';
+  /** Active: the renewal date; canceling: the end date; ended: when it ended. */
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+const FREE: SubscriptionStatusView = { isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false };
+
+/** The status at `now`: a canceling (or sandbox) subscription whose period is over has ended. */
+export function subscriptionStatusAt(doc: SubscriptionDoc | null, now: Date): SubscriptionStatusView {
+  if (!doc || doc.status === 'free') return FREE;
+  const periodOver = doc.currentPeriodEnd !== null && Date.parse(doc.currentPeriodEnd) <= now.getTime();
+  switch (doc.status) {
+    case 'active':
+      // Stripe renews (invoice.paid) or ends (deleted) through webhooks, which may lag: stay premium meanwhile.
+      if (periodOver && doc.provider === 'sandbox') return { isPremium: false, status: 'ended', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+      return { isPremium: true, status: 'active', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+    case 'canceling':
+      if (periodOver) return { isPremium: false, status: 'ended', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+      return { isPremium: true, status: 'canceling', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: true };
+    case 'ended':
+      return { isPremium: false, status: 'ended', currentPeriodEnd: doc.endedAt ?? doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+  }
+}
+
+type Data =
+  | SubscriptionCheckoutStarted['data']
+  | SubscriptionActivated['data']
+  | SubscriptionRenewed['data']
+  | SubscriptionCancellationScheduled['data']
+  | SubscriptionEnded['data'];
+
+export const subscriptionsProjector: Projector<SubscriptionDoc> = {
+  collection: 'subscriptions',
+  eventTypes: [
+    'SubscriptionCheckoutStarted',
+    'SubscriptionActivated',
+    'SubscriptionRenewed',
+    'SubscriptionCancellationScheduled',
+    'SubscriptionCancellationWithdrawn',
+    'SubscriptionEnded',
+  ],
+  ids: (event) => [dataOf<Data>(event).userId],
+  evolve(doc, event) {
+    const userId = dataOf<Data>(event).userId;
+    const current: SubscriptionDoc = doc ?? {
+      userId,
+      status: 'free',
+      provider: null,
+      subscriptionId: null,
+      currentPeriodEnd: null,
+      cancelAt: null,
+      endedAt: null,
+    };
+    switch (event.type) {
+      case 'SubscriptionCheckoutStarted':
+        return current; // an open checkout changes nothing the user sees
+      case 'SubscriptionActivated': {
+        const d = dataOf<SubscriptionActivated['data']>(event);
+        return { ...current, status: 'active', provider: d.provider, subscriptionId: d.subscriptionId, currentPeriodEnd: d.currentPeriodEnd, cancelAt: null, endedAt: null };
+      }
+      case 'SubscriptionRenewed': {
+        const d = dataOf<SubscriptionRenewed['data']>(event);
+        return d.subscriptionId === current.subscriptionId ? { ...current, currentPeriodEnd: d.currentPeriodEnd } : current;
+      }
+      case 'SubscriptionCancellationScheduled': {
+        const d = dataOf<SubscriptionCancellationScheduled['data']>(event);
+        return d.subscriptionId === current.subscriptionId ? { ...current, status: 'canceling', cancelAt: d.cancelAt } : current;
+      }
+      case 'SubscriptionCancellationWithdrawn': {
+        const d = dataOf<{ subscriptionId: string }>(event);
+        return d.subscriptionId === current.subscriptionId ? { ...current, status: 'active', cancelAt: null } : current;
+      }
+      case 'SubscriptionEnded': {
+        const d = dataOf<SubscriptionEnded['data']>(event);
+        return d.subscriptionId === current.subscriptionId ? { ...current, status: 'ended', endedAt: d.endedAt } : current;
+      }
+      default:
+        return current;
+    }
+  },
+  indexes: ['status'],
+};

@@ -1,0 +1,128 @@
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, launchBrowser, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+
+/** The plan's date as the Account page writes it, in the browser's own locale. */
+async function planDate(page: Page): Promise<string> {
+  const res = await page.request.get(`${new URL(page.url()).origin}/api/subscription-status`);
+  const { currentPeriodEnd } = (await res.json()) as { currentPeriodEnd: string };
+  return page.evaluate(
+    (iso) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso)),
+    currentPeriodEnd,
+  );
+}
+
+async function payWith(page: Page, card: string) {
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry date').fill('1240');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).click();
+}
+
+describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  it('a free user subscribes with the test card, sees Joy Premium on the Account page, and cancels at the period end', async () => {
+    const { page, context } = await newPage(browser, DESKTOP);
+    page.setDefaultTimeout(30_000); // full-page loads on a busy CI machine
+    await signInThroughLanding(page, server.baseUrl, 'ada@example.com', 'Ada');
+    const nav = page.getByRole('navigation', { name: 'Main' }).first();
+    await nav.getByRole('link', { name: 'Upgrade' }).waitFor();
+
+    // The Account page of a free user.
+    await page.getByRole('link', { name: 'Account' }).first().click();
+    await page.waitForURL(`${server.baseUrl}/account`);
+    await page.getByTestId('plan-name').getByText('Free').waitFor();
+    await screenshot(page, 'premium-account-free-desktop');
+
+    await page.getByRole('link', { name: 'Upgrade to Joy Premium' }).click();
+    await page.waitForURL(`${server.baseUrl}/subscribe`);
+    await page.getByRole('heading', { name: 'Joy Premium', level: 1 }).waitFor();
+    await page.getByText('Unlock the full power of happiness tracking and care actions').waitFor();
+    await page.getByText('Test mode — no money moves.').waitFor();
+    await page.getByText('$4.99').waitFor();
+    await screenshot(page, 'premium-subscribe-desktop');
+
+    await payWith(page, '4242 4242 4242 4242');
+    await page.getByText('Welcome to Joy Premium!').waitFor();
+    await page.getByText('Your subscription is now active. Enjoy Care Actions and premium features!').waitFor();
+    await nav.getByRole('link', { name: 'Upgrade' }).waitFor({ state: 'detached' });
+    await page.getByText('Joy Premium is active.').waitFor();
+    await screenshot(page, 'premium-subscribed-desktop');
+
+    await page.getByRole('link', { name: 'Go to Your Account' }).click();
+    await page.waitForURL(`${server.baseUrl}/account`);
+    await page.getByTestId('plan-name').getByText('Joy Premium').waitFor();
+    const renewal = await planDate(page);
+    await page.getByTestId('plan-date').getByText(`Renews on ${renewal}`).waitFor();
+    await screenshot(page, 'premium-account-active-desktop');
+
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.ant-modal-confirm-title', { hasText: 'Cancel Joy Premium?' }).waitFor();
+    await dialog.getByText(`until the end of your current billing period, on ${renewal}`, { exact: false }).waitFor();
+    await page.waitForTimeout(500); // the dialog's opening animation
+    await screenshot(page, 'premium-cancel-dialog-desktop');
+    await dialog.getByRole('button', { name: 'Cancel Subscription' }).click();
+    await page.getByTestId('plan-date').getByText(`Ends on ${renewal}`).waitFor();
+    await page.getByText('Subscription canceled').waitFor();
+    await page.getByTestId('plan-name').getByText('Joy Premium').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(0);
+
+    // Still premium after a reload: no Upgrade link, and the status says so.
+    await page.reload();
+    await page.getByTestId('plan-date').getByText(`Ends on ${renewal}`).waitFor();
+    expect(await nav.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    const status = await (await page.request.get(`${server.baseUrl}/api/subscription-status`)).json();
+    expect(status).toMatchObject({ isPremium: true, status: 'canceling', cancelAtPeriodEnd: true });
+    await screenshot(page, 'premium-account-canceling-desktop');
+
+    // Opening Subscribe again: "Already Subscribed", the spinner stays.
+    await page.goto(`${server.baseUrl}/subscribe`);
+    await page.getByText('You already have an active Joy Premium subscription!').waitFor();
+    expect(await page.getByText('Start Your Premium Journey').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a declined card shows Payment Failed on a phone, and the user stays on the free plan', async () => {
+    const { page, context } = await newPage(browser, PHONE);
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'bob@example.com', 'Bob');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.locator('#nav-drawer');
+    await drawer.getByRole('link', { name: 'Account' }).waitFor();
+    await screenshot(page, 'premium-drawer-phone');
+    await drawer.getByRole('link', { name: 'Upgrade' }).click();
+    await page.waitForURL(`${server.baseUrl}/subscribe`);
+    await page.getByText('Start Your Premium Journey').waitFor();
+    await screenshot(page, 'premium-subscribe-phone');
+
+    await payWith(page, '4000 0000 0000 0002');
+    await page.getByText('Payment Failed').waitFor();
+    await page.getByText('Your card was declined.').waitFor();
+    await screenshot(page, 'premium-declined-phone');
+    await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).isEnabled()).toBe(true);
+    const status = await (await page.request.get(`${server.baseUrl}/api/subscription-status`)).json();
+    expect(status).toMatchObject({ isPremium: false, status: 'free' });
+
+    // Then the good card works, and Account shows the plan on a phone.
+    await payWith(page, '4242 4242 4242 4242');
+    await page.getByText('Welcome to Joy Premium!').waitFor();
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByTestId('plan-name').getByText('Joy Premium').waitFor();
+    await page.getByTestId('plan-date').getByText(/^Renews on /).waitFor();
+    await screenshot(page, 'premium-account-active-phone');
+    await context.close();
+  });
+});

@@ -1,0 +1,67 @@
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { type Stripe, loadStripe } from '@stripe/stripe-js';
+import { Button } from 'antd';
+import { type FormEvent, useState } from 'react';
+import { PRIMARY } from '../theme';
+import { usePaymentResult } from './api';
+
+const stripes = new Map<string, Promise<Stripe | null>>();
+
+/** Stripe.js from Stripe's host, once per key; a load failure is only logged (SPEC §8). */
+function stripeFor(publishableKey: string): Promise<Stripe | null> {
+  let promise = stripes.get(publishableKey);
+  if (!promise) {
+    promise = loadStripe(publishableKey).catch((error: unknown) => {
+      console.error('Failed to load Stripe.js', error);
+      return null;
+    });
+    stripes.set(publishableKey, promise);
+  }
+  return promise;
+}
+
+function CheckoutForm({ onPaid }: { onPaid: () => void }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [ready, setReady] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const result = usePaymentResult();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!stripe || !elements || !ready || processing) return; // SPEC §5: nothing until the form is ready
+    setProcessing(true);
+    try {
+      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: window.location.origin } });
+      if (error) {
+        result.failed(error.message ?? 'Your payment could not be processed. Please try again.');
+      } else {
+        await result.succeeded();
+        onPaid();
+      }
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="stripe-form">
+      <PaymentElement onReady={() => setReady(true)} />
+      <Button type="primary" htmlType="submit" size="large" block disabled={!stripe || !elements || !ready || processing} loading={processing}>
+        {processing ? 'Processing...' : 'Subscribe to Joy Premium'}
+      </Button>
+    </form>
+  );
+}
+
+/** Stripe's Payment Element for the subscription's first payment. */
+export function StripePaymentForm({ publishableKey, clientSecret, onPaid }: { publishableKey: string; clientSecret: string; onPaid: () => void }) {
+  return (
+    <Elements
+      stripe={stripeFor(publishableKey)}
+      options={{ clientSecret, appearance: { theme: 'stripe', variables: { colorPrimary: PRIMARY, borderRadius: '12px' } } }}
+    >
+      <CheckoutForm onPaid={onPaid} />
+    </Elements>
+  );
+}

@@ -1,0 +1,95 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, isUnauthorizedError } from '../api';
+import { TOASTS, paymentFailedToast, toast } from '../lib/toast';
+import { type BillingConfig, type CreateSubscriptionResponse, type SubscriptionStatusView, formatPlanDate, providerMessage } from './logic';
+
+export const SUBSCRIPTION_STATUS_KEY = ['/api/subscription-status'] as const;
+export const BILLING_CONFIG_KEY = ['/api/billing/config'] as const;
+
+/** The user's plan (same cache entry as the navigation's Upgrade link). */
+export function usePlan() {
+  return useQuery<SubscriptionStatusView>({ queryKey: SUBSCRIPTION_STATUS_KEY });
+}
+
+export function useBillingConfig() {
+  return useQuery<BillingConfig>({ queryKey: BILLING_CONFIG_KEY });
+}
+
+/** POST /api/create-subscription; "Error" toast on failure (a 401 is handled globally). */
+export function useCreateSubscription() {
+  return useMutation<CreateSubscriptionResponse, Error, void>({
+    mutationFn: () => apiJson<CreateSubscriptionResponse>('POST', '/api/create-subscription'),
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      console.error('Failed to create subscription', error);
+      toast(TOASTS.subscriptionFailed);
+    },
+  });
+}
+
+/** Refreshes the plan everywhere (the Upgrade link disappears once premium). */
+export function useRefreshPlan() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
+}
+
+/** Shows the payment result toast of SPEC §8 and refreshes the plan on success. */
+export function usePaymentResult() {
+  const refresh = useRefreshPlan();
+  return {
+    async succeeded() {
+      toast(TOASTS.paymentSucceeded);
+      await refresh();
+    },
+    failed(message: string) {
+      toast(paymentFailedToast(message));
+    },
+  };
+}
+
+export interface SandboxCard {
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}
+
+/** POST /api/billing/sandbox/confirm with a test card; the failure's message is the provider's. */
+export function useConfirmSandboxPayment(clientSecret: string) {
+  const result = usePaymentResult();
+  return useMutation<SubscriptionStatusView, Error, SandboxCard>({
+    mutationFn: (card) =>
+      apiJson<SubscriptionStatusView>('POST', '/api/billing/sandbox/confirm', {
+        clientSecret,
+        cardNumber: card.cardNumber,
+        ...(card.expiry ? { expiry: card.expiry } : {}),
+        ...(card.cvc ? { cvc: card.cvc } : {}),
+      }),
+    onSuccess: () => result.succeeded(),
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      result.failed(providerMessage(error));
+    },
+  });
+}
+
+/** POST /api/subscription/cancel: ends Joy Premium at the end of the paid period. */
+export function useCancelSubscription() {
+  const client = useQueryClient();
+  return useMutation<SubscriptionStatusView, Error, void>({
+    mutationFn: () => apiJson<SubscriptionStatusView>('POST', '/api/subscription/cancel'),
+    onSuccess: (status) => {
+      client.setQueryData(SUBSCRIPTION_STATUS_KEY, status);
+      const date = formatPlanDate(status.currentPeriodEnd);
+      toast({
+        title: 'Subscription canceled',
+        description: date ? `Joy Premium stays active until ${date}.` : 'Joy Premium stays active until the end of the billing period.',
+        variant: 'success',
+      });
+      return client.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast({ title: 'Error', description: `Failed to cancel your subscription. ${providerMessage(error)}`, variant: 'destructive' });
+    },
+  });
+}

@@ -1,0 +1,128 @@
+/** Joy Premium in the browser: the API's shapes and the pure rules of the Subscribe and Account pages. */
+
+export type PlanStatus = 'free' | 'active' | 'canceling' | 'ended';
+
+/** GET /api/subscription-status */
+export interface SubscriptionStatusView {
+  isPremium: boolean;
+  status: PlanStatus;
+  /** Active: the renewal date; canceling: the end date; ended: when it ended (ISO 8601). */
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** GET /api/billing/config: which payment form to show. */
+export type BillingConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+
+/** POST /api/create-subscription: a client secret, or none when the user already has Joy Premium. */
+export interface CreateSubscriptionResponse {
+  clientSecret?: string;
+}
+
+export const PRICE = { amount: '$4.99', period: 'per month' } as const;
+export const SANDBOX_TEST_CARD = '4242 4242 4242 4242';
+export const SANDBOX_DECLINED_CARD = '4000 0000 0000 0002';
+
+/** What the Subscribe page does with the answer of POST /api/create-subscription (SPEC §4). */
+export function subscribeOutcome(response: CreateSubscriptionResponse | undefined): { kind: 'pay'; clientSecret: string } | { kind: 'already-subscribed' } {
+  const secret = response?.clientSecret;
+  return typeof secret === 'string' && secret !== '' ? { kind: 'pay', clientSecret: secret } : { kind: 'already-subscribed' };
+}
+
+/**
+ * The payment provider's message from an API error ("400: {json}" per SPEC §8): the JSON's `message`, else
+ * the text after the status; a network failure keeps its own message.
+ */
+export function providerMessage(error: unknown): string {
+  const fallback = 'Your payment could not be processed. Please try again.';
+  if (!(error instanceof Error)) return fallback;
+  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
+  if (!match) return error.message || fallback;
+  try {
+    const body = JSON.parse(match[1]) as { message?: unknown };
+    if (typeof body.message === 'string' && body.message) return body.message;
+  } catch {
+    // not JSON: the text itself
+  }
+  return match[1] || fallback;
+}
+
+/** "4242424242424242" → "4242 4242 4242 4242" (digits only, at most 19). */
+export function formatCardNumber(input: string): string {
+  const digits = input.replace(/\D/g, '').slice(0, 19);
+  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** "1240" → "12 / 40": month and year as they are typed. */
+export function formatExpiry(input: string): string {
+  const digits = input.replace(/\D/g, '').slice(0, 4);
+  if (digits.length <= 2) return digits;
+  return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
+}
+
+export function formatCvc(input: string): string {
+  return input.replace(/\D/g, '').slice(0, 4);
+}
+
+/** A date as people read it, in their own locale: "December 20, 2026". */
+export function formatPlanDate(iso: string | null, locale?: string): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }).format(date);
+}
+
+export interface PlanSummary {
+  name: 'Free' | 'Joy Premium';
+  /** "Renews on …", "Ends on …", "Ended on …", or null. */
+  dateLine: string | null;
+  detail: string;
+  canCancel: boolean;
+  canUpgrade: boolean;
+}
+
+/** What the Account page shows for a status. */
+export function planSummary(status: SubscriptionStatusView | undefined, locale?: string): PlanSummary {
+  const date = formatPlanDate(status?.currentPeriodEnd ?? null, locale);
+  switch (status?.status) {
+    case 'active':
+      return {
+        name: 'Joy Premium',
+        dateLine: date ? `Renews on ${date}` : null,
+        detail: `${PRICE.amount} ${PRICE.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
+        canCancel: true,
+        canUpgrade: false,
+      };
+    case 'canceling':
+      return {
+        name: 'Joy Premium',
+        dateLine: date ? `Ends on ${date}` : null,
+        detail: 'Your subscription is canceled and will not renew. You keep every premium feature until then; after that you move to the free plan.',
+        canCancel: false,
+        canUpgrade: false,
+      };
+    case 'ended':
+      return {
+        name: 'Free',
+        dateLine: date ? `Joy Premium ended on ${date}` : null,
+        detail: 'Up to 3 groups. Upgrade again for Care Actions, unlimited groups and advanced analytics.',
+        canCancel: false,
+        canUpgrade: true,
+      };
+    default:
+      return {
+        name: 'Free',
+        dateLine: null,
+        detail: 'Up to 3 groups. Upgrade for Care Actions, unlimited groups and advanced analytics.',
+        canCancel: false,
+        canUpgrade: true,
+      };
+  }
+}
+
+/** The confirmation dialog's explanation of a cancellation at the period end. */
+export function cancellationExplanation(status: SubscriptionStatusView | undefined, locale?: string): string {
+  const date = formatPlanDate(status?.currentPeriodEnd ?? null, locale);
+  const until = date ? `until the end of your current billing period, on ${date}` : 'until the end of your current billing period';
+  return `Joy Premium stays active ${until}, and you will not be charged again. After that you move to the free plan: no Care Actions, and up to 3 groups.`;
+}

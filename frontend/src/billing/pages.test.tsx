@@ -1,0 +1,136 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { bindNotifier } from '../lib/toast';
+import AccountPage from '../pages/Account';
+import SubscribePage from '../pages/Subscribe';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+
+// antd in jsdom is slow, and role queries walk the whole tree: generous time, text queries where possible.
+jest.setTimeout(30_000);
+const button = (name: string | RegExp) => screen.getByText(name).closest('button')!;
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+
+function renderPage(page: React.ReactNode, routes: FakeRoutes) {
+  const fetchMock = installFakeServer(routes);
+  const client = createQueryClient();
+  const invalidate = jest.spyOn(client, 'invalidateQueries');
+  render(
+    <AntApp>
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{page}</MemoryRouter>
+      </QueryClientProvider>
+    </AntApp>,
+  );
+  return { fetchMock, invalidate };
+}
+
+const calls = (fetchMock: jest.Mock, key: string) => fetchMock.mock.calls.filter(([url, init]) => `${(init?.method ?? 'GET').toUpperCase()} ${url}` === key);
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+describe('Subscribe page', () => {
+  const sandbox = { 'GET /api/billing/config': { status: 200, body: { provider: 'sandbox' } } };
+
+  it('shows a spinner, then the offer and the labelled test-mode form once a client secret arrives', async () => {
+    const { fetchMock } = renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } } });
+    expect(screen.getByText('Loading...')).toBeInTheDocument();
+    await screen.findByText('Start Your Premium Journey');
+    expect(screen.getByText('Joy Premium').tagName).toBe('H1');
+    expect(screen.getByText('Unlock the full power of happiness tracking and care actions')).toBeInTheDocument();
+    for (const text of ['Care Actions', 'Unlimited Groups', 'Advanced Analytics', '$4.99', 'per month', 'Cancel anytime', 'Start Your Premium Journey', 'Enter your payment details below to unlock premium features']) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+    expect(screen.getByText('Test mode — no money moves.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Card number')).toBeInTheDocument();
+    expect(screen.getByLabelText('Expiry date')).toBeInTheDocument();
+    expect(screen.getByLabelText('CVC')).toBeInTheDocument();
+    expect(button('Subscribe to Joy Premium')).toBeEnabled();
+    expect(calls(fetchMock, 'POST /api/create-subscription')).toHaveLength(1);
+    expect(calls(fetchMock, 'POST /api/create-subscription')[0][1]).toMatchObject({ body: undefined });
+  });
+
+  it('says "Already Subscribed" and keeps the spinner when no secret comes back', async () => {
+    renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 200, body: {} } });
+    await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Already Subscribed', description: 'You already have an active Joy Premium subscription!' })));
+    expect(screen.getByText('Loading...')).toBeInTheDocument();
+    expect(screen.queryByText('Start Your Premium Journey')).not.toBeInTheDocument();
+  });
+
+  it('says "Error" and logs when the subscription cannot be created', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to create subscription. Please try again.' })));
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it('pays with the test card: "Processing...", then the welcome toast and a fresh plan', async () => {
+    let answer!: (value: { status: number; body: unknown }) => void;
+    const { fetchMock, invalidate } = renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
+      'POST /api/billing/sandbox/confirm': () => new Promise((resolve) => (answer = resolve)),
+    });
+    fireEvent.change(await screen.findByLabelText('Card number'), { target: { value: '4242424242424242' } });
+    expect(screen.getByLabelText('Card number')).toHaveValue('4242 4242 4242 4242');
+    fireEvent.click(button('Subscribe to Joy Premium'));
+    await screen.findByText('Processing...');
+    expect(button('Processing...')).toBeDisabled();
+    answer({ status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: '2026-12-20T08:00:00.000Z', cancelAtPeriodEnd: false } });
+    await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({
+      title: 'Welcome to Joy Premium!', description: 'Your subscription is now active. Enjoy Care Actions and premium features!',
+    })));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/subscription-status'] });
+    expect(JSON.parse(calls(fetchMock, 'POST /api/billing/sandbox/confirm')[0][1].body)).toEqual({ clientSecret: 'sandbox_s', cardNumber: '4242 4242 4242 4242' });
+    await screen.findByText('Joy Premium is active.');
+  });
+
+  it('shows "Payment Failed" with the provider’s message for a declined card, and is ready again', async () => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
+      'POST /api/billing/sandbox/confirm': { status: 400, body: { statusCode: 400, message: 'Your card was declined.' } },
+    });
+    fireEvent.change(await screen.findByLabelText('Card number'), { target: { value: '4000000000000002' } });
+    fireEvent.click(button('Subscribe to Joy Premium'));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Failed', description: 'Your card was declined.' })));
+    await screen.findByText('Subscribe to Joy Premium');
+    expect(button('Subscribe to Joy Premium')).toBeEnabled();
+  });
+});
+
+describe('Account page', () => {
+  const end = '2026-12-20T08:00:00.000Z';
+
+  it('offers the Upgrade on the free plan, and no Cancel', async () => {
+    renderPage(<AccountPage />, { 'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false } } });
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Free');
+    expect(screen.getByText('Upgrade to Joy Premium').closest('a')).toHaveAttribute('href', '/subscribe');
+    expect(screen.queryByText('Cancel Subscription')).not.toBeInTheDocument();
+    expect(screen.queryByText(/export|delete/i)).not.toBeInTheDocument();
+  });
+
+  it('cancels after a confirmation that explains the period end', async () => {
+    const { fetchMock } = renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } },
+      'POST /api/subscription/cancel': { status: 200, body: { isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true } },
+    });
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Joy Premium');
+    expect(screen.getByTestId('plan-date')).toHaveTextContent(/^Renews on /);
+    fireEvent.click(button('Cancel Subscription'));
+    expect((await screen.findAllByText('Cancel Joy Premium?')).length).toBeGreaterThan(0);
+    expect(screen.getByText(/until the end of your current billing period/)).toBeInTheDocument();
+    expect(calls(fetchMock, 'POST /api/subscription/cancel')).toHaveLength(0);
+    const dialogButtons = screen.getAllByText('Cancel Subscription');
+    fireEvent.click(dialogButtons[dialogButtons.length - 1].closest('button')!);
+    await waitFor(() => expect(calls(fetchMock, 'POST /api/subscription/cancel')).toHaveLength(1));
+    await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Subscription canceled' })));
+  });
+});

@@ -1,0 +1,80 @@
+import { CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
+import { App, Button, Card, Tag, Typography } from 'antd';
+import '../billing/billing.css';
+import { useCancelSubscription, usePlan } from '../billing/api';
+import { cancellationExplanation, planSummary } from '../billing/logic';
+import { LinkButton } from '../components/LinkButton';
+import { PageHeader } from '../components/PageHeader';
+import { PageLoading } from '../components/PageLoading';
+
+function PlanCard() {
+  const plan = usePlan();
+  const cancel = useCancelSubscription();
+  const { modal } = App.useApp();
+
+  if (plan.isLoading) return <PageLoading />;
+  if (plan.isError) {
+    return (
+      <Card title={<h2 className="card-title">Your Plan</h2>}>
+        <Typography.Text type="danger">Your plan could not be loaded. Please reload the page.</Typography.Text>
+      </Card>
+    );
+  }
+  const summary = planSummary(plan.data);
+  const premium = summary.name === 'Joy Premium';
+
+  const confirmCancel = () =>
+    modal.confirm({
+      title: 'Cancel Joy Premium?',
+      width: 480,
+      icon: <ExclamationCircleOutlined aria-hidden="true" />,
+      content: cancellationExplanation(plan.data),
+      okText: 'Cancel Subscription',
+      okButtonProps: { danger: true },
+      cancelText: 'Keep Joy Premium',
+      onOk: () => cancel.mutateAsync().catch(() => undefined),
+    });
+
+  return (
+    <Card title={<h2 className="card-title">Your Plan</h2>} aria-labelledby="plan-name">
+      <div className="account-plan__head">
+        <span id="plan-name" className="account-plan__name" data-testid="plan-name">
+          {summary.name}
+        </span>
+        {premium && (
+          <Tag color={plan.data?.status === 'canceling' ? 'orange' : 'green'}>{plan.data?.status === 'canceling' ? 'Canceled' : 'Active'}</Tag>
+        )}
+      </div>
+      {summary.dateLine && (
+        <div className="account-plan__date" data-testid="plan-date">
+          {summary.dateLine}
+        </div>
+      )}
+      <Typography.Paragraph className="account-plan__detail">{summary.detail}</Typography.Paragraph>
+      <div className="account-plan__actions">
+        {summary.canUpgrade && (
+          <LinkButton to="/subscribe" type="primary" icon={<CrownOutlined aria-hidden="true" />}>
+            Upgrade to Joy Premium
+          </LinkButton>
+        )}
+        {summary.canCancel && (
+          <Button danger onClick={confirmCancel} loading={cancel.isPending}>
+            Cancel Subscription
+          </Button>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/** /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade. */
+export default function AccountPage() {
+  return (
+    <div className="account">
+      <PageHeader title="Your Account" subtitle="Your Joy Premium plan and billing." />
+      <div className="stack">
+        <PlanCard />
+      </div>
+    </div>
+  );
+}
