@@ -24,6 +24,25 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
+interface PendingAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expected: ExpectedVersion;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+  result?: AppendResult;
+  error?: unknown;
+}
+
+function describeAppendError(streamId: string, err: unknown): unknown {
+  // Not instanceof: the native addon's error class is per process, Jest's module registry is per file.
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' && /event_id/.test(message ?? '')) {
+    return new Error(`Stream ${streamId}: an event id of this append already exists elsewhere in the store`);
+  }
+  return err;
+}
+
 interface EventRow {
   position: number;
   stream_id: string;
@@ -53,6 +72,9 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTx: Database.Transaction<
     (streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion) => AppendResult
   >;
+  /** Appends waiting for the next group commit. */
+  private pending: PendingAppend[] = [];
+  private readonly commitTx: Database.Transaction<(batch: PendingAppend[]) => void>;
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
@@ -90,6 +112,18 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
     this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
+    // Group commit: the appends that arrive in the same turn of the event loop share one transaction, so one
+    // disk sync covers them all. Each runs in its own savepoint (a nested transaction), so one append's
+    // conflict rolls back only that append.
+    this.commitTx = this.db.transaction((batch: PendingAppend[]) => {
+      for (const item of batch) {
+        try {
+          item.result = this.appendTx(item.streamId, item.events, item.expected);
+        } catch (err) {
+          item.error = err;
+        }
+      }
+    });
   }
 
   async appendToStream(
@@ -101,20 +135,34 @@ export class SqliteEventStore implements EventStore {
     if (expected !== 'any' && !(Number.isInteger(expected) && expected >= 0)) {
       throw new RangeError(`Invalid expected version ${String(expected)}`);
     }
-    let result: AppendResult;
+    return new Promise<AppendResult>((resolve, reject) => {
+      if (this.closed) return reject(new Error('The event store is closed'));
+      this.pending.push({ streamId, events, expected, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.commitPending());
+    });
+  }
+
+  private commitPending(): void {
+    const batch = this.pending;
+    if (batch.length === 0 || this.closed) return;
+    this.pending = [];
     try {
       // IMMEDIATE takes the write lock up front, so two processes cannot both read the same stream head.
-      result = this.appendTx.immediate(streamId, events, expected);
+      this.commitTx.immediate(batch);
     } catch (err) {
-      // Not instanceof: the native addon's error class is per process, Jest's module registry is per file.
-      const { code, message } = err as { code?: string; message?: string };
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' && /event_id/.test(message ?? '')) {
-        throw new Error(`Stream ${streamId}: an event id of this append already exists elsewhere in the store`);
-      }
-      throw err;
+      // The commit itself failed (disk full, lock timeout): nothing of the batch was written.
+      for (const item of batch) item.reject(err);
+      return;
     }
-    if (events.length > 0) this.wakeSubscribers();
-    return result;
+    let appended = false;
+    for (const item of batch) {
+      if (item.error !== undefined) item.reject(describeAppendError(item.streamId, item.error));
+      else {
+        appended ||= item.events.length > 0;
+        item.resolve(item.result!);
+      }
+    }
+    if (appended) this.wakeSubscribers();
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -153,6 +201,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    if (this.pending.length > 0) this.commitPending(); // appends already accepted are written, not dropped
     this.closed = true;
     this.wakeSubscribers(); // live subscriptions end instead of polling a closed database
     this.db.close();

@@ -12,15 +12,16 @@ export function serveFrontend(server: Express, dist: string): void {
   if (!existsSync(index)) {
     new Logger('Frontend').warn(`No frontend build at ${dist}: run "npm run build" first`);
   }
-  server.use(
-    express.static(dist, {
-      index: false,
-      setHeaders(res, path) {
-        const immutable = path.includes(`${join(dist, 'assets')}`);
-        res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    }),
-  );
+  const assets = express.static(dist, {
+    index: false,
+    setHeaders(res, path) {
+      const immutable = path.includes(`${join(dist, 'assets')}`);
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const apiOrSignIn = /^\/(api|oidc)(\/|$)/;
+  // API and sign-in requests never touch the file system.
+  server.use((req, res, next) => (apiOrSignIn.test(req.path) ? next() : assets(req, res, next)));
   server.get(/^(?!\/(api|oidc)(\/|$)).*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');

@@ -1,28 +1,47 @@
 import Database from 'better-sqlite3';
 import session from 'express-session';
 
+/** Rolling sessions touch on every request; a new expiry is written at most once a minute. */
+const TOUCH_EVERY_MS = 60 * 1000;
+/** Sessions kept in memory in front of the file (the embedded default is one process). */
+const CACHE_SIZE = 20_000;
+
+interface Cached {
+  json: string;
+  /** The expiry last written to the file. */
+  expires: number;
+}
+
 /**
  * express-session store in a SQLite file, so the embedded default keeps people signed in across restarts.
- * Expired sessions are removed lazily on read and by a periodic sweep.
+ * Reads are served from a bounded in-memory cache in front of the file; expired sessions are removed lazily
+ * on read and by a periodic sweep.
  */
 export class SqliteSessionStore extends session.Store {
   private readonly db: Database.Database;
   private readonly sweeper: NodeJS.Timeout;
   private readonly statements;
+  private readonly cache = new Map<string, Cached>();
 
   constructor(file: string, private readonly defaultTtlMs = 24 * 3600 * 1000) {
     super();
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    // A session lost to a power cut only means signing in again; no need to sync every write to disk.
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS sessions (sid TEXT PRIMARY KEY, data TEXT NOT NULL, expires INTEGER NOT NULL)');
     this.statements = {
-      get: this.db.prepare<[string, number], { data: string }>('SELECT data FROM sessions WHERE sid = ? AND expires > ?'),
+      get: this.db.prepare<[string, number], { data: string; expires: number }>('SELECT data, expires FROM sessions WHERE sid = ? AND expires > ?'),
       set: this.db.prepare('INSERT INTO sessions (sid, data, expires) VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE SET data = excluded.data, expires = excluded.expires'),
       touch: this.db.prepare('UPDATE sessions SET expires = ? WHERE sid = ?'),
       destroy: this.db.prepare('DELETE FROM sessions WHERE sid = ?'),
       sweep: this.db.prepare('DELETE FROM sessions WHERE expires <= ?'),
     };
-    this.sweeper = setInterval(() => this.statements.sweep.run(Date.now()), 15 * 60 * 1000);
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      this.statements.sweep.run(now);
+      for (const [sid, entry] of this.cache) if (entry.expires <= now) this.cache.delete(sid);
+    }, 15 * 60 * 1000);
     this.sweeper.unref();
   }
 
@@ -31,10 +50,22 @@ export class SqliteSessionStore extends session.Store {
     return expires ? new Date(expires).getTime() : Date.now() + this.defaultTtlMs;
   }
 
+  private remember(sid: string, entry: Cached): void {
+    this.cache.delete(sid);
+    this.cache.set(sid, entry);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+  }
+
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
     try {
-      const row = this.statements.get.get(sid, Date.now());
-      callback(null, row ? JSON.parse(row.data) : null);
+      const now = Date.now();
+      let entry = this.cache.get(sid);
+      if (!entry) {
+        const row = this.statements.get.get(sid, now);
+        if (row) this.remember(sid, (entry = { json: row.data, expires: row.expires }));
+      }
+      if (!entry || entry.expires <= now) return callback(null, null);
+      callback(null, JSON.parse(entry.json));
     } catch (err) {
       callback(err);
     }
@@ -42,7 +73,9 @@ export class SqliteSessionStore extends session.Store {
 
   override set(sid: string, sess: session.SessionData, callback?: (err?: unknown) => void): void {
     try {
-      this.statements.set.run(sid, JSON.stringify(sess), this.expiry(sess));
+      const entry = { json: JSON.stringify(sess), expires: this.expiry(sess) };
+      this.statements.set.run(sid, entry.json, entry.expires);
+      this.remember(sid, entry);
       callback?.();
     } catch (err) {
       callback?.(err);
@@ -50,11 +83,17 @@ export class SqliteSessionStore extends session.Store {
   }
 
   override touch(sid: string, sess: session.SessionData, callback?: () => void): void {
-    this.statements.touch.run(this.expiry(sess), sid);
+    const expires = this.expiry(sess);
+    const entry = this.cache.get(sid);
+    if (!entry || expires - entry.expires > TOUCH_EVERY_MS) {
+      this.statements.touch.run(expires, sid);
+      if (entry) entry.expires = expires;
+    }
     callback?.();
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.cache.delete(sid);
     try {
       this.statements.destroy.run(sid);
       callback?.();

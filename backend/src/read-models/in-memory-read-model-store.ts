@@ -13,8 +13,8 @@ interface Collection {
 /**
  * The embedded read-model store: plain maps, rebuilt by replay at boot. Query semantics follow MongoDB's
  * (so both adapters agree): a query value matches an equal field, an array field containing it, and `null`
- * also matches a missing field. Fields may be dotted paths into nested objects. Documents are copied in and
- * out, so a caller can never change stored state by mutating a returned object.
+ * also matches a missing field. Fields may be dotted paths into nested objects. Documents are copied and
+ * deeply frozen when written, so reads hand them out without copying and no caller can change stored state.
  */
 export class InMemoryReadModelStore implements ReadModelStore {
   private readonly collections = new Map<string, Collection>();
@@ -30,7 +30,7 @@ export class InMemoryReadModelStore implements ReadModelStore {
 
   async get<T extends object>(collection: string, id: string): Promise<(T & StoredDoc) | null> {
     const doc = this.collections.get(collection)?.docs.get(id);
-    return doc ? (structuredClone(doc) as T & StoredDoc) : null;
+    return (doc as T & StoredDoc) ?? null;
   }
 
   async find<T extends object>(collection: string, query: Query, options: FindOptions = {}): Promise<(T & StoredDoc)[]> {
@@ -61,7 +61,7 @@ export class InMemoryReadModelStore implements ReadModelStore {
     }
     // As in MongoDB, a limit of 0 means no limit.
     if (options.limit && options.limit > 0) results = results.slice(0, options.limit);
-    return results.map((doc) => structuredClone(doc) as T & StoredDoc);
+    return results as (T & StoredDoc)[];
   }
 
   async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
@@ -76,7 +76,7 @@ export class InMemoryReadModelStore implements ReadModelStore {
       c.tombstones.set(id, position);
       return true;
     }
-    const next: StoredDoc = { ...structuredClone(doc), _id: id, _position: position };
+    const next = deepFreeze({ ...structuredClone(doc), _id: id, _position: position } as StoredDoc);
     c.docs.set(id, next);
     c.tombstones.delete(id);
     for (const [field, index] of c.indexes) addToIndex(index, field, next);
@@ -115,6 +115,14 @@ export class InMemoryReadModelStore implements ReadModelStore {
 }
 
 const EMPTY: ReadonlySet<string> = new Set<string>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 function valueAt(doc: StoredDoc, field: string): unknown {
   if (!field.includes('.')) return doc[field];

@@ -175,16 +175,24 @@ export function describeReadModelStoreConformance(
       await store.dropCollection(other);
     });
 
-    test('returned documents are copies', async () => {
+    test('a caller cannot change stored documents, by the input or a returned document', async () => {
       const input = { list: [1], nested: { n: 1 } };
       await store.put(col, 'a', input, 1);
       input.list.push(2);
       input.nested.n = 2;
+      // A returned document is either a copy or frozen (the in-memory adapter hands out frozen documents).
+      const attempt = (mutate: () => void) => {
+        try {
+          mutate();
+        } catch (err) {
+          expect((err as Error).name).toBe('TypeError');
+        }
+      };
       const got = await store.get<{ list: number[]; nested: { n: number } }>(col, 'a');
-      got!.list.push(3);
-      got!.nested.n = 3;
+      attempt(() => got!.list.push(3));
+      attempt(() => (got!.nested.n = 3));
       const [found] = await store.find<{ list: number[]; nested: { n: number } }>(col, {});
-      found.list.push(4);
+      attempt(() => found.list.push(4));
       expect(await store.get(col, 'a')).toEqual({ _id: 'a', _position: 1, list: [1], nested: { n: 1 } });
     });
   });
