@@ -59,10 +59,29 @@ export interface CommandResult<E> {
   append: AppendResult | null;
 }
 
+/** The folded state of a stream at a version, so the next command reads only what came after it. */
+interface Folded<S> {
+  version: number;
+  state: S;
+}
+
+const MAX_CACHED_STREAMS = 10_000;
+/** Per store and decider: streamId → folded state. States are immutable (evolve is pure), so sharing is safe. */
+const foldedStreams = new WeakMap<EventStore, WeakMap<object, Map<string, Folded<unknown>>>>();
+
+function cacheFor<S>(store: EventStore, decider: object): Map<string, Folded<S>> {
+  let byDecider = foldedStreams.get(store);
+  if (!byDecider) foldedStreams.set(store, (byDecider = new WeakMap()));
+  let streams = byDecider.get(decider);
+  if (!streams) byDecider.set(decider, (streams = new Map()));
+  return streams as Map<string, Folded<S>>;
+}
+
 /**
  * Load the stream, fold it, decide, append with the expected version; on a version conflict, reload and
  * decide again (a few times). `eventIds` may make ids deterministic so that a retried command cannot append
- * twice.
+ * twice. The folded state is cached per stream, so a long stream is read once and then only its new events;
+ * the expected version keeps this correct when another process appended meanwhile.
  */
 export async function decideAndAppend<S, C, E extends DomainEvent>(
   store: EventStore,
@@ -73,22 +92,33 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
   options: { eventIds?: (events: E[], version: number) => string[]; upcast?: (e: RecordedEvent) => E } = {},
 ): Promise<CommandResult<E>> {
   const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
+  const cache = cacheFor<S>(store, decider);
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamId);
-    const state = recorded.map(upcast).reduce(decider.evolve, decider.initialState);
+    const cached = cache.get(streamId) ?? { version: 0, state: decider.initialState };
+    const newer = await store.readStream(streamId, { afterVersion: cached.version });
+    const version = cached.version + newer.length;
+    const state = newer.map(upcast).reduce(decider.evolve, cached.state);
+    remember(cache, streamId, { version, state });
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, append: null };
-    const ids = options.eventIds?.(events, recorded.length) ?? events.map(() => randomUUID());
+    const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
     try {
       const append = await store.appendToStream(
         streamId,
         events.map((e, i) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: metadataFor(ctx, ids[i]) })),
-        { expectedVersion: recorded.length },
+        { expectedVersion: version },
       );
+      remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
       return { events, append };
     } catch (err) {
       if (err instanceof WrongExpectedVersionError && attempt < 5) continue;
       throw err;
     }
   }
+}
+
+function remember<S>(cache: Map<string, Folded<S>>, streamId: string, folded: Folded<S>): void {
+  cache.delete(streamId);
+  cache.set(streamId, folded);
+  if (cache.size > MAX_CACHED_STREAMS) cache.delete(cache.keys().next().value!);
 }

@@ -151,6 +151,17 @@ export function describeEventStoreConformance(
       for (let i = 1; i < events.length; i++) expect(events[i].position).toBeGreaterThan(events[i - 1].position);
     });
 
+    test('readStream after a version returns only the later events', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('A'), event('B'), event('C')], { expectedVersion: 0 });
+      expect((await store.readStream(stream, { afterVersion: 1 })).map((e) => [e.type, e.streamVersion])).toEqual([
+        ['B', 2],
+        ['C', 3],
+      ]);
+      expect(await store.readStream(stream, { afterVersion: 3 })).toEqual([]);
+      expect(await store.readStream(newStream(), { afterVersion: 2 })).toEqual([]);
+    });
+
     test('readStream of a missing stream is []', async () => {
       expect(await store.readStream(newStream())).toEqual([]);
     });

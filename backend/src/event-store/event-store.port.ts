@@ -78,8 +78,11 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options: { expectedVersion: ExpectedVersion },
   ): Promise<AppendResult>;
-  /** The stream's events in stream order; [] when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events in stream order; [] when the stream does not exist. With `afterVersion`, only the
+   * events after that version (so a caller that already folded the first n events reads just the rest).
+   */
+  readStream(streamId: string, options?: { afterVersion?: number }): Promise<RecordedEvent[]>;
   /** Events with position > from, in global order, at most `limit`. */
   readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]>;
   /** The highest position written so far (0 when empty). */

@@ -137,11 +137,13 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextVersion, position };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const events: RecordedEvent[] = [];
+    // Port versions count events; revisions are 0-based: the event after version n has revision n.
+    const after = options.afterVersion ?? 0;
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: START })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START })) {
         const recorded = toRecorded(resolved);
         if (!recorded) throw missingPosition(streamId);
         events.push(recorded);

@@ -65,7 +65,7 @@ export class SqliteEventStore implements EventStore {
     streamHead: Database.Statement<[string], { version: number; position: number }>;
     streamRange: Database.Statement<[string, number, number], { event_id: string; position: number }>;
     byEventId: Database.Statement<[string], { stream_id: string; stream_version: number }>;
-    readStream: Database.Statement<[string], EventRow>;
+    readStream: Database.Statement<[string, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
   };
@@ -107,7 +107,7 @@ export class SqliteEventStore implements EventStore {
         'SELECT event_id, position FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version LIMIT ?',
       ),
       byEventId: this.db.prepare('SELECT stream_id, stream_version FROM events WHERE event_id = ?'),
-      readStream: this.db.prepare(`SELECT ${columns} FROM events WHERE stream_id = ? ORDER BY stream_version`),
+      readStream: this.db.prepare(`SELECT ${columns} FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version`),
       readAll: this.db.prepare(`SELECT ${columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
@@ -165,8 +165,8 @@ export class SqliteEventStore implements EventStore {
     if (appended) this.wakeSubscribers();
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.stmt.readStream.all(streamId).map(toRecorded);
+  async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
+    return this.stmt.readStream.all(streamId, options.afterVersion ?? 0).map(toRecorded);
   }
 
   async readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]> {
