@@ -2,6 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, PIPELINE } from './app.tokens';
 import { BillingModule } from './billing/billing.module';
+import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
 import { EVENT_STORE } from './event-store/event-store.port';
 import { GroupsModule } from './groups/groups.module';
@@ -26,7 +27,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule],
       providers: ports,
       exports: ports,
     };

@@ -7,6 +7,7 @@ import type { AppConfig } from './config';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
@@ -67,7 +68,9 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     ].join('; '),
   );
 
-  const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS);
+  // Reactors run wherever the pipeline is started (the worker, or the embedded process), never on ROLE=api.
+  const careFulfilment = new RecordingCareFulfilment(join(config.dataDir, 'care-orders.sqlite'));
+  const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS, { reactors: [careFulfilmentReactor(careFulfilment)] });
   return {
     store,
     readModels,
@@ -79,6 +82,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await queue.close();
       await readModels.close();
       await store.close();
+      careFulfilment.close();
       if (sessions instanceof SqliteSessionStore) sessions.close();
       await redis?.quit();
     },

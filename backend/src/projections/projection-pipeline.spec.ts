@@ -12,7 +12,7 @@ import type { ConsumerOptions, ExclusiveOptions, Job, JobQueue } from '../queue/
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { rebuildKey, VersionedReadModelStore, versionKey } from '../read-models/versioned-read-model-store';
-import { applyEvent, ProjectionPipeline, RELAY_CHECKPOINT } from './projection-pipeline';
+import { applyEvent, ProjectionPipeline, Reactor, reactorCheckpoint, RELAY_CHECKPOINT } from './projection-pipeline';
 import type { Projection } from './projector';
 import { PROJECTIONS } from './projections';
 
@@ -142,6 +142,72 @@ describe('ProjectionPipeline: relay start and watermarks', () => {
     const head = await store.headPosition();
     await waitFor(async () => (await readModels.getCheckpoint('tally')) === head);
     expect(await pipeline.relayStart()).toBe(head);
+  });
+});
+
+describe('ProjectionPipeline: reactors', () => {
+  /** A reactor that records the positions it reacted to; `failOnce` positions throw once. */
+  function recordingReactor(name = 'echo') {
+    const seen: number[] = [];
+    const failOnce = new Set<number>();
+    const reactor: Reactor = {
+      name,
+      eventTypes: ['Counted'],
+      async react(event, ctx) {
+        expect(ctx.store).toBe(store);
+        if (failOnce.delete(event.position)) throw new Error(`reactor failed at ${event.position}`);
+        seen.push(event.position);
+      },
+    };
+    return { reactor, seen, failOnce };
+  }
+  const countedPositions = async () => (await store.readAll({ from: 0, limit: 10_000 })).filter((e) => e.type === 'Counted').map((e) => e.position);
+
+  it('feeds a reactor its event types in global order from its own queue, and moves its own checkpoint with watermarks', async () => {
+    const readModels = new InMemoryReadModelStore();
+    const tally = countingProjection();
+    const echo = recordingReactor();
+    const pipeline = pipelineOf(readModels, new InProcessQueue(), [tally.projection], { reactors: [echo.reactor] });
+    await pipeline.start();
+    await append([counted('a', 1), noise(2), counted('b', 3), ...Array.from({ length: 5 }, (_, i) => noise(i + 4))]);
+    const head = await store.headPosition();
+    await waitFor(async () => (await readModels.getCheckpoint(reactorCheckpoint('echo'))) === head);
+    expect(echo.seen).toEqual(await countedPositions());
+    expect((await pipeline.reactorStatus())[0]).toMatchObject({ name: 'reactor.echo', checkpoint: head, state: 'running' });
+    // The reactor's checkpoint counts for where the relay restarts; waitFor and status() are about projections only.
+    await readModels.setCheckpoint(reactorCheckpoint('echo'), 1);
+    expect(await pipeline.relayStart()).toBe(1);
+    expect((await pipeline.status()).map((s) => s.name)).toEqual(['tally']);
+  });
+
+  it('retries a failing reaction in place; a fresh pipeline after a stop resumes from the reactor checkpoint', async () => {
+    const readModels = new InMemoryReadModelStore();
+    const echo = recordingReactor();
+    await append(Array.from({ length: 6 }, (_, i) => counted('k', i)));
+    echo.failOnce.add(3);
+    const retried = pipelineOf(readModels, new InProcessQueue(), [], { reactors: [echo.reactor] });
+    await retried.start();
+    await waitFor(async () => (await readModels.getCheckpoint(reactorCheckpoint('echo'))) === 6);
+    expect(echo.seen).toEqual([1, 2, 3, 4, 5, 6]);
+    await retried.stop();
+
+    echo.failOnce.add(8);
+    await append(Array.from({ length: 4 }, (_, i) => counted('k', 10 + i)));
+    const stopping = pipelineOf(readModels, new InProcessQueue(), [], { reactors: [echo.reactor], consumer: { maxAttempts: 1 } });
+    await stopping.start();
+    await waitFor(async () => (await stopping.reactorStatus())[0].state === 'stopped');
+    expect(await readModels.getCheckpoint(reactorCheckpoint('echo'))).toBe(7);
+    await stopping.stop();
+
+    const again = pipelineOf(readModels, new InProcessQueue(), [], { reactors: [echo.reactor] });
+    await again.start();
+    await waitFor(async () => (await readModels.getCheckpoint(reactorCheckpoint('echo'))) === 10);
+    expect(echo.seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refuses two reactors of the same name', () => {
+    const echo = recordingReactor();
+    expect(() => new ProjectionPipeline(store, new InMemoryReadModelStore(), new InProcessQueue(), [], { reactors: [echo.reactor, echo.reactor] })).toThrow(/echo/);
   });
 });
 

@@ -16,6 +16,40 @@ export const RELAY_CHECKPOINT = '$relay';
 /** The name of the relay's exclusive duty (one relay across every worker replica). */
 export const RELAY_DUTY = 'relay';
 export const queueName = (projection: string) => `projection.${projection}`;
+/** A reactor's queue, and the name of its checkpoint (next to the projections' checkpoints). */
+export const reactorQueueName = (reactor: string) => `reactor.${reactor}`;
+export const reactorCheckpoint = (reactor: string) => `reactor.${reactor}`;
+
+/** What a reactor may use besides the event it reacts to. */
+export interface ReactorContext {
+  store: EventStore;
+  readModels: ReadModelStore;
+}
+
+/**
+ * A reactor: a side effect on events (care fulfilment, notifications), not a read model. It is routed by the
+ * relay exactly like a projection: its own queue `reactor.<name>` (one at a time, in global order, retried
+ * in place, stopped rather than skipped after `maxAttempts`), its own checkpoint `reactor.<name>` (moved after
+ * each event and on watermarks), its own lease (the queue's exclusive consumer: one worker replica reacts at a
+ * time). Delivery is at least once, so `react` must be idempotent: the same event twice, or again after a crash
+ * half-way through, must have the effect once (deterministic event ids, idempotency keys at the outside world).
+ * Reactors are not rebuilt and not awaited by `waitFor` (nothing reads them).
+ */
+export interface Reactor {
+  name: string;
+  eventTypes: readonly string[];
+  react(event: RecordedEvent, ctx: ReactorContext): Promise<void>;
+}
+
+/** A destination of the relay: a projection's or a reactor's queue. */
+interface Route {
+  queue: string;
+  /** Where the consumer keeps its position (a projection's name, or `reactor.<name>`). */
+  checkpoint: string;
+  /** Job ids are `<prefix>:<position>` and `<prefix>:wm:<upTo>`. */
+  jobPrefix: string;
+  types: ReadonlySet<string>;
+}
 
 /** Events read per page by a rebuild. */
 const REBUILD_PAGE = 1000;
@@ -79,6 +113,8 @@ export interface PipelineOptions {
   dropOldVersionAfterMs?: number;
   /** Delay before the relay runs again after an error (ms). */
   relayRetryMs?: number;
+  /** Reactors the relay feeds besides the projections (started and stopped with the pipeline). */
+  reactors?: readonly Reactor[];
 }
 
 /** A FIFO mutex: the consumer holds it per job, a rebuild holds it while switching (between two jobs). */
@@ -95,8 +131,8 @@ class Mutex {
 }
 
 /**
- * relay: subscribes to the event store and puts each event on the queue of every projection that handles it
- * (at least once). workers: apply each projection's queue in order and move its checkpoint. Both can run in
+ * relay: subscribes to the event store and puts each event on the queue of every projection and reactor that
+ * handles it (at least once). workers: apply each projection's queue in order and move its checkpoint. Both can run in
  * one process (embedded) or in worker processes (production), where the queue makes each projection's
  * consumer and the relay exclusive across replicas (a replica works on what it holds the lease of).
  */
@@ -111,6 +147,9 @@ export class ProjectionPipeline {
   private rebuildTimer: NodeJS.Timeout | null = null;
   private readonly typesByProjection: Map<string, Set<string>>;
   private readonly options: Required<Omit<PipelineOptions, 'consumer'>> & Pick<PipelineOptions, 'consumer'>;
+  readonly reactors: readonly Reactor[];
+  private readonly reactorConsumers = new Map<string, Consumer>();
+  private readonly routes: readonly Route[];
 
   constructor(
     private readonly store: EventStore,
@@ -126,8 +165,24 @@ export class ProjectionPipeline {
       rebuildPollMs: 1000,
       dropOldVersionAfterMs: 30_000,
       relayRetryMs: 1000,
+      reactors: [],
       ...options,
     };
+    this.reactors = this.options.reactors;
+    const names = new Set<string>();
+    for (const reactor of this.reactors) {
+      if (names.has(reactor.name)) throw new Error(`Two reactors named ${reactor.name}`);
+      names.add(reactor.name);
+    }
+    this.routes = [
+      ...projections.map((p) => ({ queue: queueName(p.name), checkpoint: p.name, jobPrefix: p.name, types: this.typesByProjection.get(p.name)! })),
+      ...this.reactors.map((r) => ({
+        queue: reactorQueueName(r.name),
+        checkpoint: reactorCheckpoint(r.name),
+        jobPrefix: reactorQueueName(r.name),
+        types: new Set(r.eventTypes),
+      })),
+    ];
   }
 
   async start(): Promise<void> {
@@ -151,6 +206,15 @@ export class ProjectionPipeline {
             const position = Number(jobId.slice(jobId.lastIndexOf(':') + 1)) || 1;
             void this.readModels.setCheckpoint(stoppedKey(projection.name), position).catch(() => undefined);
           },
+        }),
+      );
+    }
+    for (const reactor of this.reactors) {
+      this.reactorConsumers.set(
+        reactor.name,
+        this.queue.consume<ProjectionJob>(reactorQueueName(reactor.name), ({ payload }) => this.handleReactor(reactor, payload), {
+          ...this.options.consumer,
+          onStopped: ({ jobId }) => this.logger.error(`Reactor ${reactor.name} stopped on job ${jobId}`),
         }),
       );
     }
@@ -178,6 +242,16 @@ export class ProjectionPipeline {
     this.progress.emit('checkpoint', projection.name, job.position);
   }
 
+  /** A reactor's job: react once per event past its checkpoint, then move the checkpoint. */
+  private async handleReactor(reactor: Reactor, job: ProjectionJob): Promise<void> {
+    const key = reactorCheckpoint(reactor.name);
+    const checkpoint = await this.readModels.getCheckpoint(key);
+    const position = 'watermark' in job ? job.watermark : job.position;
+    if (position <= checkpoint) return;
+    if (!('watermark' in job)) await reactor.react(job, { store: this.store, readModels: this.readModels });
+    await this.readModels.setCheckpoint(key, position);
+  }
+
   /**
    * Where the relay (re)starts: the minimum of its own checkpoint and every projection's.
    *
@@ -193,7 +267,7 @@ export class ProjectionPipeline {
    * by at most the events of the last moments, whatever the projection's event types.
    */
   async relayStart(): Promise<number> {
-    const names = [RELAY_CHECKPOINT, ...this.projections.map((p) => p.name)];
+    const names = [RELAY_CHECKPOINT, ...this.routes.map((r) => r.checkpoint)];
     const positions = await Promise.all(names.map((name) => this.readModels.getCheckpoint(name)));
     return Math.min(...positions);
   }
@@ -220,17 +294,17 @@ export class ProjectionPipeline {
   private async relayOnce(signal: AbortSignal): Promise<void> {
     const from = await this.relayStart();
     let relayed = from;
-    /** Per projection: the position its last job (event or watermark) was enqueued for. */
-    const routed = new Map(this.projections.map((p) => [p.name, from]));
+    /** Per route (projection or reactor queue): the position its last job (event or watermark) was enqueued for. */
+    const routed = new Map(this.routes.map((r) => [r.queue, from]));
     let lastEventAt = Date.now();
     let watermarking: Promise<void> | null = null;
     const sendWatermarks = async () => {
       const upTo = relayed;
-      for (const projection of this.projections) {
-        if (routed.get(projection.name)! >= upTo) continue;
-        const job = { id: `${projection.name}:wm:${upTo}`, payload: { watermark: upTo } satisfies ProjectionJob };
-        await this.queue.add(queueName(projection.name), [job]);
-        routed.set(projection.name, upTo);
+      for (const route of this.routes) {
+        if (routed.get(route.queue)! >= upTo) continue;
+        const job = { id: `${route.jobPrefix}:wm:${upTo}`, payload: { watermark: upTo } satisfies ProjectionJob };
+        await this.queue.add(route.queue, [job]);
+        routed.set(route.queue, upTo);
       }
     };
     // Watermarks go out once the relay has been quiet for watermarkMs (and at least that often while busy).
@@ -244,10 +318,10 @@ export class ProjectionPipeline {
     let lastWatermarkAt = Date.now();
     try {
       for await (const event of this.store.subscribe({ from, signal })) {
-        for (const projection of this.projections) {
-          if (this.typesByProjection.get(projection.name)!.has(event.type)) {
-            await this.queue.add(queueName(projection.name), [{ id: `${projection.name}:${event.position}`, payload: event }]);
-            routed.set(projection.name, event.position);
+        for (const route of this.routes) {
+          if (route.types.has(event.type)) {
+            await this.queue.add(route.queue, [{ id: `${route.jobPrefix}:${event.position}`, payload: event }]);
+            routed.set(route.queue, event.position);
           }
         }
         await this.readModels.setCheckpoint(RELAY_CHECKPOINT, event.position);
@@ -326,6 +400,26 @@ export class ProjectionPipeline {
         return {
           name: p.name,
           checkpoint,
+          head,
+          lag: backlog + Math.max(0, head - relayed),
+          state: consumer ? consumer.state : 'not running here',
+          ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
+        } satisfies ProjectionStatus;
+      }),
+    );
+  }
+
+  /** The reactors' checkpoints, lag and consumer state, in the shape of a projection's status. */
+  async reactorStatus(): Promise<ProjectionStatus[]> {
+    const head = await this.store.headPosition();
+    const relayed = await this.readModels.getCheckpoint(RELAY_CHECKPOINT);
+    return Promise.all(
+      this.reactors.map(async (r) => {
+        const consumer = this.reactorConsumers.get(r.name)?.status();
+        const backlog = await this.queue.backlog(reactorQueueName(r.name));
+        return {
+          name: reactorQueueName(r.name),
+          checkpoint: await this.readModels.getCheckpoint(reactorCheckpoint(r.name)),
           head,
           lag: backlog + Math.max(0, head - relayed),
           state: consumer ? consumer.state : 'not running here',
@@ -438,7 +532,7 @@ export class ProjectionPipeline {
     if (this.rebuildTimer) clearInterval(this.rebuildTimer);
     await this.relayRun?.close();
     await Promise.all([...this.rebuilds.values()].map((r) => r.catch(() => undefined)));
-    await Promise.all([...this.consumers.values()].map((c) => c.close()));
+    await Promise.all([...this.consumers.values(), ...this.reactorConsumers.values()].map((c) => c.close()));
   }
 }
 

@@ -1,3 +1,5 @@
+import { careActionsProjector } from './care-actions.projector';
+import { careSuggestionsProjector } from './care-suggestions.projector';
 import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
@@ -13,4 +15,6 @@ export const PROJECTIONS: readonly Projection[] = [
   // group-member-stats first: the weekly activity looks up the member's groups in it.
   { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },
   { name: 'subscriptions', projectors: [subscriptionsProjector] },
+  { name: 'care-suggestions', projectors: [careSuggestionsProjector] },
+  { name: 'care-actions', projectors: [careActionsProjector] },
 ];

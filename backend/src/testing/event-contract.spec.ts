@@ -10,6 +10,9 @@ const fixtures: [string, object][] = [
   ['InviteCodeReserved', { code: 'K7M2QX9P', groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10' }],
   ['GroupCreated', { groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', name: 'The Lovelaces', description: null, inviteCode: 'K7M2QX9P', createdBy: 'Yk3m0y0W3x9tQyHh8m2cUw', createdAt: '2026-11-20T08:30:00.000Z' }],
   ['MemberJoined', { groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', role: 'creator', joinedAt: '2026-11-20T08:30:00.000Z' }],
+  ['CareActionSent', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', senderId: 'Yk3m0y0W3x9tQyHh8m2cUw', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-11-20T08:40:00.000Z' }],
+  ['CareActionSent', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a45', groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', senderId: 'Yk3m0y0W3x9tQyHh8m2cUw', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', kind: 'care_package', message: null, sentAt: '2026-11-20T08:41:00.000Z' }],
+  ['CareActionFulfilled', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', orderId: 'order-1f6c0a9e-7b3d-4e2a-9c51-0d8e7f6a5b43', fulfilledAt: '2026-11-20T08:40:01.000Z' }],
 ];
 
 describe('the published event contract (docs/events)', () => {
@@ -28,6 +31,12 @@ describe('the published event contract (docs/events)', () => {
     expect(problems.join('\n')).toMatch(/RatingSubmitted at position 7/);
     expect(problems.join('\n')).toMatch(/joy|maximum/);
     expect(problems.join('\n')).toMatch(/additionalProperties|mood/);
+  });
+
+  it('refuses a care action of an unknown kind or with a message over 500 characters', () => {
+    const [, sent] = fixtures.find(([type]) => type === 'CareActionSent')!;
+    expect(contractViolations(recorded('CareActionSent', { ...sent, kind: 'roses' }, 8)).join('\n')).toMatch(/kind/);
+    expect(contractViolations(recorded('CareActionSent', { ...sent, message: 'x'.repeat(501) }, 9)).join('\n')).toMatch(/message|maxLength/);
   });
 
   it('refuses an event type that has no published schema', () => {

@@ -10,6 +10,7 @@ import {
 import { Avatar, Button, Card, Col, Row, Spin, Statistic, Tag, Typography } from 'antd';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAuth } from '../auth';
+import { CareSuggestions } from '../care/CareSuggestions';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageLoading } from '../components/PageLoading';
 import { scoreBand } from '../lib/score';
@@ -293,6 +294,8 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
     setInviteOpen(true);
     toggleRef.current?.focus();
   };
+  const memberNames = memberNamesById(members.data ?? []);
+  const nameOf = (userId: string, firstName: string | null) => memberNames.get(userId) ?? (firstName?.trim() || 'A member');
 
   return (
     <div className="group-detail">
@@ -312,6 +315,7 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
 
       <div className="stack">
         <StatCards group={data} />
+        <CareSuggestions groupId={groupId} nameOf={nameOf} />
         {hasGroupAverage(data.averageScore) && <GroupInsights group={data} />}
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={10}>

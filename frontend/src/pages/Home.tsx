@@ -2,6 +2,7 @@ import { BarChartOutlined, DashboardOutlined, TeamOutlined } from '@ant-design/i
 import { Card, Col, Row, Statistic, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useAuth } from '../auth';
+import { CareReceived } from '../care/CareReceived';
 import { JoyGauge } from '../components/JoyGauge';
 import { LinkButton } from '../components/LinkButton';
 import { PageLoading } from '../components/PageLoading';
@@ -124,6 +125,7 @@ export default function Home() {
         </Col>
         <Col xs={24} lg={8}>
           <div className="stack">
+            <CareReceived />
             <QuickStats />
             <YourGroups />
             <QuickActions />

@@ -1,0 +1,218 @@
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decideAndAppend } from '../event-store/decider';
+import type { EventStore } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { CareActionDoc } from '../projections/care-actions.projector';
+import { ProjectionPipeline, reactorCheckpoint, reactorQueueName } from '../projections/projection-pipeline';
+import { PROJECTIONS } from '../projections/projections';
+import { InProcessQueue } from '../queue/in-process-queue';
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { CARE_FULFILMENT_REACTOR, CareFulfilment, careFulfilmentReactor, CareOrder, RecordingCareFulfilment } from './care-fulfilment';
+import { careDecider, careStream, fulfilledEventId } from './care.decider';
+
+jest.setTimeout(20_000);
+Logger.overrideLogger(false);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+let dir: string;
+let store: SqliteEventStore;
+let orders: RecordingCareFulfilment;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'joy-care-'));
+  store = new SqliteEventStore(join(dir, 'events.sqlite'), { synchronous: 'NORMAL' });
+  orders = new RecordingCareFulfilment(join(dir, 'care-orders.sqlite'));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  orders.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Appends a CareActionSent the way the command does. */
+async function sendCare(careActionId: string, kind = 'flowers') {
+  await decideAndAppend(
+    store,
+    careStream(careActionId),
+    careDecider,
+    {
+      type: 'SendCareAction', careActionId, groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind, message: 'Get well',
+      senderIsPremium: true, groupMemberIds: ['ada', 'bob'], at: new Date('2026-11-20T08:00:00.000Z'),
+    },
+    { actorUserId: 'ada' },
+    { eventIds: () => [careActionId] },
+  );
+  return (await store.readStream(careStream(careActionId)))[0];
+}
+
+/** Counts the calls of `order` (the adapter itself counts the orders actually placed). */
+function counting(inner: CareFulfilment) {
+  const calls: string[] = [];
+  const adapter: CareFulfilment = {
+    order: (careAction: CareOrder, key: string) => {
+      calls.push(key);
+      return inner.order(careAction, key);
+    },
+  };
+  return { adapter, calls };
+}
+
+function pipelineWith(fulfilment: CareFulfilment, readModels = new InMemoryReadModelStore(), options = {}) {
+  const queue = new InProcessQueue();
+  const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS, {
+    watermarkMs: 20,
+    relayRetryMs: 20,
+    reactors: [careFulfilmentReactor(fulfilment)],
+    ...options,
+  });
+  cleanups.push(async () => {
+    await pipeline.stop();
+    await queue.close();
+  });
+  return { pipeline, queue, readModels };
+}
+
+const fulfilledEvents = async (id: string) => (await store.readStream(careStream(id))).filter((e) => e.type === 'CareActionFulfilled');
+
+describe('the recording fulfilment adapter', () => {
+  it('places one order per idempotency key: the second call returns the first order', async () => {
+    const sent = (await sendCare('c1')).data as CareOrder;
+    const first = await orders.order(sent, 'c1');
+    const second = await orders.order({ ...sent, kind: 'care_package' }, 'c1');
+    expect(second).toEqual(first);
+    expect(first.orderId).toMatch(/^order-/);
+    const other = await orders.order(sent, 'c2');
+    expect(other.orderId).not.toBe(first.orderId);
+    expect(orders.orders().map((o) => [o.idempotencyKey, o.kind, o.recipientId, o.message])).toEqual([
+      ['c1', 'flowers', 'bob', 'Get well'],
+      ['c2', 'flowers', 'bob', 'Get well'],
+    ]);
+  });
+
+  it('keeps its orders across a restart (a file in DATA_DIR)', async () => {
+    const sent = (await sendCare('c1')).data as CareOrder;
+    const first = await orders.order(sent, 'c1');
+    orders.close();
+    orders = new RecordingCareFulfilment(join(dir, 'care-orders.sqlite'));
+    expect(await orders.order(sent, 'c1')).toEqual(first);
+    expect(orders.orders()).toHaveLength(1);
+  });
+});
+
+describe('the care fulfilment reactor', () => {
+  it('orders once and records CareActionFulfilled as the stream’s second event, with a deterministic id', async () => {
+    const sent = await sendCare('c1');
+    const { adapter, calls } = counting(orders);
+    const { pipeline, readModels } = pipelineWith(adapter);
+    await pipeline.start();
+    await eventually(async () => (await fulfilledEvents('c1')).length === 1);
+    const [fulfilled] = await fulfilledEvents('c1');
+    expect(fulfilled).toMatchObject({
+      streamVersion: 2,
+      data: { careActionId: 'c1', orderId: orders.orders()[0].orderId, fulfilledAt: expect.any(String) },
+      metadata: { eventId: fulfilledEventId('c1'), actorUserId: 'system', causationId: sent.metadata.eventId, correlationId: sent.metadata.correlationId },
+    });
+    expect(calls).toEqual(['c1']);
+    // The read model follows: status fulfilled.
+    await eventually(async () => (await readModels.get<CareActionDoc>('care-actions', 'c1'))?.status === 'fulfilled');
+  });
+
+  it('a job delivered twice orders once and appends once', async () => {
+    const sent = await sendCare('c1');
+    const { adapter, calls } = counting(orders);
+    const { pipeline, queue, readModels } = pipelineWith(adapter);
+    // The same event twice on the reactor's queue before the relay even starts (two job ids: the queue
+    // would merge equal ids; a redelivery after a lost acknowledgement looks like this).
+    await queue.add(reactorQueueName(CARE_FULFILMENT_REACTOR), [
+      { id: 'dup-1', payload: sent },
+      { id: 'dup-2', payload: sent },
+    ]);
+    // ...and the checkpoint lost, so the position guard does not hide the duplicate.
+    const wipe = readModels.setCheckpoint.bind(readModels);
+    readModels.setCheckpoint = async (name, position) => (name === reactorCheckpoint(CARE_FULFILMENT_REACTOR) ? undefined : wipe(name, position));
+    await pipeline.start();
+    await eventually(async () => (await queue.backlog(reactorQueueName(CARE_FULFILMENT_REACTOR))) === 0 && (await fulfilledEvents('c1')).length === 1);
+    await sleep(100); // the relay's own delivery of the event arrives too
+    expect(await queue.backlog(reactorQueueName(CARE_FULFILMENT_REACTOR))).toBe(0);
+    expect(await fulfilledEvents('c1')).toHaveLength(1);
+    expect(orders.orders()).toHaveLength(1);
+    // The first delivery ordered; the others found the action fulfilled and did not call the partner.
+    expect(calls).toEqual(['c1']);
+  });
+
+  it('two deliveries racing (two replicas) get the same order and append once', async () => {
+    const sent = await sendCare('c1');
+    const reactor = careFulfilmentReactor(orders);
+    const ctx = { store, readModels: new InMemoryReadModelStore() };
+    await Promise.all([reactor.react(sent, ctx), reactor.react(sent, ctx), reactor.react(sent, ctx)]);
+    expect(await fulfilledEvents('c1')).toHaveLength(1);
+    expect(orders.orders()).toHaveLength(1);
+    expect((await fulfilledEvents('c1'))[0].data.orderId).toBe(orders.orders()[0].orderId);
+  });
+
+  it('a crash between the order and the append: after the restart the same order is recorded, nothing is ordered twice', async () => {
+    await sendCare('c1');
+    await sendCare('c2', 'handwritten_card');
+    // The worker "dies" right after the partner accepted c1's order: its append to the event store fails.
+    let crashed = false;
+    const crashingStore: EventStore = Object.assign(Object.create(store) as SqliteEventStore, {
+      async appendToStream(...args: Parameters<EventStore['appendToStream']>) {
+        if (!crashed && args[0] === careStream('c1')) {
+          crashed = true;
+          throw new Error('worker crashed between order and append');
+        }
+        return store.appendToStream(...args);
+      },
+    });
+    const first = counting(orders);
+    const readModels = new InMemoryReadModelStore();
+    const queue = new InProcessQueue();
+    const dying = new ProjectionPipeline(crashingStore, readModels, queue, PROJECTIONS, {
+      watermarkMs: 20, relayRetryMs: 20, consumer: { maxAttempts: 1 }, reactors: [careFulfilmentReactor(first.adapter)],
+    });
+    await dying.start();
+    await eventually(async () => (await dying.reactorStatus())[0].state === 'stopped');
+    expect(crashed).toBe(true);
+    expect(orders.orders().map((o) => o.idempotencyKey)).toEqual(['c1']); // ordered...
+    expect(await fulfilledEvents('c1')).toHaveLength(0); // ...but not recorded
+    await dying.stop();
+    await queue.close(); // its queued jobs are gone with it
+    orders.close();
+
+    // The restarted worker: a new adapter on the same file, new queue, read models rebuilt from nothing.
+    orders = new RecordingCareFulfilment(join(dir, 'care-orders.sqlite'));
+    const second = counting(orders);
+    const { pipeline } = pipelineWith(second.adapter);
+    await pipeline.start();
+    await eventually(async () => (await fulfilledEvents('c1')).length === 1 && (await fulfilledEvents('c2')).length === 1);
+    const recorded = orders.orders();
+    expect(recorded.map((o) => o.idempotencyKey)).toEqual(['c1', 'c2']);
+    expect((await fulfilledEvents('c1'))[0].data.orderId).toBe(recorded[0].orderId);
+    expect((await fulfilledEvents('c2'))[0].data.orderId).toBe(recorded[1].orderId);
+    expect(second.calls).toEqual(['c1', 'c2']); // c1 asked again with its key: the partner returned the first order
+
+    // A third start (everything replayed again): nothing new anywhere.
+    const before = await store.headPosition();
+    const third = counting(orders);
+    const { pipeline: replay, readModels: fresh } = pipelineWith(third.adapter);
+    await replay.start();
+    await replay.waitUntilCaughtUp();
+    await eventually(async () => (await fresh.getCheckpoint(reactorCheckpoint(CARE_FULFILMENT_REACTOR))) >= before);
+    expect(await store.headPosition()).toBe(before);
+    expect(third.calls).toEqual([]);
+    expect(orders.orders()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,142 @@
+import { Logger } from '@nestjs/common';
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { decideAndAppend } from '../event-store/decider';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { Reactor, ReactorContext } from '../projections/projection-pipeline';
+import { CareActionSent, careDecider, CareEvent, careStream, fulfilledEventId } from './care.decider';
+
+/** A care action as the fulfilment partner needs it. */
+export type CareOrder = CareActionSent['data'];
+
+/**
+ * The fulfilment port: places the order for a care action (the florist, the card printer, the gift-card
+ * vendor). `idempotencyKey` is the care action's id: a second call with the same key must return the first
+ * order instead of ordering again, so a retry after a crash between ordering and recording is harmless.
+ */
+export interface CareFulfilment {
+  order(careAction: CareOrder, idempotencyKey: string): Promise<{ orderId: string }>;
+}
+
+export interface RecordedOrder {
+  idempotencyKey: string;
+  orderId: string;
+  careActionId: string;
+  kind: string;
+  recipientId: string;
+  message: string | null;
+  orderedAt: string;
+}
+
+/**
+ * The recording default adapter: no partner is called; each order is a row of `care-orders.sqlite` in
+ * DATA_DIR, whose UNIQUE idempotency key makes the second call with a key return the first order. A real
+ * partner's adapter passes the key to the partner's own idempotency mechanism instead.
+ */
+export class RecordingCareFulfilment implements CareFulfilment {
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement<[string, string, string, string, string, string | null, string]>;
+  private readonly byKey: Database.Statement<[string], { order_id: string }>;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS care_orders (
+        idempotency_key TEXT NOT NULL UNIQUE,
+        order_id        TEXT NOT NULL UNIQUE,
+        care_action_id  TEXT NOT NULL,
+        kind            TEXT NOT NULL,
+        recipient_id    TEXT NOT NULL,
+        message         TEXT,
+        ordered_at      TEXT NOT NULL
+      )`);
+    this.insert = this.db.prepare(
+      `INSERT INTO care_orders (idempotency_key, order_id, care_action_id, kind, recipient_id, message, ordered_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+    );
+    this.byKey = this.db.prepare('SELECT order_id FROM care_orders WHERE idempotency_key = ?');
+  }
+
+  async order(careAction: CareOrder, idempotencyKey: string): Promise<{ orderId: string }> {
+    // One statement: of two concurrent calls with a key, one inserts and both read the same row.
+    this.insert.run(
+      idempotencyKey,
+      `order-${randomUUID()}`,
+      careAction.careActionId,
+      careAction.kind,
+      careAction.recipientId,
+      careAction.message,
+      new Date().toISOString(),
+    );
+    return { orderId: this.byKey.get(idempotencyKey)!.order_id };
+  }
+
+  /** Every order recorded, oldest first (tests, support). */
+  orders(): RecordedOrder[] {
+    return this.db
+      .prepare<[], { idempotency_key: string; order_id: string; care_action_id: string; kind: string; recipient_id: string; message: string | null; ordered_at: string }>(
+        'SELECT * FROM care_orders ORDER BY rowid',
+      )
+      .all()
+      .map((r) => ({
+        idempotencyKey: r.idempotency_key,
+        orderId: r.order_id,
+        careActionId: r.care_action_id,
+        kind: r.kind,
+        recipientId: r.recipient_id,
+        message: r.message,
+        orderedAt: r.ordered_at,
+      }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+export const CARE_FULFILMENT_REACTOR = 'care-fulfilment';
+
+const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as CareEvent;
+
+/**
+ * The care fulfilment reactor (runs in the worker, or the embedded process): on CareActionSent it orders
+ * through the port with the care action's id as idempotency key, then appends CareActionFulfilled to
+ * `care-<id>` with expected version 1 and a deterministic event id.
+ *
+ * Exactly one order per care action, with at-least-once delivery:
+ * - a redelivered job after success: the stream already says fulfilled, so nothing is ordered or appended;
+ * - a crash between the order and the append: the job is delivered again, `order` with the same key returns
+ *   the first order, and the append happens now;
+ * - two deliveries racing: both get the same order; the second append is an idempotent retry of the same
+ *   event id, or (on a version conflict) the decider sees the action fulfilled and appends nothing.
+ */
+export function careFulfilmentReactor(fulfilment: CareFulfilment, clock: () => Date = () => new Date()): Reactor {
+  const logger = new Logger('CareFulfilment');
+  return {
+    name: CARE_FULFILMENT_REACTOR,
+    eventTypes: ['CareActionSent'],
+    async react(event: RecordedEvent, { store }: ReactorContext) {
+      await fulfil(store, fulfilment, event, clock());
+      logger.log(`Care action ${(event.data as CareOrder).careActionId} fulfilled`);
+    },
+  };
+}
+
+async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: RecordedEvent, at: Date): Promise<void> {
+  const sent = event.data as CareOrder;
+  const stream = careStream(sent.careActionId);
+  const state = (await store.readStream(stream)).map(upcast).reduce(careDecider.evolve, careDecider.initialState);
+  if (state.status === 'fulfilled') return;
+  const { orderId } = await fulfilment.order(sent, sent.careActionId);
+  const ctx = { actorUserId: 'system', correlationId: event.metadata.correlationId, causationId: event.metadata.eventId, now: at };
+  // Appended with expected version 1 (the stream holds just the CareActionSent: decideAndAppend appends at the
+  // version it read). On a conflict it reads again and re-decides, and the decider answers "nothing to append"
+  // for an action that another delivery fulfilled meanwhile; the same event id again is an idempotent retry.
+  await decideAndAppend(store, stream, careDecider, { type: 'FulfilCareAction', careActionId: sent.careActionId, orderId, at }, ctx, {
+    upcast,
+    eventIds: () => [fulfilledEventId(sent.careActionId)],
+  });
+}

@@ -1,0 +1,208 @@
+import { join } from 'node:path';
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { RecordingCareFulfilment } from './care-fulfilment';
+import { CARE_MESSAGES, careStream } from './care.decider';
+
+jest.setTimeout(30_000);
+
+interface Group { id: string; inviteCode: string }
+
+describe('care actions over HTTP', () => {
+  let app: TestApp;
+  let ada: string; // premium
+  let bob: string; // free, rates low
+  let cy: string; // premium, rates low, joins late
+  let dan: string; // premium, in another group only
+  const ids: Record<string, string> = {};
+  let family: Group;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  const rate = async (cookie: string, score: number) => {
+    const res = await as(cookie).post('/api/joy-ratings', { relationships: score, health: score, purpose: score, growth: score, joy: score });
+    expect(res.status).toBe(201);
+  };
+  /** Joy Premium through billing's sandbox checkout, as a user would get it. */
+  const subscribe = async (cookie: string) => {
+    const { clientSecret } = (await as(cookie).post('/api/create-subscription')).body;
+    const paid = await as(cookie).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: '4242424242424242' });
+    expect(paid.status).toBe(200);
+    expect((await as(cookie).get('/api/subscription-status')).body.isPremium).toBe(true);
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const eventually = async (condition: () => Promise<boolean>, timeoutMs = 8000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await sleep(20);
+    }
+  };
+  const send = (cookie: string, body: object) => as(cookie).post('/api/care-actions', body);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    bob = await signIn(app.baseUrl, 'bob@example.com', 'Bob');
+    cy = await signIn(app.baseUrl, 'cy@example.com', 'Cy');
+    dan = await signIn(app.baseUrl, 'dan@example.com', 'Dan');
+    for (const [name, cookie] of Object.entries({ ada, bob, cy, dan })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
+    family = (await as(ada).post('/api/groups', { name: 'Family' })).body;
+    await as(dan).post('/api/groups', { name: 'Elsewhere' });
+    expect((await as(bob).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+    for (const cookie of [ada, cy, dan]) await subscribe(cookie);
+  });
+  afterAll(() => app.destroy());
+
+  it('refuses every care route to a signed-out caller with 401', async () => {
+    const before = await head();
+    for (const res of [
+      await as().post('/api/care-actions', { groupId: family.id, recipientId: ids.bob, kind: 'flowers' }),
+      await as().get('/api/care-actions/received'),
+      await as().get('/api/care-actions/sent'),
+      await as().get(`/api/groups/${family.id}/care-suggestions`),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it('suggests care for another member whose latest score is below 3, never to themselves, and drops it at 3 or more', async () => {
+    expect((await as(ada).get(`/api/groups/${family.id}/care-suggestions`)).body).toEqual([]);
+    await rate(bob, 2);
+    await rate(ada, 1);
+    const forAda = await as(ada).get(`/api/groups/${family.id}/care-suggestions`);
+    expect(forAda.status).toBe(200);
+    expect(forAda.body).toEqual([{ userId: ids.bob, firstName: 'Bob', latestScore: 2 }]);
+    expect((await as(bob).get(`/api/groups/${family.id}/care-suggestions`)).body).toEqual([{ userId: ids.ada, firstName: 'Ada', latestScore: 1 }]);
+    await rate(ada, 3);
+    expect((await as(bob).get(`/api/groups/${family.id}/care-suggestions`)).body).toEqual([]);
+  });
+
+  it('counts a low rating made before joining once the member joins', async () => {
+    await rate(cy, 1);
+    expect((await as(cy).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+    expect((await as(ada).get(`/api/groups/${family.id}/care-suggestions`)).body).toEqual([
+      { userId: ids.cy, firstName: 'Cy', latestScore: 1 },
+      { userId: ids.bob, firstName: 'Bob', latestScore: 2 },
+    ]);
+  });
+
+  it('answers suggestions of a group to a non-member, a missing group and a malformed id with 404', async () => {
+    for (const id of [family.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await as(dan).get(`/api/groups/${id}/care-suggestions`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+    }
+  });
+
+  it('refuses a free sender with 403 and appends nothing', async () => {
+    const before = await head();
+    const res = await send(bob, { groupId: family.id, recipientId: ids.cy, kind: 'flowers' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ statusCode: 403, message: CARE_MESSAGES.premiumOnly });
+    expect(await head()).toBe(before);
+  });
+
+  it('answers a sender outside the group with the groups’ 404, whether or not the group exists', async () => {
+    const before = await head();
+    for (const groupId of [family.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await send(dan, { groupId, recipientId: ids.bob, kind: 'flowers' });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it('refuses care to oneself and to someone outside the group with 400', async () => {
+    const before = await head();
+    const self = await send(ada, { groupId: family.id, recipientId: ids.ada, kind: 'flowers' });
+    expect(self.status).toBe(400);
+    expect(self.body).toEqual({ statusCode: 400, message: CARE_MESSAGES.toSelf });
+    for (const recipientId of [ids.dan, 'nobody']) {
+      const res = await send(ada, { groupId: family.id, recipientId, kind: 'flowers' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: CARE_MESSAGES.recipientNotMember });
+    }
+    expect(await head()).toBe(before);
+  });
+
+  it.each([
+    ['no groupId', { recipientId: 'x', kind: 'flowers' }, 'groupId is required'],
+    ['no recipientId', { groupId: 'g', kind: 'flowers' }, 'recipientId is required'],
+    ['no kind', { groupId: 'g', recipientId: 'x' }, CARE_MESSAGES.kindInvalid],
+    ['an unknown kind', { groupId: 'g', recipientId: 'x', kind: 'roses' }, CARE_MESSAGES.kindInvalid],
+    ['a kind label instead of the kind', { groupId: 'g', recipientId: 'x', kind: 'Flowers' }, CARE_MESSAGES.kindInvalid],
+    ['a message of 501 characters', { groupId: 'g', recipientId: 'x', kind: 'flowers', message: 'x'.repeat(501) }, CARE_MESSAGES.messageTooLong],
+    ['a message that is a number', { groupId: 'g', recipientId: 'x', kind: 'flowers', message: 7 }, CARE_MESSAGES.messageNotText],
+    ['a numeric groupId', { groupId: 3, recipientId: 'x', kind: 'flowers' }, 'groupId must be a string'],
+    ['an unknown field', { groupId: 'g', recipientId: 'x', kind: 'flowers', amount: 5 }, 'amount is not an accepted field'],
+  ])('refuses %s with 400 naming the field', async (_label, body, message) => {
+    const before = await head();
+    const res = await send(ada, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+    expect(await head()).toBe(before);
+  });
+
+  let flowers: { id: string };
+  it('sends a premium member’s care: 201 with the care action; fulfilled once by the reactor; listed for both', async () => {
+    const res = await send(ada, { groupId: family.id, recipientId: ids.bob, kind: 'flowers', message: '  Thinking of you, Bob  ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String), groupId: family.id, senderId: ids.ada, recipientId: ids.bob, kind: 'flowers',
+      message: 'Thinking of you, Bob', sentAt: expect.any(String), status: 'sent',
+    });
+    flowers = res.body;
+    // Read-your-writes for the sender.
+    const sent = (await as(ada).get('/api/care-actions/sent')).body;
+    expect(sent[0]).toMatchObject({ id: flowers.id, recipientId: ids.bob, recipientFirstName: 'Bob', kind: 'flowers' });
+
+    // The reactor orders it and records the fulfilment.
+    const store = app.running.infra.store;
+    await eventually(async () => (await store.readStream(careStream(flowers.id))).length === 2);
+    const stream = await store.readStream(careStream(flowers.id));
+    expect(stream.map((e) => e.type)).toEqual(['CareActionSent', 'CareActionFulfilled']);
+    const recorded = new RecordingCareFulfilment(join(app.config.dataDir, 'care-orders.sqlite'));
+    try {
+      const orders = recorded.orders().filter((o) => o.careActionId === flowers.id);
+      expect(orders).toHaveLength(1);
+      expect(stream[1].data).toMatchObject({ careActionId: flowers.id, orderId: orders[0].orderId });
+    } finally {
+      recorded.close();
+    }
+
+    await eventually(async () => (await as(bob).get('/api/care-actions/received')).body[0]?.status === 'fulfilled');
+    expect((await as(bob).get('/api/care-actions/received')).body).toEqual([
+      { id: flowers.id, groupId: family.id, senderId: ids.ada, senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you, Bob', sentAt: res.body.sentAt, status: 'fulfilled' },
+    ]);
+    expect((await as(ada).get('/api/care-actions/received')).body).toEqual([]);
+  });
+
+  it('sends without a message (null), newest first in the lists', async () => {
+    const res = await send(cy, { groupId: family.id, recipientId: ids.bob, kind: 'care_package', message: '   ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ kind: 'care_package', message: null });
+    const received = (await as(bob).get('/api/care-actions/received')).body;
+    expect(received.map((r: { id: string }) => r.id)).toEqual([res.body.id, flowers.id]);
+    expect(received[0]).toMatchObject({ senderFirstName: 'Cy', message: null });
+    expect((await as(cy).get('/api/care-actions/sent')).body.map((r: { id: string }) => r.id)).toEqual([res.body.id]);
+    expect((await as(dan).get('/api/care-actions/sent')).body).toEqual([]);
+  });
+
+  it('fulfils nothing twice after a restart (the reactor replays from the start on the embedded default)', async () => {
+    const store = () => app.running.infra.store;
+    await eventually(async () => (await store().readAll({ from: 0, limit: 10_000 })).filter((e) => e.type === 'CareActionFulfilled').length === 2);
+    await app.stop();
+    await app.restart();
+    await sleep(500);
+    const events = await store().readAll({ from: 0, limit: 10_000 });
+    expect(events.filter((e) => e.type === 'CareActionFulfilled')).toHaveLength(2);
+    const recorded = new RecordingCareFulfilment(join(app.config.dataDir, 'care-orders.sqlite'));
+    try {
+      expect(recorded.orders()).toHaveLength(2);
+    } finally {
+      recorded.close();
+    }
+    expect((await as(bob).get('/api/care-actions/received')).body.map((r: { status: string }) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+  });
+});

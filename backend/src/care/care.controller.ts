@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
+import type { SessionUser } from '../identity/signed-in.guard';
+import { SendCareActionDto } from './care.dto';
+import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand } from './care.handlers';
+import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from './care.handlers';
+
+/** Care actions (Joy Premium): send to a member of a shared group; lists of care received and sent. */
+@Controller('care-actions')
+@UseGuards(SignedInGuard)
+export class CareActionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  /**
+   * Sends a care action: 201 with it. 403 for a free sender, 404 "Group not found" for a group the sender is
+   * not in, 400 for oneself, a recipient outside the group, a bad kind or a message over 500 characters.
+   */
+  @Post()
+  @HttpCode(201)
+  send(@CurrentUser() user: SessionUser, @Body() body: SendCareActionDto): Promise<CareActionView> {
+    return this.commands.execute(new SendCareActionCommand(user.id, body.groupId, body.recipientId, body.kind, body.message));
+  }
+
+  @Get('received')
+  received(@CurrentUser() user: SessionUser): Promise<ReceivedCareActionView[]> {
+    return this.queries.execute(new GetCareReceivedQuery(user.id));
+  }
+
+  @Get('sent')
+  sent(@CurrentUser() user: SessionUser): Promise<SentCareActionView[]> {
+    return this.queries.execute(new GetCareSentQuery(user.id));
+  }
+}
+
+/** A group's care suggestions, on the group's path: members only (404 "Group not found" to anyone else). */
+@Controller('groups')
+@UseGuards(SignedInGuard)
+export class CareSuggestionsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':id/care-suggestions')
+  suggestions(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<CareSuggestionView[]> {
+    return this.queries.execute(new GetCareSuggestionsQuery(user.id, id));
+  }
+}

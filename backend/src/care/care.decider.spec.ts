@@ -1,0 +1,102 @@
+import { DomainError } from '../event-store/decider';
+import {
+  CARE_MESSAGES,
+  CareActionFulfilled,
+  CareActionSent,
+  careDecider,
+  careDetails,
+  CareEvent,
+  SendCareAction,
+} from './care.decider';
+
+const at = new Date('2026-11-20T08:30:00.000Z');
+const given = (events: CareEvent[]) => events.reduce(careDecider.evolve, careDecider.initialState);
+const send = (extra: Partial<SendCareAction> = {}): SendCareAction => ({
+  type: 'SendCareAction',
+  careActionId: 'c1',
+  groupId: 'g1',
+  senderId: 'ada',
+  recipientId: 'bob',
+  kind: 'flowers',
+  message: '  Thinking of you  ',
+  senderIsPremium: true,
+  groupMemberIds: ['ada', 'bob', 'cy'],
+  at,
+  ...extra,
+});
+const sent: CareActionSent = {
+  type: 'CareActionSent',
+  data: { careActionId: 'c1', groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind: 'flowers', message: 'Thinking of you', sentAt: at.toISOString() },
+};
+const fulfilled: CareActionFulfilled = { type: 'CareActionFulfilled', data: { careActionId: 'c1', orderId: 'o1', fulfilledAt: at.toISOString() } };
+const refused = (status: number, message: string) => new DomainError(status as 400, message);
+
+describe('care decider: sending', () => {
+  it('records a premium member’s care for another member, the message trimmed', () => {
+    expect(careDecider.decide(send(), given([]))).toEqual([sent]);
+  });
+
+  it('records no message as null (absent, null, or only spaces)', () => {
+    for (const message of [undefined, null, '   ']) {
+      expect(careDecider.decide(send({ message }), given([]))[0].data).toMatchObject({ message: null });
+    }
+  });
+
+  it('accepts each of the four kinds', () => {
+    for (const kind of ['flowers', 'handwritten_card', 'digital_gift_card', 'care_package']) {
+      expect(careDecider.decide(send({ kind }), given([]))[0].data).toMatchObject({ kind });
+    }
+  });
+
+  it('refuses an unknown kind and a message over 500 characters with 400 naming the field', () => {
+    for (const kind of ['roses', 'Flowers', '', null, 3, undefined]) {
+      expect(() => careDecider.decide(send({ kind }), given([]))).toThrow(refused(400, CARE_MESSAGES.kindInvalid));
+    }
+    expect(() => careDecider.decide(send({ message: 'x'.repeat(501) }), given([]))).toThrow(refused(400, CARE_MESSAGES.messageTooLong));
+    expect(() => careDecider.decide(send({ message: 42 }), given([]))).toThrow(refused(400, CARE_MESSAGES.messageNotText));
+    // 500 after trimming is fine.
+    expect(careDecider.decide(send({ message: ` ${'x'.repeat(500)} ` }), given([]))).toHaveLength(1);
+  });
+
+  it('refuses a free sender with 403', () => {
+    expect(() => careDecider.decide(send({ senderIsPremium: false }), given([]))).toThrow(refused(403, CARE_MESSAGES.premiumOnly));
+  });
+
+  it('answers a sender outside the group, and a group that does not exist, with the groups’ 404', () => {
+    expect(() => careDecider.decide(send({ groupMemberIds: ['bob', 'cy'] }), given([]))).toThrow(refused(404, 'Group not found'));
+    expect(() => careDecider.decide(send({ groupMemberIds: null }), given([]))).toThrow(refused(404, 'Group not found'));
+  });
+
+  it('refuses care to oneself, and to someone outside the group, with 400', () => {
+    expect(() => careDecider.decide(send({ recipientId: 'ada' }), given([]))).toThrow(refused(400, CARE_MESSAGES.toSelf));
+    expect(() => careDecider.decide(send({ recipientId: 'dan' }), given([]))).toThrow(refused(400, CARE_MESSAGES.recipientNotMember));
+  });
+
+  it('never sends the same care action twice', () => {
+    expect(() => careDecider.decide(send(), given([sent]))).toThrow(refused(409, CARE_MESSAGES.alreadySent));
+  });
+
+  it('checks the details the same way outside the decider', () => {
+    expect(careDetails('care_package', ' hi ')).toEqual({ kind: 'care_package', message: 'hi' });
+  });
+});
+
+describe('care decider: fulfilment', () => {
+  const fulfil = { type: 'FulfilCareAction' as const, careActionId: 'c1', orderId: 'o1', at };
+
+  it('records the order of a sent care action', () => {
+    expect(careDecider.decide(fulfil, given([sent]))).toEqual([fulfilled]);
+  });
+
+  it('records nothing for a care action already fulfilled (a redelivery)', () => {
+    expect(careDecider.decide({ ...fulfil, orderId: 'o2' }, given([sent, fulfilled]))).toEqual([]);
+  });
+
+  it('refuses to fulfil a care action that was never sent', () => {
+    expect(() => careDecider.decide(fulfil, given([]))).toThrow(refused(404, CARE_MESSAGES.notFound));
+  });
+
+  it('folds to the order id', () => {
+    expect(given([sent, fulfilled])).toEqual({ status: 'fulfilled', sent: sent.data, orderId: 'o1' });
+  });
+});

@@ -1,0 +1,146 @@
+import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
+
+/*
+ * Care actions: a Joy Premium member sends flowers, a handwritten card, a digital gift card or a care package
+ * to another member of a group they share. Each care action is its own stream `care-<careActionId>`:
+ *
+ *   1. CareActionSent       appended by the command (POST /api/care-actions), stream version 1;
+ *   2. CareActionFulfilled  appended by the fulfilment reactor (care-fulfilment.ts) after the order was placed,
+ *                           with expected version 1 and the deterministic event id `care-fulfilled-<id>`, so a
+ *                           redelivered job appends nothing new.
+ *
+ * Who may send is decided from facts the handler reads (premium status, the group's members), so the
+ * decider stays pure.
+ */
+
+export const CARE_KINDS = ['flowers', 'handwritten_card', 'digital_gift_card', 'care_package'] as const;
+export type CareKind = (typeof CARE_KINDS)[number];
+export const CARE_KIND_LABELS: Record<CareKind, string> = {
+  flowers: 'Flowers',
+  handwritten_card: 'Handwritten card',
+  digital_gift_card: 'Digital gift card',
+  care_package: 'Care package',
+};
+
+export const CARE_MESSAGE_MAX = 500;
+/** A member whose latest overall score is below this gets a care suggestion (a product choice, not a clinical one). */
+export const CARE_SUGGESTION_THRESHOLD = 3;
+
+export const CARE_MESSAGES = {
+  premiumOnly: 'Care actions are a Joy Premium feature. Upgrade to send care to your tribe.',
+  groupNotFound: GROUP_MESSAGES.groupNotFound,
+  toSelf: 'You cannot send a care action to yourself.',
+  recipientNotMember: 'The recipient is not a member of this group.',
+  groupIdRequired: 'groupId is required',
+  recipientIdRequired: 'recipientId is required',
+  kindInvalid: `kind must be one of ${CARE_KINDS.join(', ')}`,
+  messageNotText: 'message must be a string',
+  messageTooLong: `message must be at most ${CARE_MESSAGE_MAX} characters`,
+  alreadySent: 'This care action already exists.',
+  notFound: 'Care action not found',
+} as const;
+
+export const careStream = (careActionId: string) => `care-${careActionId}`;
+/** The id of a care action's CareActionFulfilled event: the same on every retry, so it is appended once. */
+export const fulfilledEventId = (careActionId: string) => `care-fulfilled-${careActionId}`;
+
+export function isCareKind(value: unknown): value is CareKind {
+  return typeof value === 'string' && (CARE_KINDS as readonly string[]).includes(value);
+}
+
+/** Checks kind and message; the message is trimmed, and an empty one is no message (null). */
+export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {
+  if (!isCareKind(kind)) throw new DomainError(400, CARE_MESSAGES.kindInvalid);
+  if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError(400, CARE_MESSAGES.messageNotText);
+  const trimmed = (message ?? '').trim();
+  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError(400, CARE_MESSAGES.messageTooLong);
+  return { kind, message: trimmed === '' ? null : trimmed };
+}
+
+// ---- events -------------------------------------------------------------------------------------------
+
+export type CareActionSent = DomainEvent<
+  'CareActionSent',
+  {
+    careActionId: string;
+    groupId: string;
+    senderId: string;
+    recipientId: string;
+    kind: CareKind;
+    message: string | null;
+    sentAt: string;
+  }
+>;
+export type CareActionFulfilled = DomainEvent<'CareActionFulfilled', { careActionId: string; orderId: string; fulfilledAt: string }>;
+export type CareEvent = CareActionSent | CareActionFulfilled;
+
+export const CARE_EVENT_TYPES = ['CareActionSent', 'CareActionFulfilled'] as const;
+
+// ---- commands -----------------------------------------------------------------------------------------
+
+export interface SendCareAction {
+  type: 'SendCareAction';
+  careActionId: string;
+  groupId: string;
+  senderId: string;
+  recipientId: string;
+  kind: unknown;
+  message: unknown;
+  /** Read from billing by the handler. */
+  senderIsPremium: boolean;
+  /** The group's current members, or null when there is no such group. */
+  groupMemberIds: readonly string[] | null;
+  at: Date;
+}
+
+export interface FulfilCareAction {
+  type: 'FulfilCareAction';
+  careActionId: string;
+  orderId: string;
+  at: Date;
+}
+
+export type CareCommand = SendCareAction | FulfilCareAction;
+
+export type CareState =
+  | { status: 'none' }
+  | { status: 'sent'; sent: CareActionSent['data'] }
+  | { status: 'fulfilled'; sent: CareActionSent['data']; orderId: string };
+
+export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
+  initialState: { status: 'none' },
+  evolve(state, event) {
+    if (event.type === 'CareActionSent') return { status: 'sent', sent: event.data };
+    if (event.type === 'CareActionFulfilled' && state.status !== 'none') return { status: 'fulfilled', sent: state.sent, orderId: event.data.orderId };
+    return state;
+  },
+  decide(command, state) {
+    if (command.type === 'FulfilCareAction') {
+      if (state.status === 'none') throw new DomainError(404, CARE_MESSAGES.notFound);
+      // Already fulfilled (a redelivered job, a retry after a crash): nothing new to record.
+      if (state.status === 'fulfilled') return [];
+      return [{ type: 'CareActionFulfilled', data: { careActionId: command.careActionId, orderId: command.orderId, fulfilledAt: command.at.toISOString() } }];
+    }
+    if (state.status !== 'none') throw new DomainError(409, CARE_MESSAGES.alreadySent);
+    const details = careDetails(command.kind, command.message);
+    if (!command.senderIsPremium) throw new DomainError(403, CARE_MESSAGES.premiumOnly);
+    // A group the sender is not in answers as if it did not exist (as the group routes do).
+    if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError(404, CARE_MESSAGES.groupNotFound);
+    if (command.recipientId === command.senderId) throw new DomainError(400, CARE_MESSAGES.toSelf);
+    if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError(400, CARE_MESSAGES.recipientNotMember);
+    return [
+      {
+        type: 'CareActionSent',
+        data: {
+          careActionId: command.careActionId,
+          groupId: command.groupId,
+          senderId: command.senderId,
+          recipientId: command.recipientId,
+          ...details,
+          sentAt: command.at.toISOString(),
+        },
+      },
+    ];
+  },
+};

@@ -1,0 +1,206 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { PIPELINE } from '../app.tokens';
+import { decideAndAppend, DomainError } from '../event-store/decider';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import type { PremiumLookup } from '../groups/groups.handlers';
+import { CareActionDoc, careActionsProjector, CareActionStatus } from '../projections/care-actions.projector';
+import { CareSupportDoc, careSuggestionsProjector } from '../projections/care-suggestions.projector';
+import { GroupDoc, groupsProjector } from '../projections/groups.projector';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import { CARE_MESSAGES, careDecider, CareKind, careStream } from './care.decider';
+
+/** Whether the sender has Joy Premium: billing's lookup on the subscriptions read model (see care.module.ts). */
+export const CARE_PREMIUM_LOOKUP = 'CarePremiumLookup';
+
+/** Newest care actions listed per person. */
+export const CARE_LIST_LIMIT = 100;
+
+// ---- views --------------------------------------------------------------------------------------------
+
+export interface CareActionView {
+  id: string;
+  groupId: string;
+  senderId: string;
+  recipientId: string;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+export interface ReceivedCareActionView {
+  id: string;
+  groupId: string;
+  senderId: string;
+  senderFirstName: string | null;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+export interface SentCareActionView {
+  id: string;
+  groupId: string;
+  recipientId: string;
+  recipientFirstName: string | null;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+export interface CareSuggestionView {
+  userId: string;
+  firstName: string | null;
+  latestScore: number;
+}
+
+// ---- commands -----------------------------------------------------------------------------------------
+
+export class SendCareActionCommand {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+    readonly recipientId: string,
+    readonly kind: unknown,
+    readonly message: unknown,
+  ) {}
+}
+
+@CommandHandler(SendCareActionCommand)
+export class SendCareActionHandler implements ICommandHandler<SendCareActionCommand, CareActionView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(CARE_PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+  ) {}
+
+  async execute({ userId, groupId, recipientId, kind, message }: SendCareActionCommand): Promise<CareActionView> {
+    const at = new Date();
+    const careActionId = randomUUID();
+    // Memberships only grow (nobody leaves a group yet), and joining answers once the groups read model has
+    // the new member, so the read model is a safe source for "is a current member".
+    const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
+    const { events, append } = await decideAndAppend(
+      this.store,
+      careStream(careActionId),
+      careDecider,
+      {
+        type: 'SendCareAction',
+        careActionId,
+        groupId,
+        senderId: userId,
+        recipientId,
+        kind,
+        message,
+        senderIsPremium: await this.isPremium(userId),
+        groupMemberIds: group ? group.members.map((m) => m.userId) : null,
+        at,
+      },
+      { actorUserId: userId, now: at },
+      { eventIds: () => [careActionId] },
+    );
+    const sent = events[0];
+    if (sent.type !== 'CareActionSent') throw new Error('Expected CareActionSent');
+    // Read-your-writes: the sender's list of care sent shows it at once.
+    await this.pipeline.waitFor(['CareActionSent'], append!.position);
+    const d = sent.data;
+    return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: 'sent' };
+  }
+}
+
+// ---- queries ------------------------------------------------------------------------------------------
+
+async function firstNames(readModels: ReadModelStore, userIds: string[]): Promise<Map<string, string | null>> {
+  const unique = [...new Set(userIds)];
+  const profiles = await Promise.all(unique.map((id) => readModels.get<UserProfileDoc>('user-profiles', id)));
+  return new Map(unique.map((id, i) => [id, profiles[i]?.firstName ?? null]));
+}
+
+export class GetCareSuggestionsQuery {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+  ) {}
+}
+
+/** The other members of a group whose latest overall score is below 3, lowest score first. */
+@QueryHandler(GetCareSuggestionsQuery)
+export class GetCareSuggestionsHandler implements IQueryHandler<GetCareSuggestionsQuery, CareSuggestionView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, groupId }: GetCareSuggestionsQuery): Promise<CareSuggestionView[]> {
+    const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
+    if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError(404, CARE_MESSAGES.groupNotFound);
+    const members = new Set(group.members.map((m) => m.userId));
+    const docs = (await this.readModels.find<CareSupportDoc>(careSuggestionsProjector.collection, { groupIds: groupId, needsSupport: true }))
+      .filter((d) => d.userId !== userId && members.has(d.userId) && d.latestScore !== null)
+      .sort((a, b) => a.latestScore! - b.latestScore! || b.latestSeq - a.latestSeq);
+    const names = await firstNames(this.readModels, docs.map((d) => d.userId));
+    return docs.map((d) => ({ userId: d.userId, firstName: names.get(d.userId) ?? null, latestScore: d.latestScore! }));
+  }
+}
+
+export class GetCareReceivedQuery {
+  constructor(readonly userId: string) {}
+}
+
+/** Care actions the user received, newest first. */
+@QueryHandler(GetCareReceivedQuery)
+export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuery, ReceivedCareActionView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId }: GetCareReceivedQuery): Promise<ReceivedCareActionView[]> {
+    const docs = await this.readModels.find<CareActionDoc>(
+      careActionsProjector.collection,
+      { recipientId: userId },
+      { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
+    );
+    const names = await firstNames(this.readModels, docs.map((d) => d.senderId));
+    return docs.map((d) => ({
+      id: d.id,
+      groupId: d.groupId,
+      senderId: d.senderId,
+      senderFirstName: names.get(d.senderId) ?? null,
+      kind: d.kind,
+      message: d.message,
+      sentAt: d.sentAt,
+      status: d.status,
+    }));
+  }
+}
+
+export class GetCareSentQuery {
+  constructor(readonly userId: string) {}
+}
+
+/** Care actions the user sent, newest first. */
+@QueryHandler(GetCareSentQuery)
+export class GetCareSentHandler implements IQueryHandler<GetCareSentQuery, SentCareActionView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId }: GetCareSentQuery): Promise<SentCareActionView[]> {
+    const docs = await this.readModels.find<CareActionDoc>(
+      careActionsProjector.collection,
+      { senderId: userId },
+      { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
+    );
+    const names = await firstNames(this.readModels, docs.map((d) => d.recipientId));
+    return docs.map((d) => ({
+      id: d.id,
+      groupId: d.groupId,
+      recipientId: d.recipientId,
+      recipientFirstName: names.get(d.recipientId) ?? null,
+      kind: d.kind,
+      message: d.message,
+      sentAt: d.sentAt,
+      status: d.status,
+    }));
+  }
+}

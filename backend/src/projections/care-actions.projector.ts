@@ -1,0 +1,52 @@
+import type { CareActionFulfilled, CareActionSent, CareKind } from '../care/care.decider';
+import { dataOf, Projector } from './projector';
+
+export type CareActionStatus = 'sent' | 'fulfilled';
+
+export interface CareActionDoc {
+  id: string;
+  groupId: string;
+  senderId: string;
+  recipientId: string;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+  orderId: string | null;
+  fulfilledAt: string | null;
+  /** Global position of the CareActionSent event: orders the lists newest first without ties. */
+  seq: number;
+}
+
+/**
+ * care-actions: one document per care action, keyed by its id, found by recipient (care received, on Home)
+ * and by sender (care sent). Names are not copied in: they are looked up in user-profiles when asked.
+ */
+export const careActionsProjector: Projector<CareActionDoc> = {
+  collection: 'care-actions',
+  eventTypes: ['CareActionSent', 'CareActionFulfilled'],
+  indexes: ['recipientId', 'senderId'],
+  ids: (event) => [dataOf<{ careActionId: string }>(event).careActionId],
+  evolve(doc, event) {
+    if (event.type === 'CareActionSent') {
+      const d = dataOf<CareActionSent['data']>(event);
+      return {
+        id: d.careActionId,
+        groupId: d.groupId,
+        senderId: d.senderId,
+        recipientId: d.recipientId,
+        kind: d.kind,
+        message: d.message,
+        sentAt: d.sentAt,
+        status: doc?.status ?? 'sent',
+        orderId: doc?.orderId ?? null,
+        fulfilledAt: doc?.fulfilledAt ?? null,
+        seq: event.position,
+      };
+    }
+    // CareActionFulfilled follows its CareActionSent in the same stream, so in the global order too.
+    if (!doc) return null;
+    const d = dataOf<CareActionFulfilled['data']>(event);
+    return { ...doc, status: 'fulfilled', orderId: d.orderId, fulfilledAt: d.fulfilledAt };
+  },
+};

@@ -1,0 +1,67 @@
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { recorded } from '../testing/events';
+import { CareSupportDoc, careSuggestionsProjector } from './care-suggestions.projector';
+import { applyEvent } from './projection-pipeline';
+import { PROJECTIONS } from './projections';
+
+const projection = PROJECTIONS.find((p) => p.name === 'care-suggestions')!;
+const joined = (userId: string, groupId: string, position: number) =>
+  recorded('MemberJoined', { groupId, userId, role: 'member', joinedAt: '2026-11-20T08:00:00.000Z' }, position);
+const rated = (userId: string, overallScore: number, position: number) =>
+  recorded('RatingSubmitted', { ratingId: `r${position}`, userId, relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore, submittedAt: `2026-11-20T08:${String(position).padStart(2, '0')}:00.000Z` }, position);
+
+const events = [
+  rated('bob', 2, 1), // before joining: counts once he joins
+  joined('ada', 'g1', 2),
+  joined('bob', 'g1', 3),
+  joined('bob', 'g2', 4),
+  rated('cy', 1.4, 5), // in no group
+  rated('ada', 4.2, 6),
+  joined('bob', 'g1', 7), // a duplicate join changes nothing
+];
+
+async function project(store: InMemoryReadModelStore, list = events) {
+  await store.ensureIndex(careSuggestionsProjector.collection, 'groupIds');
+  for (const e of list) await applyEvent(store, projection, e);
+}
+const needing = async (store: InMemoryReadModelStore, groupId: string) =>
+  (await store.find<CareSupportDoc>(careSuggestionsProjector.collection, { groupIds: groupId, needsSupport: true })).map((d) => d.userId);
+
+describe('care-suggestions projection', () => {
+  it('keeps each member’s groups and latest score, flagging a score below 3', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    expect(await store.get(careSuggestionsProjector.collection, 'bob')).toEqual({
+      _id: 'bob', _position: 7,
+      userId: 'bob', groupIds: ['g1', 'g2'], latestScore: 2, latestAt: '2026-11-20T08:01:00.000Z', latestSeq: 1, needsSupport: true,
+    });
+    expect(await store.get(careSuggestionsProjector.collection, 'ada')).toMatchObject({ latestScore: 4.2, needsSupport: false });
+    expect(await needing(store, 'g1')).toEqual(['bob']);
+    expect(await needing(store, 'g2')).toEqual(['bob']);
+  });
+
+  it('drops the suggestion once the member rates 3 or more, and brings it back on a low rating', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store, [...events, rated('bob', 3, 8)]);
+    expect(await needing(store, 'g1')).toEqual([]);
+    await project(store, [rated('bob', 2.8, 9)]);
+    expect(await needing(store, 'g1')).toEqual(['bob']);
+  });
+
+  it('a member without a rating needs nothing', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store, [joined('dan', 'g1', 1)]);
+    expect(await store.get(careSuggestionsProjector.collection, 'dan')).toMatchObject({ latestScore: null, needsSupport: false });
+  });
+
+  it('gives the same documents when the events are applied twice', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    const once = await Promise.all(['ada', 'bob', 'cy'].map((id) => store.get(careSuggestionsProjector.collection, id)));
+    await project(store);
+    expect(await Promise.all(['ada', 'bob', 'cy'].map((id) => store.get(careSuggestionsProjector.collection, id)))).toEqual(once);
+    // evolve itself is pure: the same event on the same document gives the same document.
+    const doc = careSuggestionsProjector.evolve(null, events[0]);
+    expect(careSuggestionsProjector.evolve(doc, events[0])).toEqual(doc);
+  });
+});

@@ -1,0 +1,44 @@
+import { CARE_SUGGESTION_THRESHOLD } from '../care/care.decider';
+import type { MemberJoined } from '../groups/groups.decider';
+import type { RatingSubmitted } from '../ratings/ratings.decider';
+import { dataOf, Projector } from './projector';
+
+/**
+ * care-suggestions: per user (keyed by user id), the groups they are in and their latest overall score, with
+ * `needsSupport` when it is below CARE_SUGGESTION_THRESHOLD. Per user rather than per group for the reason
+ * group-member-stats gives: a rating made before joining must count once the user joins, and `evolve` sees
+ * only its own document. A group's suggestions are one `find({ groupIds: groupId, needsSupport: true })`.
+ */
+export interface CareSupportDoc {
+  userId: string;
+  groupIds: string[];
+  latestScore: number | null;
+  latestAt: string | null;
+  /** Global position of the latest rating's event. */
+  latestSeq: number;
+  needsSupport: boolean;
+}
+
+export const careSuggestionsProjector: Projector<CareSupportDoc> = {
+  collection: 'care-suggestions',
+  eventTypes: ['MemberJoined', 'RatingSubmitted'],
+  indexes: ['groupIds'],
+  ids: (event) => [dataOf<{ userId: string }>(event).userId],
+  evolve(doc, event) {
+    const userId = dataOf<{ userId: string }>(event).userId;
+    const current: CareSupportDoc = doc ?? { userId, groupIds: [], latestScore: null, latestAt: null, latestSeq: 0, needsSupport: false };
+    if (event.type === 'MemberJoined') {
+      const { groupId } = dataOf<MemberJoined['data']>(event);
+      return current.groupIds.includes(groupId) ? current : { ...current, groupIds: [...current.groupIds, groupId] };
+    }
+    if (event.position <= current.latestSeq) return current;
+    const d = dataOf<RatingSubmitted['data']>(event);
+    return {
+      ...current,
+      latestScore: d.overallScore,
+      latestAt: d.submittedAt,
+      latestSeq: event.position,
+      needsSupport: d.overallScore < CARE_SUGGESTION_THRESHOLD,
+    };
+  },
+};

@@ -1,0 +1,76 @@
+import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
+import { Avatar, Button, Card, Typography } from 'antd';
+import { useState } from 'react';
+import { LinkButton } from '../components/LinkButton';
+import { formatScore } from '../lib/score';
+import { suggestionText, type CareSuggestion } from './logic';
+import { useCareSuggestions, useIsPremium } from './queries';
+import { SendCareDialog } from './SendCareDialog';
+import './care.css';
+
+/**
+ * On a group's page: a card per other member whose latest overall score is below 3, "{name} could use some
+ * support", with Send care (Joy Premium) or Upgrade (free plan). Nothing while loading, on error, or when
+ * nobody needs support.
+ */
+export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: (userId: string, fallback: string | null) => string }) {
+  const suggestions = useCareSuggestions(groupId);
+  const { isPremium, isLoading } = useIsPremium();
+  const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
+  const list: CareSuggestion[] = suggestions.data ?? [];
+  if (list.length === 0) return null;
+
+  return (
+    <section className="care-suggestions" aria-labelledby={`care-suggestions-${groupId}`}>
+      <h2 id={`care-suggestions-${groupId}`} className="visually-hidden">
+        Care suggestions
+      </h2>
+      <ul className="care-suggestions__list">
+        {list.map((s) => {
+          const name = nameOf(s.userId, s.firstName);
+          return (
+            <li key={s.userId}>
+              <Card className="home-card care-suggestion" data-testid="care-suggestion">
+                <div className="care-suggestion__body">
+                  <Avatar size={44} className="care-suggestion__avatar" icon={<HeartOutlined aria-hidden="true" />} />
+                  <div className="care-suggestion__text">
+                    <p className="care-suggestion__title">{suggestionText(name)}</p>
+                    <Typography.Text type="secondary" className="care-suggestion__hint">
+                      Latest joy score {formatScore(s.latestScore)} of 5.{' '}
+                      {isPremium ? 'A small gesture can brighten their day.' : 'Sending care is a Joy Premium feature.'}
+                    </Typography.Text>
+                  </div>
+                  <div className="care-suggestion__action">
+                    {isLoading ? null : isPremium ? (
+                      <Button
+                        type="primary"
+                        icon={<HeartOutlined aria-hidden="true" />}
+                        onClick={() => setRecipient({ id: s.userId, name })}
+                        aria-label={`Send care to ${name}`}
+                      >
+                        Send care
+                      </Button>
+                    ) : (
+                      <LinkButton to="/subscribe" icon={<CrownOutlined aria-hidden="true" />} aria-label={`Upgrade to send care to ${name}`}>
+                        Upgrade
+                      </LinkButton>
+                    )}
+                  </div>
+                </div>
+              </Card>
+            </li>
+          );
+        })}
+      </ul>
+      {recipient && (
+        <SendCareDialog
+          open
+          groupId={groupId}
+          recipientId={recipient.id}
+          recipientName={recipient.name}
+          onClose={() => setRecipient(null)}
+        />
+      )}
+    </section>
+  );
+}

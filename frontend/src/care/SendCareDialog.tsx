@@ -1,0 +1,109 @@
+import { Button, Input, Modal, Radio } from 'antd';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { toast } from '../lib/toast';
+import { CareIcon } from './CareIcon';
+import { CARE_KIND_HINTS, CARE_KIND_LABELS, CARE_KINDS, CARE_MESSAGE_MAX, careMessage, careSentToast, type CareKind } from './logic';
+import { useSendCare } from './queries';
+
+/**
+ * Send care (Joy Premium): the four kinds as a radio group and an optional message (at most 500 characters,
+ * with a counter). Success: "Care sent!" and the dialog closes; failure: the "Error" toast, the dialog stays.
+ */
+export function SendCareDialog({
+  open,
+  groupId,
+  recipientId,
+  recipientName,
+  onClose,
+}: {
+  open: boolean;
+  groupId: string;
+  recipientId: string;
+  recipientName: string;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const [kind, setKind] = useState<CareKind>('flowers');
+  const [message, setMessage] = useState('');
+  const formRef = useRef<HTMLFormElement>(null);
+  const send = useSendCare();
+
+  const close = () => {
+    send.reset();
+    onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (send.isPending) return;
+    send.mutate(
+      { groupId, recipientId, kind, message: careMessage(message) },
+      {
+        onSuccess: () => {
+          toast(careSentToast(recipientName, kind));
+          setKind('flowers');
+          setMessage('');
+          send.reset();
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={`Send care to ${recipientName}`}
+      onCancel={close}
+      afterOpenChange={(isOpen) => {
+        if (isOpen) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus();
+      }}
+      footer={null}
+      className="care-dialog"
+      width={520}
+    >
+      <form ref={formRef} id={`${id}-care`} noValidate onSubmit={submit} className="care-dialog__form">
+        <p className="care-dialog__intro">
+          Let {recipientName} know you are thinking of them. Joy takes care of the delivery.
+        </p>
+        <fieldset className="care-dialog__kinds">
+          <legend className="care-dialog__legend">What would you like to send?</legend>
+          <Radio.Group value={kind} onChange={(e) => setKind(e.target.value as CareKind)} name={`${id}-kind`} className="care-kinds">
+            {CARE_KINDS.map((k) => (
+              <Radio key={k} value={k} className="care-kind" aria-describedby={`${id}-${k}-hint`}>
+                <span className="care-kind__label">
+                  <span className="care-kind__icon">
+                    <CareIcon kind={k} />
+                  </span>
+                  <span>
+                    <span className="care-kind__name">{CARE_KIND_LABELS[k]}</span>
+                    <span className="care-kind__hint" id={`${id}-${k}-hint`}>
+                      {CARE_KIND_HINTS[k]}
+                    </span>
+                  </span>
+                </span>
+              </Radio>
+            ))}
+          </Radio.Group>
+        </fieldset>
+        <label htmlFor={`${id}-message`} className="care-dialog__label">
+          Message (optional)
+        </label>
+        <Input.TextArea
+          id={`${id}-message`}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          placeholder={`A few words for ${recipientName}`}
+          rows={4}
+          maxLength={CARE_MESSAGE_MAX}
+          showCount
+        />
+        <div className="care-dialog__actions">
+          <Button onClick={close}>Cancel</Button>
+          <Button type="primary" htmlType="submit" disabled={send.isPending} aria-busy={send.isPending}>
+            {send.isPending ? 'Sending...' : 'Send Care'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

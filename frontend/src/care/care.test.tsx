@@ -1,0 +1,148 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { bindNotifier } from '../lib/toast';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+import { CareReceived } from './CareReceived';
+import { CareSuggestions } from './CareSuggestions';
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+const suggestions = [{ userId: 'u2', firstName: 'Bob', latestScore: 2 }];
+const plan = (isPremium: boolean) => ({ status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } });
+
+let location = '';
+function LocationProbe() {
+  const current = useLocation();
+  location = current.pathname;
+  return null;
+}
+
+function renderWith(routes: FakeRoutes, ui: React.ReactNode) {
+  const fetchMock = installFakeServer(routes);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={['/groups?group=g1']}>
+        {ui}
+        <LocationProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return fetchMock;
+}
+const suggestionsUi = <CareSuggestions groupId="g1" nameOf={(_id, name) => name ?? 'A member'} />;
+
+const getComputedStyle = window.getComputedStyle.bind(window);
+beforeAll(() => {
+  jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
+});
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+configure({ asyncUtilTimeout: 15000 });
+jest.setTimeout(60000);
+
+describe('care suggestions on a group page', () => {
+  it('offers a free member the Upgrade, which leads to /subscribe', async () => {
+    renderWith({ 'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions }, 'GET /api/subscription-status': plan(false) }, suggestionsUi);
+    expect(await screen.findByText('Bob could use some support')).toBeInTheDocument();
+    const upgrade = await screen.findByRole('link', { name: 'Upgrade to send care to Bob' });
+    expect(upgrade).toHaveAttribute('href', '/subscribe');
+    expect(screen.queryByRole('button', { name: /Send care/ })).not.toBeInTheDocument();
+    fireEvent.click(upgrade);
+    await waitFor(() => expect(location).toBe('/subscribe'));
+  });
+
+  it('shows nothing when nobody needs support, or when the suggestions cannot be loaded', async () => {
+    const fetchMock = renderWith({ 'GET /api/groups/g1/care-suggestions': { status: 200, body: [] }, 'GET /api/subscription-status': plan(true) }, suggestionsUi);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1/care-suggestions', expect.anything()));
+    expect(screen.queryByText(/could use some support/)).not.toBeInTheDocument();
+  });
+
+  it('lets a premium member send care: four kinds, an optional message with a counter, then "Care sent!"', async () => {
+    let release: () => void = () => undefined;
+    const fetchMock = renderWith(
+      {
+        'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
+        'GET /api/subscription-status': plan(true),
+        'POST /api/care-actions': () =>
+          new Promise((resolve) => {
+            release = () => resolve({ status: 201, body: { id: 'c1', kind: 'handwritten_card', status: 'sent' } });
+          }),
+      },
+      suggestionsUi,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Send care to Bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send care to Bob' });
+    const radios = within(dialog).getAllByRole('radio');
+    expect(radios.map((r) => r.closest('label')?.querySelector('.care-kind__name')?.textContent)).toEqual([
+      'Flowers', 'Handwritten card', 'Digital gift card', 'Care package',
+    ]);
+    expect(within(dialog).getByRole('radio', { name: /Flowers/ })).toBeChecked();
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Handwritten card/ }));
+    const message = within(dialog).getByLabelText('Message (optional)');
+    expect(message).toHaveAttribute('maxlength', '500');
+    fireEvent.change(message, { target: { value: '  Thinking of you  ' } });
+    expect(within(dialog).getByText('19 / 500')).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
+    expect(await within(dialog).findByRole('button', { name: 'Sending...' })).toBeDisabled();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(post[0]).toBe('/api/care-actions');
+    expect(JSON.parse(String(post[1]!.body))).toEqual({ groupId: 'g1', recipientId: 'u2', kind: 'handwritten_card', message: 'Thinking of you' });
+    release();
+    await waitFor(() =>
+      expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Care sent!', description: 'Bob will receive your handwritten card.' })),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('tells a failure with the Error toast and keeps the dialog open', async () => {
+    renderWith(
+      {
+        'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
+        'GET /api/subscription-status': plan(true),
+        'POST /api/care-actions': { status: 500, body: { statusCode: 500, message: 'Internal server error' } },
+      },
+      suggestionsUi,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Send care to Bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send care to Bob' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to send care action. Please try again.' })),
+    );
+    expect(within(dialog).getByRole('button', { name: 'Send Care' })).toBeEnabled();
+  });
+});
+
+describe('care received on Home', () => {
+  it('lists who sent what, the message and when; newest first', async () => {
+    renderWith(
+      {
+        'GET /api/care-actions/received': {
+          status: 200,
+          body: [
+            { id: 'c2', groupId: 'g1', senderId: 'u3', senderFirstName: 'Cy', kind: 'care_package', message: null, sentAt: new Date().toISOString(), status: 'sent' },
+            { id: 'c1', groupId: 'g1', senderId: 'u1', senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled' },
+          ],
+        },
+      },
+      <CareReceived />,
+    );
+    expect(await screen.findByRole('heading', { name: 'Care You Received' })).toBeInTheDocument();
+    const items = within(screen.getByTestId('care-received')).getAllByRole('listitem');
+    expect(items.map((i) => i.querySelector('.care-received__title')?.textContent)).toEqual(['Care package from Cy', 'Flowers from Ada']);
+    expect(within(items[1]).getByText('Thinking of you')).toBeInTheDocument();
+    expect(within(items[0]).getByText('Today')).toBeInTheDocument();
+    expect(within(items[0]).getByText('On its way')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Delivered')).toBeInTheDocument();
+  });
+
+  it('is not shown when nothing was received', async () => {
+    const fetchMock = renderWith({ 'GET /api/care-actions/received': { status: 200, body: [] } }, <CareReceived />);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(screen.queryByText('Care You Received')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,32 @@
+import { CARE_FAILED_TOAST, CARE_KIND_LABELS, CARE_KINDS, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
+
+describe('care logic', () => {
+  it('has the four kinds with their labels', () => {
+    expect(CARE_KINDS.map((k) => CARE_KIND_LABELS[k])).toEqual(['Flowers', 'Handwritten card', 'Digital gift card', 'Care package']);
+    expect(kindLabel('nonsense')).toBe('Care action');
+  });
+
+  it('words the suggestion and the toasts', () => {
+    expect(suggestionText('Bob')).toBe('Bob could use some support');
+    expect(careSentToast('Bob', 'flowers')).toEqual({ title: 'Care sent!', description: 'Bob will receive your flowers.', variant: 'success' });
+    expect(careSentToast('Bob', 'digital_gift_card').description).toBe('Bob will receive your digital gift card.');
+    expect(CARE_FAILED_TOAST).toEqual({ title: 'Error', description: 'Failed to send care action. Please try again.', variant: 'destructive' });
+  });
+
+  it('sends a trimmed message, or none', () => {
+    expect(careMessage('  hi  ')).toBe('hi');
+    expect(careMessage('   ')).toBeUndefined();
+  });
+
+  it('tells who sent what, and when', () => {
+    expect(receivedTitle({ kind: 'care_package', senderFirstName: 'Ada' })).toBe('Care package from Ada');
+    expect(receivedTitle({ kind: 'flowers', senderFirstName: null })).toBe('Flowers from A member of your group');
+    const now = new Date(2026, 2, 7, 15, 0);
+    expect(receivedWhen(new Date(2026, 2, 7, 9, 0).toISOString(), now)).toBe('Today');
+    expect(receivedWhen(new Date(2026, 2, 6, 23, 0).toISOString(), now)).toBe('Yesterday');
+    expect(receivedWhen(new Date(2026, 1, 1, 9, 0).toISOString(), now)).toMatch(/2026/);
+    expect(receivedWhen('nope', now)).toBe('');
+    expect(statusText('sent')).toBe('On its way');
+    expect(statusText('fulfilled')).toBe('Delivered');
+  });
+});
