@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
 async function rateAll(page: Page, stars: number, label: string) {
   for (const factor of ['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']) {
@@ -26,14 +26,7 @@ describe('care actions: a premium member sends flowers to a member who rated low
   let server: RunningServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('suggests care on the group page, sends it from the dialog, and the recipient sees it on Home', async () => {
     // ---- Ana (desktop): creates a group and takes Joy Premium through the sandbox Subscribe page -------

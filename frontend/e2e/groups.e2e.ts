@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
 /** The text of the statistic card titled `title` (e.g. "Total Members2"). */
 async function statistic(page: Page, title: string): Promise<string> {
@@ -26,14 +26,7 @@ describe('groups: one person creates a group, another joins it with the invite c
   let server: RunningServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('creates, joins and shows members with their overall score only', async () => {
     // ---- A: no groups yet, a blank name is refused, then a group is created ----------------------------

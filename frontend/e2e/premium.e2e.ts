@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
 /** The plan's date as the Account page writes it, in the browser's own locale. */
 async function planDate(page: Page): Promise<string> {
@@ -22,14 +22,7 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
   let server: RunningServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('a free user subscribes with the test card, sees Joy Premium on the Account page, and cancels at the period end', async () => {
     const { page, context } = await newPage(browser, DESKTOP);

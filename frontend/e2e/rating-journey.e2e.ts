@@ -1,18 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
+import { newPage, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
 describe('a person signs in, rates their joy, and signs out', () => {
   let server: RunningServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('rates the five factors on Home and sees the new score, also after a reload', async () => {
     const { page, context } = await newPage(browser);

@@ -12,6 +12,24 @@ export type RunningServer = AppProcess;
 /** The built app (`npm run build`) as a user runs it: `node backend/dist/main.js` on the embedded default. */
 export const startServer = startAppProcess;
 
+/**
+ * For a describe block: starts the built app and a browser before its tests, and closes both after them.
+ * `ready` receives them once started.
+ */
+export function withAppAndBrowser(ready: (server: RunningServer, browser: Browser) => void, env: Record<string, string> = {}): void {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    browser = await launchBrowser();
+    ready(server, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+}
+
 /** Debian's Chromium, headless, with the flags this sandbox needs (no network but loopback). */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH || execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
