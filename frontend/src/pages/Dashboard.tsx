@@ -8,7 +8,7 @@ import {
   RiseOutlined,
   SmileOutlined,
 } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Row, Typography } from 'antd';
+import { Alert, Card, Col, Row, Typography } from 'antd';
 import { useMemo } from 'react';
 import { EChart } from '../charts/EChart';
 import { ChartLegend } from '../charts/ChartLegend';
@@ -28,7 +28,7 @@ import {
 } from '../dashboard/summary';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageHeader } from '../components/PageHeader';
-import { PageLoading } from '../components/PageLoading';
+import { ratingsLoadState } from '../components/RatingsLoadState';
 import { RatingForm } from '../components/RatingForm';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { FACTORS, formatScore, scoreBand } from '../lib/score';
@@ -160,29 +160,8 @@ export default function DashboardPage() {
 
   const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
 
-  if (ratings.isLoading) {
-    return (
-      <>
-        {header}
-        <PageLoading />
-      </>
-    );
-  }
-
-  if (ratings.isError) {
-    return (
-      <>
-        {header}
-        <Alert
-          type="error"
-          showIcon
-          title="We couldn't load your ratings."
-          description="Check your connection and try again."
-          action={<Button onClick={() => ratings.refetch()}>Try again</Button>}
-        />
-      </>
-    );
-  }
+  const notReady = ratingsLoadState(ratings, header);
+  if (notReady) return notReady;
 
   if (!latest) {
     return (

@@ -9,7 +9,7 @@ import {
   StarOutlined,
   TrophyOutlined,
 } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Row, Typography } from 'antd';
+import { Card, Col, Row, Typography } from 'antd';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { EChart } from '../charts/EChart';
 import { ChartLegend } from '../charts/ChartLegend';
@@ -21,7 +21,7 @@ import { categoriesBarOption, categoriesDonutOption } from '../insights/chartOpt
 import { insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
-import { PageLoading } from '../components/PageLoading';
+import { ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
 import { useRatings } from '../queries';
 
@@ -142,29 +142,8 @@ export default function InsightsPage() {
   const summary = useMemo(() => insightsSummary(list), [list]);
   const header = <PageHeader title="Joy Insights" subtitle="Patterns in your ratings, and ideas for where to put your energy." />;
 
-  if (ratings.isLoading) {
-    return (
-      <>
-        {header}
-        <PageLoading />
-      </>
-    );
-  }
-
-  if (ratings.isError) {
-    return (
-      <>
-        {header}
-        <Alert
-          type="error"
-          showIcon
-          title="We couldn't load your ratings."
-          description="Check your connection and try again."
-          action={<Button onClick={() => ratings.refetch()}>Try again</Button>}
-        />
-      </>
-    );
-  }
+  const notReady = ratingsLoadState(ratings, header);
+  if (notReady) return notReady;
 
   if (summary.count === 0) {
     return (
