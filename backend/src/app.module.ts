@@ -1,12 +1,14 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, PIPELINE } from './app.tokens';
+import { APP_CONFIG, PIPELINE, SESSION_STORE } from './app.tokens';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
 import { EVENT_STORE } from './event-store/event-store.port';
 import { GroupsModule } from './groups/groups.module';
+import { AccountModule } from './account/account.module';
 import { IdentityModule } from './identity/identity.module';
+import { KEY_STORE } from './identity/key-store';
 import type { Infrastructure } from './infrastructure';
 import { OpsModule } from './ops/ops.module';
 import { JOB_QUEUE } from './queue/queue.port';
@@ -23,11 +25,13 @@ export class AppModule {
       { provide: READ_MODELS, useValue: infra.readModels },
       { provide: JOB_QUEUE, useValue: infra.queue },
       { provide: PIPELINE, useValue: infra.pipeline },
+      { provide: KEY_STORE, useValue: infra.keys },
+      { provide: SESSION_STORE, useValue: infra.sessions },
     ];
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule],
       providers: ports,
       exports: ports,
     };

@@ -1,3 +1,4 @@
 /** Nest injection tokens of values that are not classes. */
 export const APP_CONFIG = 'AppConfig';
 export const PIPELINE = 'ProjectionPipeline';
+export const SESSION_STORE = 'SessionStore';

@@ -8,6 +8,8 @@ import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
+import { migratePersonalDataInSqlite } from './account/personal-data-migration';
+import { KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
@@ -26,7 +28,17 @@ export interface Infrastructure {
   queue: JobQueue;
   pipeline: ProjectionPipeline;
   sessions: session.Store;
+  /** Per-person encryption keys of personal data, apart from the events (crypto-shredding). */
+  keys: KeyStore;
   close(): Promise<void>;
+}
+
+/**
+ * The key store: MongoDB collection `user-keys` when MONGO_URL is set (shared by api and worker replicas), else
+ * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
+ */
+export function createKeyStore(config: AppConfig): KeyStore {
+  return config.mongoUrl ? new MongoKeyStore(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
 }
 
 export function createEventStore(config: AppConfig): EventStore {
@@ -52,6 +64,14 @@ export function createQueue(config: AppConfig): JobQueue {
 }
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  const keys = createKeyStore(config);
+  if (!config.eventStoreUrl && config.role !== 'api') {
+    // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
+    const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
+    if (migrated.rekeyed + migrated.redacted > 0) {
+      new Logger('Infrastructure').log(`Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted`);
+    }
+  }
   const store = createEventStore(config);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
@@ -65,6 +85,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       `read models: ${config.mongoUrl ? 'MongoDB' : 'in memory'}`,
       `queue: ${config.redisUrl ? 'BullMQ (Redis)' : 'in-process'}`,
       `sessions: ${redis ? 'Redis' : 'SQLite'}`,
+      `keys: ${config.mongoUrl ? 'MongoDB' : 'SQLite'}`,
     ].join('; '),
   );
 
@@ -77,6 +98,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     queue,
     pipeline,
     sessions,
+    keys,
     async close() {
       await pipeline.stop();
       await queue.close();
@@ -84,6 +106,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await store.close();
       careFulfilment.close();
       if (sessions instanceof SqliteSessionStore) sessions.close();
+      await keys.close();
       await redis?.quit();
     },
   };

@@ -211,3 +211,27 @@ describe('the published contract of the subscription events (docs/events)', () =
     expect(fixtures.map(([type]) => type)).toEqual([...SUBSCRIPTION_EVENT_TYPES]);
   });
 });
+
+describe('ending Joy Premium now (account deletion)', () => {
+  const endNow: SubscriptionCommand = { type: 'EndNow', userId: 'u1', at };
+
+  it('ends an active or canceling subscription at once, as canceled', () => {
+    const expected = [{ type: 'SubscriptionEnded', data: { userId: 'u1', subscriptionId: 'sub_1', endedAt: at.toISOString(), reason: 'canceled' } }];
+    expect(when([started(), activated()], endNow)).toEqual(expected);
+    expect(when([started(), activated(), scheduled()], endNow)).toEqual(expected);
+    expect(isPremiumAt(given([started(), activated(), ...when([started(), activated()], endNow)]), at)).toBe(false);
+  });
+
+  it('does nothing without a subscription, or when it has ended already', () => {
+    expect(when([], endNow)).toEqual([]);
+    expect(when([started()], endNow)).toEqual([]);
+    expect(when([started(), activated(), ended()], endNow)).toEqual([]);
+  });
+
+  it("answers Stripe's immediate cancellation (SyncSubscription, ended) with the same event, once", () => {
+    const canceled = provider({ status: 'ended', endedAt: at.toISOString(), endReason: 'canceled' });
+    const events = when([started(), activated()], { type: 'SyncSubscription', subscription: canceled, at });
+    expect(events).toEqual([{ type: 'SubscriptionEnded', data: { userId: 'u1', subscriptionId: 'sub_1', endedAt: at.toISOString(), reason: 'canceled' } }]);
+    expect(when([started(), activated(), ...events], { type: 'SyncSubscription', subscription: canceled, at })).toEqual([]);
+  });
+});

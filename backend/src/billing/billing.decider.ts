@@ -132,7 +132,9 @@ export type SubscriptionCommand =
   | { type: 'StartCheckout'; userId: string; provider: BillingProviderName; customerId: string; subscriptionId: string; at: Date }
   | { type: 'SyncSubscription'; subscription: ProviderSubscription; at: Date }
   | { type: 'ScheduleCancellation'; userId: string; at: Date }
-  | { type: 'EndIfDue'; userId: string; at: Date };
+  | { type: 'EndIfDue'; userId: string; at: Date }
+  /** Account deletion: premium ends now, not at the period end (the sandbox; Stripe answers through SyncSubscription). */
+  | { type: 'EndNow'; userId: string; at: Date };
 
 function evolve(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
   switch (event.type) {
@@ -230,6 +232,15 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           {
             type: 'SubscriptionCancellationScheduled',
             data: { userId: command.userId, subscriptionId: state.subscriptionId, cancelAt: state.currentPeriodEnd, scheduledAt: command.at.toISOString() },
+          },
+        ];
+      }
+      case 'EndNow': {
+        if ((state.status !== 'active' && state.status !== 'canceling') || !state.subscriptionId) return [];
+        return [
+          {
+            type: 'SubscriptionEnded',
+            data: { userId: command.userId, subscriptionId: state.subscriptionId, endedAt: command.at.toISOString(), reason: 'canceled' },
           },
         ];
       }

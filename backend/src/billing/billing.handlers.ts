@@ -155,6 +155,33 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
   }
 }
 
+export class EndSubscriptionNowCommand {
+  constructor(readonly userId: string) {}
+}
+
+/**
+ * Account deletion: ends Joy Premium at once. Stripe cancels the subscription now (no further charge) and
+ * answers its state; the sandbox's is ended directly. Nothing to end: nothing happens (no 409 here).
+ */
+@CommandHandler(EndSubscriptionNowCommand)
+export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptionNowCommand, SubscriptionEvent[]> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  async execute({ userId }: EndSubscriptionNowCommand): Promise<SubscriptionEvent[]> {
+    const at = new Date();
+    const ctx: CommandContext = { actorUserId: userId, now: at };
+    const command: SubscriptionCommand = { type: 'EndNow', userId, at };
+    const state = await loadState(this.store, userId);
+    if (subscriptionDecider.decide(command, state).length === 0) return [];
+    const subscription = await this.provider.cancelNow(userId, state);
+    return decide(this.store, this.pipeline, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+  }
+}
+
 export class SyncProviderSubscriptionCommand {
   constructor(
     readonly subscription: ProviderSubscription,

@@ -21,6 +21,11 @@ export interface BillingProvider {
    * is recorded directly.
    */
   cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+  /**
+   * Ends the subscription now (account deletion: no further charges, premium ends at once) and answers the
+   * provider's state afterwards; null when the provider keeps no state of its own (the sandbox).
+   */
+  cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
 }
 
 export interface BillingClientConfig {

@@ -80,6 +80,10 @@ export class SandboxBillingProvider implements BillingProvider {
     return null;
   }
 
+  async cancelNow(): Promise<ProviderSubscription | null> {
+    return null;
+  }
+
   /**
    * Pays the open checkout that `clientSecret` belongs to with a test card; answers the subscription as
    * active for one month from now. A secret that is not the user's open checkout is refused.

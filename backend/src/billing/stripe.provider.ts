@@ -115,6 +115,12 @@ export class StripeBillingProvider implements BillingProvider {
     return toProviderSubscription(updated, userId);
   }
 
+  /** Account deletion: cancels at once (no proration, no further invoice); Stripe answers it `canceled`. */
+  async cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription> {
+    const canceled = await this.stripe.subscriptions.cancel(state.subscriptionId!, {}, { idempotencyKey: `joy-cancel-now-${state.subscriptionId}` });
+    return { ...toProviderSubscription(canceled, userId), endReason: 'canceled' };
+  }
+
   /** Verifies a webhook's signature against the raw body; throws Stripe's signature error when it is wrong. */
   verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret);

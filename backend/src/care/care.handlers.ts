@@ -9,7 +9,8 @@ import { CareActionDoc, careActionsProjector, CareActionStatus } from '../projec
 import { CareSupportDoc, careSuggestionsProjector } from '../projections/care-suggestions.projector';
 import { GroupDoc, groupsProjector } from '../projections/groups.projector';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
-import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { CARE_MESSAGES, careDecider, CareKind, careStream } from './care.decider';
 
@@ -117,10 +118,10 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
 
 // ---- queries ------------------------------------------------------------------------------------------
 
-async function firstNames(readModels: ReadModelStore, userIds: string[]): Promise<Map<string, string | null>> {
-  const unique = [...new Set(userIds)];
-  const profiles = await Promise.all(unique.map((id) => readModels.get<UserProfileDoc>('user-profiles', id)));
-  return new Map(unique.map((id, i) => [id, profiles[i]?.firstName ?? null]));
+/** First names (decrypted; null for a deleted account). */
+async function firstNames(readModels: ReadModelStore, keys: KeyStore, userIds: string[]): Promise<Map<string, string | null>> {
+  const profiles = await readProfiles(readModels, keys, userIds);
+  return new Map([...profiles].map(([id, profile]) => [id, profile?.firstName ?? null]));
 }
 
 export class GetCareSuggestionsQuery {
@@ -133,7 +134,10 @@ export class GetCareSuggestionsQuery {
 /** The other members of a group whose latest overall score is below 3, lowest score first. */
 @QueryHandler(GetCareSuggestionsQuery)
 export class GetCareSuggestionsHandler implements IQueryHandler<GetCareSuggestionsQuery, CareSuggestionView[]> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId, groupId }: GetCareSuggestionsQuery): Promise<CareSuggestionView[]> {
     const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
@@ -142,7 +146,7 @@ export class GetCareSuggestionsHandler implements IQueryHandler<GetCareSuggestio
     const docs = (await this.readModels.find<CareSupportDoc>(careSuggestionsProjector.collection, { groupIds: groupId, needsSupport: true }))
       .filter((d) => d.userId !== userId && members.has(d.userId) && d.latestScore !== null)
       .sort((a, b) => a.latestScore! - b.latestScore! || b.latestSeq - a.latestSeq);
-    const names = await firstNames(this.readModels, docs.map((d) => d.userId));
+    const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.userId));
     return docs.map((d) => ({ userId: d.userId, firstName: names.get(d.userId) ?? null, latestScore: d.latestScore! }));
   }
 }
@@ -154,7 +158,10 @@ export class GetCareReceivedQuery {
 /** Care actions the user received, newest first. */
 @QueryHandler(GetCareReceivedQuery)
 export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuery, ReceivedCareActionView[]> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId }: GetCareReceivedQuery): Promise<ReceivedCareActionView[]> {
     const docs = await this.readModels.find<CareActionDoc>(
@@ -162,7 +169,7 @@ export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuer
       { recipientId: userId },
       { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
     );
-    const names = await firstNames(this.readModels, docs.map((d) => d.senderId));
+    const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.senderId));
     return docs.map((d) => ({
       id: d.id,
       groupId: d.groupId,
@@ -183,7 +190,10 @@ export class GetCareSentQuery {
 /** Care actions the user sent, newest first. */
 @QueryHandler(GetCareSentQuery)
 export class GetCareSentHandler implements IQueryHandler<GetCareSentQuery, SentCareActionView[]> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId }: GetCareSentQuery): Promise<SentCareActionView[]> {
     const docs = await this.readModels.find<CareActionDoc>(
@@ -191,7 +201,7 @@ export class GetCareSentHandler implements IQueryHandler<GetCareSentQuery, SentC
       { senderId: userId },
       { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
     );
-    const names = await firstNames(this.readModels, docs.map((d) => d.recipientId));
+    const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.recipientId));
     return docs.map((d) => ({
       id: d.id,
       groupId: d.groupId,

@@ -89,7 +89,15 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
   decider: Decider<S, C, E>,
   command: C,
   ctx: CommandContext,
-  options: { eventIds?: (events: E[], version: number) => string[]; upcast?: (e: RecordedEvent) => E } = {},
+  options: {
+    eventIds?: (events: E[], version: number) => string[];
+    upcast?: (e: RecordedEvent) => E;
+    /**
+     * The stored form of a new event (e.g. personal fields encrypted) and its schemaVersion; the decider's own
+     * plaintext event is what `evolve` folds and what the caller gets back.
+     */
+    encode?: (e: E) => { data: Record<string, unknown>; schemaVersion: number };
+  } = {},
 ): Promise<CommandResult<E>> {
   const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
   const cache = cacheFor<S>(store, decider);
@@ -105,7 +113,10 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
     try {
       const append = await store.appendToStream(
         streamId,
-        events.map((e, i) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: metadataFor(ctx, ids[i]) })),
+        events.map((e, i) => {
+          const stored = options.encode?.(e) ?? { data: e.data as Record<string, unknown>, schemaVersion: 1 };
+          return { type: e.type, data: stored.data, metadata: metadataFor(ctx, ids[i], stored.schemaVersion) };
+        }),
         { expectedVersion: version },
       );
       remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });

@@ -87,9 +87,15 @@ export type MemberJoined = DomainEvent<
   'MemberJoined',
   { groupId: string; userId: string; inviteCode?: string; role: MemberRole; joinedAt: string }
 >;
-export type GroupEvent = InviteCodeReserved | GroupCreated | MemberJoined;
+/**
+ * A person left a group (stream user-<userId>). Today only account deletion makes someone leave; the group's
+ * read models drop the member, their latest score and their care suggestion, and keep everyone else's.
+ */
+export type MemberLeftReason = 'account_deleted';
+export type MemberLeft = DomainEvent<'MemberLeft', { groupId: string; userId: string; reason: MemberLeftReason; leftAt: string }>;
+export type GroupEvent = InviteCodeReserved | GroupCreated | MemberJoined | MemberLeft;
 
-export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'MemberJoined'] as const;
+export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'MemberJoined', 'MemberLeft'] as const;
 
 // ---- the group stream ---------------------------------------------------------------------------------
 
@@ -140,16 +146,23 @@ export interface JoinGroup {
 
 export interface MembershipState {
   groupIds: readonly string[];
+  /** The account was deleted (UserDeleted): it joins nothing any more. */
+  deleted?: boolean;
 }
 
-/** Folds only the membership events of the user's stream; UserRegistered and others leave it unchanged. */
-export const membershipDecider: Decider<MembershipState, JoinGroup, MemberJoined> = {
+type MembershipStreamEvent = MemberJoined | MemberLeft | DomainEvent<'UserDeleted', { userId: string }>;
+
+/** Folds only the membership events of the user's stream (and its deletion); UserRegistered and others leave it unchanged. */
+export const membershipDecider: Decider<MembershipState, JoinGroup, MembershipStreamEvent> = {
   initialState: { groupIds: [] },
   evolve(state, event) {
+    if (event.type === 'UserDeleted') return { groupIds: [], deleted: true };
+    if (event.type === 'MemberLeft') return { ...state, groupIds: state.groupIds.filter((g) => g !== event.data.groupId) };
     if (event.type !== 'MemberJoined' || state.groupIds.includes(event.data.groupId)) return state;
-    return { groupIds: [...state.groupIds, event.data.groupId] };
+    return { ...state, groupIds: [...state.groupIds, event.data.groupId] };
   },
   decide(command, state) {
+    if (state.deleted) throw new DomainError(404, MESSAGES.groupNotFound);
     if (state.groupIds.includes(command.groupId)) throw new DomainError(409, MESSAGES.alreadyMember);
     if (!command.isPremium && state.groupIds.length >= FREE_PLAN_GROUP_LIMIT) {
       throw new DomainError(403, MESSAGES.freePlanLimit);

@@ -8,7 +8,8 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.port'
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
-import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { readProfiles } from '../identity/profiles';
 import { READ_MODELS } from '../read-models/read-model-store.port';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import {
@@ -18,7 +19,6 @@ import {
   InviteCodeReserved,
   isWellFormedInviteCode,
   JoinGroup,
-  MemberJoined,
   membershipDecider,
   MESSAGES,
   normalizeInviteCode,
@@ -94,8 +94,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 // ---- commands -----------------------------------------------------------------------------------------
 
-/** The user's stream holds identity events too; membershipDecider.evolve ignores everything but MemberJoined. */
-const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as MemberJoined;
+/** The user's stream holds identity events too; membershipDecider.evolve folds only memberships and the deletion. */
+const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof membershipDecider.evolve>[1];
 
 export class CreateGroupCommand {
   constructor(
@@ -276,17 +276,20 @@ export class GetGroupMembersQuery {
 /** The members in the order they joined (the creator first), each with the latest overall score. */
 @QueryHandler(GetGroupMembersQuery)
 export class GetGroupMembersHandler implements IQueryHandler<GetGroupMembersQuery, GroupMemberView[]> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId, groupId }: GetGroupMembersQuery): Promise<GroupMemberView[]> {
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group);
-    const profiles = await Promise.all(group.members.map((m) => this.readModels.get<UserProfileDoc>('user-profiles', m.userId)));
+    const profiles = await readProfiles(this.readModels, this.keys, group.members.map((m) => m.userId));
     return group.members.map((m, i) => ({
       id: m.userId,
-      firstName: profiles[i]?.firstName ?? null,
-      email: profiles[i]?.email ?? null,
-      profileImageUrl: profiles[i]?.profileImageUrl ?? null,
+      firstName: profiles.get(m.userId)?.firstName ?? null,
+      email: profiles.get(m.userId)?.email ?? null,
+      profileImageUrl: profiles.get(m.userId)?.profileImageUrl ?? null,
       latestScore: stats[i]?.latest?.overallScore ?? null,
     }));
   }

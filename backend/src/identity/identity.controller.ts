@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Next, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import { KEY_STORE, type KeyStore } from './key-store';
+import { readProfile } from './profiles';
 import { SESSION_COOKIE } from './session';
 import { CurrentUser, type SessionUser, SignedInGuard } from './signed-in.guard';
 import { SignInService } from './sign-in.service';
@@ -11,6 +12,7 @@ export class IdentityController {
   constructor(
     private readonly signIn: SignInService,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
   /** Full-page navigation: starts the OpenID Connect flow. */
@@ -38,8 +40,8 @@ export class IdentityController {
   @Get('auth/user')
   @UseGuards(SignedInGuard)
   async user(@CurrentUser() user: SessionUser) {
-    const profile = await this.readModels.get<UserProfileDoc>('user-profiles', user.id);
+    const profile = await readProfile(this.readModels, this.keys, user.id);
     if (!profile) throw new UnauthorizedException('Unauthorized');
-    return { id: profile.id, email: profile.email, firstName: profile.firstName, profileImageUrl: profile.profileImageUrl };
+    return profile;
   }
 }

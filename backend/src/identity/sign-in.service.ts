@@ -8,7 +8,9 @@ import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import type { OidcEndpoints } from './dev-identity-provider';
-import { identityDecider, SignIn, userIdFor } from './identity.decider';
+import { resolveAccount, userStreamCodec } from './accounts';
+import { identityDecider, SignIn } from './identity.decider';
+import { KEY_STORE, type KeyStore } from './key-store';
 import type { SessionUser } from './signed-in.guard';
 
 const STRATEGY = 'oidc';
@@ -27,6 +29,7 @@ export class SignInService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {
     passport.serializeUser((user, done) => done(null, (user as SessionUser).id));
     passport.deserializeUser((id: string, done) => done(null, { id } satisfies SessionUser));
@@ -86,19 +89,26 @@ export class SignInService {
     return this.strategyReady;
   }
 
-  /** Appends UserRegistered at the first sign-in (or UserProfileUpdated when claims changed). */
+  /**
+   * Finds the account the identity is linked to (a new one after a deletion), then appends UserRegistered at
+   * its first sign-in (or UserProfileUpdated when claims changed), personal fields encrypted with its key.
+   */
   private async recordSignIn(issuer: string, profile: passport.Profile): Promise<SessionUser> {
     const claims = ((profile as { _json?: Record<string, unknown> })._json ?? {}) as Record<string, string | undefined>;
     const email = claims.email ?? profile.emails?.[0]?.value ?? null;
+    const userId = await resolveAccount(this.store, issuer, profile.id);
     const signIn: SignIn = {
+      type: 'SignIn',
+      userId,
       issuer,
       subject: profile.id,
       email,
       firstName: claims.given_name || profile.name?.givenName || claims.name?.split(' ')[0] || null,
       profileImageUrl: claims.picture ?? profile.photos?.[0]?.value ?? null,
     };
-    const userId = userIdFor(issuer, profile.id);
-    const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId });
+    const key = await this.keys.keyFor(userId);
+    if (!key) throw new Error('The linked account was deleted');
+    const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId }, userStreamCodec(key));
     if (append) await this.pipeline.waitFor(['UserRegistered', 'UserProfileUpdated'], append.position);
     return { id: userId };
   }

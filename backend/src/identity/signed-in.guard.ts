@@ -1,17 +1,29 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Request } from 'express';
+import { KEY_STORE, type KeyStore } from './key-store';
 
 /** What the session knows of the signed-in user; the profile itself lives in the user-profiles read model. */
 export interface SessionUser {
   id: string;
 }
 
-/** Lets a request through only with a signed-in session; otherwise 401 Unauthorized. */
+/**
+ * Lets a request through only with a signed-in session of an account that exists; otherwise 401 Unauthorized.
+ * A deleted account's key is destroyed, so every session of it ends here, whichever process or session store
+ * holds it (the deletion itself also destroys the session it came from).
+ */
 @Injectable()
 export class SignedInGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
+  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    if (!req.user) throw new UnauthorizedException('Unauthorized');
+    const user = req.user as SessionUser | undefined;
+    if (!user) throw new UnauthorizedException('Unauthorized');
+    if (await this.keys.isDestroyed(user.id)) {
+      req.session?.destroy(() => undefined);
+      throw new UnauthorizedException('Unauthorized');
+    }
     return true;
   }
 }

@@ -36,6 +36,7 @@ export class SqliteSessionStore extends session.Store {
       touch: this.db.prepare('UPDATE sessions SET expires = ? WHERE sid = ?'),
       destroy: this.db.prepare('DELETE FROM sessions WHERE sid = ?'),
       sweep: this.db.prepare('DELETE FROM sessions WHERE expires <= ?'),
+      ofUser: this.db.prepare<[string], { sid: string }>("SELECT sid FROM sessions WHERE json_extract(data, '$.passport.user') = ?"),
     };
     this.sweeper = setInterval(() => {
       const now = Date.now();
@@ -100,6 +101,16 @@ export class SqliteSessionStore extends session.Store {
     } catch (err) {
       callback?.(err);
     }
+  }
+
+  /** Ends every session of a person (account deletion); answers how many there were. */
+  destroyAllOf(userId: string): number {
+    const sids = this.statements.ofUser.all(userId).map((r) => r.sid);
+    for (const sid of sids) this.destroy(sid);
+    for (const [sid, entry] of this.cache) {
+      if ((JSON.parse(entry.json) as { passport?: { user?: string } }).passport?.user === userId) this.destroy(sid);
+    }
+    return sids.length;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import { CARE_SUGGESTION_THRESHOLD } from '../care/care.decider';
-import type { MemberJoined } from '../groups/groups.decider';
+import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Projector } from './projector';
 
@@ -21,10 +21,17 @@ export interface CareSupportDoc {
 
 export const careSuggestionsProjector: Projector<CareSupportDoc> = {
   collection: 'care-suggestions',
-  eventTypes: ['MemberJoined', 'RatingSubmitted'],
+  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted'],
   indexes: ['groupIds'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
+    // A member who left is no longer suggested in that group; a deleted account is suggested nowhere.
+    if (event.type === 'UserDeleted') return null;
+    if (event.type === 'MemberLeft') {
+      if (!doc) return null;
+      const { groupId } = dataOf<MemberLeft['data']>(event);
+      return { ...doc, groupIds: doc.groupIds.filter((g) => g !== groupId) };
+    }
     const userId = dataOf<{ userId: string }>(event).userId;
     const current: CareSupportDoc = doc ?? { userId, groupIds: [], latestScore: null, latestAt: null, latestSeq: 0, needsSupport: false };
     if (event.type === 'MemberJoined') {

@@ -1,4 +1,4 @@
-import type { MemberJoined } from '../groups/groups.decider';
+import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Projector } from './projector';
 
@@ -34,11 +34,22 @@ export interface GroupMemberStatsDoc {
   recent: MemberRating[];
 }
 
+/**
+ * A member who leaves a group drops out of that group's figures (its average of latest scores, its recent
+ * ratings) because the group folds only its current members' documents; a deleted account's document goes.
+ * Its ratings stay only as anonymous counts and sums in group-weekly-activity.
+ */
 export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   collection: 'group-member-stats',
-  eventTypes: ['MemberJoined', 'RatingSubmitted'],
+  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    if (event.type === 'MemberLeft') {
+      if (!doc) return null;
+      const left = dataOf<MemberLeft['data']>(event);
+      return { ...doc, groups: doc.groups.filter((g) => g.groupId !== left.groupId) };
+    }
     const current: GroupMemberStatsDoc = doc ?? { userId: dataOf<{ userId: string }>(event).userId, groups: [], latest: null, recent: [] };
     if (event.type === 'MemberJoined') {
       const d = dataOf<MemberJoined['data']>(event);

@@ -3,14 +3,15 @@ import { careSuggestionsProjector } from './care-suggestions.projector';
 import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
-import { latestRatingsProjector, ratingsProjector } from './ratings.projector';
+import { latestRatingsProjector, ratingIndexProjector, ratingsProjector } from './ratings.projector';
 import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
 
 /** Every projection of the app; each is checkpointed, queued and rebuilt on its own. */
 export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
-  { name: 'ratings', projectors: [ratingsProjector, latestRatingsProjector] },
+  // latest-ratings last: on UserDeleted the other two read the latest stream version from it before it goes.
+  { name: 'ratings', projectors: [ratingsProjector, ratingIndexProjector, latestRatingsProjector] },
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats first: the weekly activity looks up the member's groups in it.
   { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },

@@ -67,9 +67,12 @@ export const subscriptionsProjector: Projector<SubscriptionDoc> = {
     'SubscriptionCancellationScheduled',
     'SubscriptionCancellationWithdrawn',
     'SubscriptionEnded',
+    'UserDeleted',
   ],
   ids: (event) => [dataOf<Data>(event).userId],
   evolve(doc, event) {
+    // Account deletion ends the subscription first (SubscriptionEnded), then the document goes with the account.
+    if (event.type === 'UserDeleted') return null;
     const userId = dataOf<Data>(event).userId;
     const current: SubscriptionDoc = doc ?? {
       userId,

@@ -1,6 +1,11 @@
-import type { UserProfileUpdated, UserRegistered } from '../identity/identity.decider';
+import type { UserDeleted, UserProfileUpdated, UserRegistered } from '../identity/identity.decider';
 import { dataOf, Projector } from './projector';
 
+/**
+ * A person's profile as the events store it: from schemaVersion 2 on, subject, email, firstName and
+ * profileImageUrl hold ciphertexts (`enc:v1:…`), decrypted at query time by `identity/profiles.ts` (a
+ * projector is pure and has no keys). Version 1 values (not migrated yet) are plaintext and read as they are.
+ */
 export interface UserProfileDoc {
   id: string;
   issuer: string;
@@ -11,14 +16,15 @@ export interface UserProfileDoc {
   registeredAt: string;
 }
 
-type Data = UserRegistered['data'] | UserProfileUpdated['data'];
+type Data = UserRegistered['data'] | UserProfileUpdated['data'] | UserDeleted['data'];
 
-/** user-profiles: one document per user, keyed by user id. */
+/** user-profiles: one document per user, keyed by user id; deleted with the account. */
 export const userProfilesProjector: Projector<UserProfileDoc> = {
   collection: 'user-profiles',
-  eventTypes: ['UserRegistered', 'UserProfileUpdated'],
+  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserDeleted'],
   ids: (event) => [dataOf<Data>(event).userId],
   evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
     if (event.type === 'UserRegistered') {
       const d = dataOf<UserRegistered['data']>(event);
       return {

@@ -15,14 +15,56 @@ const fixtures: [string, object][] = [
   ['CareActionFulfilled', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', orderId: 'order-1f6c0a9e-7b3d-4e2a-9c51-0d8e7f6a5b43', fulfilledAt: '2026-11-20T08:40:01.000Z' }],
 ];
 
+/** Stored JSON at schemaVersion 2: identity events with their personal fields encrypted (as the app writes them). */
+const fixturesV2: [string, object][] = [
+  ['UserRegistered', {
+    userId: 'Yk3m0y0W3x9tQyHh8m2cUw',
+    issuer: 'http://localhost:3000/oidc',
+    subject: 'enc:v1:3q2nW1Zc0yY5Xk9G:Wm9yTGx2a0t5T0pZcGZuZ0Rx:lG0bN1r3Yc2vX8sQ9pT4uA',
+    email: 'enc:v1:P0dK3mX9tQ1yHh8m:c2VjcmV0LWNpcGhlcnRleHQ:q9Zt2Kx1Lm0Nb3Vc8Rw4yA',
+    firstName: 'enc:v1:a1B2c3D4e5F6g7H8:QWRh:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+    profileImageUrl: null,
+  }],
+  ['UserProfileUpdated', {
+    userId: 'Yk3m0y0W3x9tQyHh8m2cUw',
+    email: 'enc:v1:P0dK3mX9tQ1yHh8m:c2VjcmV0LWNpcGhlcnRleHQ:q9Zt2Kx1Lm0Nb3Vc8Rw4yA',
+    firstName: 'enc:v1:a1B2c3D4e5F6g7H8:QXVndXN0YQ:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+    profileImageUrl: 'enc:v1:a1B2c3D4e5F6g7H8:aHR0cHM6Ly9leGFtcGxlLmNvbS9hLnBuZw:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+  }],
+];
+
+/** New event types of schemaVersion 1 (account deletion and identity links). */
+const fixturesAccount: [string, object][] = [
+  ['MemberLeft', { groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', reason: 'account_deleted', leftAt: '2026-11-21T09:00:00.000Z' }],
+  ['UserDeleted', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', deletedAt: '2026-11-21T09:00:00.000Z' }],
+  ['IdentityLinked', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', linkedAt: '2026-11-20T08:00:00.000Z' }],
+  ['IdentityUnlinked', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', reason: 'account_deleted', unlinkedAt: '2026-11-21T09:00:00.000Z' }],
+];
+
 describe('the published event contract (docs/events)', () => {
   it.each(fixtures)('accepts stored %s events of schemaVersion 1', (type, data) => {
     expect(contractViolations(recorded(type, data, 1))).toEqual([]);
   });
 
+  it.each(fixturesV2)('accepts stored %s events of schemaVersion 2 (personal fields encrypted)', (type, data) => {
+    expect(contractViolations({ ...recorded(type, data, 1), metadata: { ...recorded(type, data, 1).metadata, schemaVersion: 2 } })).toEqual([]);
+  });
+
+  it.each(fixturesAccount)('accepts stored %s events', (type, data) => {
+    expect(contractViolations(recorded(type, data, 1))).toEqual([]);
+  });
+
+  it('refuses plaintext personal data in a schemaVersion 2 identity event', () => {
+    const [, registered] = fixturesV2[0];
+    const event = recorded('UserRegistered', { ...registered, email: 'ada@example.com' }, 5);
+    expect(contractViolations({ ...event, metadata: { ...event.metadata, schemaVersion: 2 } }).join('\n')).toMatch(/email|pattern/);
+  });
+
   it('has a fixture here for every schema it publishes', () => {
     const published = readdirSync(CONTRACT_DIR).filter((f) => /\.v\d+\.json$/.test(f)).map((f) => f.replace(/\.v\d+\.json$/, ''));
-    expect(published.sort()).toEqual(expect.arrayContaining(fixtures.map(([type]) => type).sort()));
+    expect(published.sort()).toEqual(expect.arrayContaining([...fixtures, ...fixturesAccount].map(([type]) => type).sort()));
+    const versions = readdirSync(CONTRACT_DIR).filter((f) => /\.v2\.json$/.test(f)).map((f) => f.replace(/\.v2\.json$/, ''));
+    expect(versions.sort()).toEqual(fixturesV2.map(([type]) => type).sort());
   });
 
   it('refuses data that breaks a schema, naming the problem', () => {

@@ -114,7 +114,6 @@ describe('Account page', () => {
     expect(await screen.findByTestId('plan-name')).toHaveTextContent('Free');
     expect(screen.getByText('Upgrade to Joy Premium').closest('a')).toHaveAttribute('href', '/subscribe');
     expect(screen.queryByText('Cancel Subscription')).not.toBeInTheDocument();
-    expect(screen.queryByText(/export|delete/i)).not.toBeInTheDocument();
   });
 
   it('cancels after a confirmation that explains the period end', async () => {

@@ -1,5 +1,8 @@
 import { CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import { App, Button, Card, Tag, Typography } from 'antd';
+import '../account/account.css';
+import { DataExportCard } from '../account/DataExportCard';
+import { DeleteAccountCard } from '../account/DeleteAccountCard';
 import '../billing/billing.css';
 import { useCancelSubscription, usePlan } from '../billing/api';
 import { cancellationExplanation, planSummary } from '../billing/logic';
@@ -67,13 +70,18 @@ function PlanCard() {
   );
 }
 
-/** /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade. */
+/**
+ * /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade; the data export
+ * (JSON, CSV) and the account deletion ("Data and account").
+ */
 export default function AccountPage() {
   return (
     <div className="account">
-      <PageHeader title="Your Account" subtitle="Your Joy Premium plan and billing." />
+      <PageHeader title="Your Account" subtitle="Your Joy Premium plan, your data and your account." />
       <div className="stack">
         <PlanCard />
+        <DataExportCard />
+        <DeleteAccountCard />
       </div>
     </div>
   );

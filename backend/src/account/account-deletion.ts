@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type session from 'express-session';
+import { PIPELINE, SESSION_STORE } from '../app.tokens';
+import { EndSubscriptionNowCommand } from '../billing/billing.handlers';
+import { decideAndAppend, metadataFor } from '../event-store/decider';
+import { EVENT_STORE, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { userStreamCodec } from '../identity/accounts';
+import {
+  identityDecider,
+  identityLinkDecider,
+  IdentityLinkEvent,
+  identityLinkStream,
+  unlinkEvents,
+} from '../identity/identity.decider';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { SqliteSessionStore } from '../identity/sqlite-session-store';
+import type { ProjectionPipeline } from '../projections/projection-pipeline';
+
+/** Deleting touches every read model of the person (10,000 ratings take a moment): wait longer than a command. */
+const PROJECTIONS_TIMEOUT_MS = 60_000;
+
+const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as IdentityLinkEvent;
+
+/**
+ * Deletes an account (PRODUCT.md "Data and account"), in an order that a retry after a crash completes:
+ * 1. Joy Premium ends now (the provider cancels at once; no further charge).
+ * 2. The identity link is cut (`IdentityUnlinked`), so signing in again makes a new, empty account.
+ * 3. `MemberLeft` for every group, then `UserDeleted`, on the person's stream: the projectors drop them from the
+ *    groups, their figures and suggestions, and delete their own documents (profile, ratings, memberships,
+ *    subscription, suggestions).
+ * 4. The key is destroyed: every encrypted personal field of theirs, wherever it was copied, is unreadable, and
+ *    every session of theirs ends at the next request.
+ * Nothing here logs personal data (only the pseudonymous id's count of groups).
+ */
+@Injectable()
+export class AccountDeletion {
+  private readonly logger = new Logger('Account');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+    @Inject(SESSION_STORE) private readonly sessions: session.Store,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async delete(userId: string, now = new Date()): Promise<void> {
+    await this.commands.execute(new EndSubscriptionNowCommand(userId));
+
+    const key = await this.keys.existingKey(userId);
+    const codec = userStreamCodec(key);
+    const state = (await this.store.readStream(`user-${userId}`)).map(codec.upcast).reduce(identityDecider.evolve, identityDecider.initialState);
+    if (state.registered && !state.deleted && state.issuer && state.subject) await this.unlink(userId, state.issuer, state.subject, now);
+
+    const { events, append } = await decideAndAppend(
+      this.store,
+      `user-${userId}`,
+      identityDecider,
+      { type: 'DeleteAccount', userId, at: now },
+      { actorUserId: userId, now },
+      codec,
+    );
+    await this.keys.destroy(userId);
+    if (this.sessions instanceof SqliteSessionStore) this.sessions.destroyAllOf(userId);
+    if (append) await this.pipeline.waitFor(['MemberLeft', 'UserDeleted'], append.position, PROJECTIONS_TIMEOUT_MS);
+    this.logger.log(`Account deleted (left ${events.filter((e) => e.type === 'MemberLeft').length} groups)`);
+  }
+
+  /** The identity's link stream stops leading to this account (appended with its expected version). */
+  private async unlink(userId: string, issuer: string, subject: string, now: Date): Promise<void> {
+    const stream = identityLinkStream(issuer, subject);
+    for (let attempt = 1; ; attempt++) {
+      const recorded = await this.store.readStream(stream);
+      const events = unlinkEvents(recorded.map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState), userId, now);
+      if (events.length === 0) return;
+      try {
+        await this.store.appendToStream(
+          stream,
+          events.map((e) => ({ type: e.type, data: e.data, metadata: metadataFor({ actorUserId: userId, now }, `unlink-${userId}`) })),
+          { expectedVersion: recorded.length },
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError) || attempt >= 5) throw err;
+      }
+    }
+  }
+}

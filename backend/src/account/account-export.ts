@@ -1,0 +1,223 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { readProfile, readProfiles } from '../identity/profiles';
+import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
+import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
+import type { UserProfileDoc } from '../projections/user-profiles.projector';
+import { FACTORS, type RatingSubmitted } from '../ratings/ratings.decider';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+
+/*
+ * The export of a person's own data (PRODUCT.md "Data and account"), as JSON or CSV. Both are produced as a
+ * stream of small pieces pulled by the HTTP response (Readable.from over an async generator, piped with
+ * backpressure): nothing builds the whole file in memory. Ratings come from the event store (the person's
+ * `ratings-<userId>` stream: every rating ever made, oldest first); groups and care actions from the read models.
+ * The format is documented in docs/account-export.md.
+ */
+
+export type ExportFormat = 'json' | 'csv';
+
+export interface ExportedRating {
+  id: string;
+  createdAt: string;
+  overallScore: number;
+  relationships: number;
+  health: number;
+  purpose: number;
+  growth: number;
+  joy: number;
+}
+
+export interface ExportedGroup {
+  id: string;
+  name: string | null;
+  role: string;
+  joinedAt: string;
+}
+
+export interface ExportedCareAction {
+  id: string;
+  groupId: string;
+  groupName: string | null;
+  /** The other person: the recipient of care sent, the sender of care received. */
+  otherUserId: string;
+  otherFirstName: string | null;
+  kind: string;
+  message: string | null;
+  sentAt: string;
+  status: string;
+  fulfilledAt: string | null;
+}
+
+export interface ExportedProfile {
+  id: string;
+  email: string | null;
+  firstName: string | null;
+  profileImageUrl: string | null;
+  registeredAt: string | null;
+}
+
+/** The CSV's columns: one file, one header; `section` says what a row is (profile, rating, group, care_sent, care_received). */
+export const CSV_COLUMNS = [
+  'section',
+  'id',
+  'date',
+  'overall_score',
+  ...FACTORS,
+  'group_id',
+  'group_name',
+  'role',
+  'care_kind',
+  'care_message',
+  'care_status',
+  'other_user_id',
+  'other_first_name',
+  'first_name',
+  'email',
+  'profile_image_url',
+] as const;
+type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | null>>;
+
+/** `joy-export-YYYY-MM-DD.<ext>` (UTC date). */
+export function exportFileName(format: ExportFormat, now = new Date()): string {
+  return `joy-export-${now.toISOString().slice(0, 10)}.${format}`;
+}
+
+@Injectable()
+export class AccountExport {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  /** The export as a byte stream, pulled piece by piece by whoever reads it. */
+  stream(userId: string, format: ExportFormat, now = new Date()): Readable {
+    if (format === 'json') return Readable.from(this.json(userId, now), { objectMode: false });
+    return Readable.from(this.csvRows(userId), { objectMode: true }).pipe(
+      // escape_formulas: a group name or message starting with = + - @ is not run as a spreadsheet formula.
+      stringify({ header: true, columns: [...CSV_COLUMNS], escape_formulas: true, bom: true, record_delimiter: 'windows' }),
+    );
+  }
+
+  async profile(userId: string): Promise<ExportedProfile> {
+    const [profile, doc] = await Promise.all([
+      readProfile(this.readModels, this.keys, userId),
+      this.readModels.get<UserProfileDoc>('user-profiles', userId),
+    ]);
+    return {
+      id: userId,
+      email: profile?.email ?? null,
+      firstName: profile?.firstName ?? null,
+      profileImageUrl: profile?.profileImageUrl ?? null,
+      registeredAt: doc?.registeredAt ?? null,
+    };
+  }
+
+  /** Every rating, oldest first, read from the event store one at a time as the consumer asks. */
+  async *ratings(userId: string): AsyncGenerator<ExportedRating> {
+    for (const event of await this.store.readStream(`ratings-${userId}`)) {
+      if (event.type !== 'RatingSubmitted') continue;
+      const d = event.data as unknown as RatingSubmitted['data'];
+      yield {
+        id: d.ratingId,
+        createdAt: d.submittedAt,
+        overallScore: d.overallScore,
+        relationships: d.relationships,
+        health: d.health,
+        purpose: d.purpose,
+        growth: d.growth,
+        joy: d.joy,
+      };
+    }
+  }
+
+  async groups(userId: string): Promise<ExportedGroup[]> {
+    const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
+    const list = memberships?.groups ?? [];
+    const groups = await Promise.all(list.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
+    return list.map((m, i) => ({ id: m.groupId, name: groups[i]?.name ?? null, role: m.role, joinedAt: m.joinedAt }));
+  }
+
+  async care(userId: string, direction: 'sent' | 'received'): Promise<ExportedCareAction[]> {
+    const docs = await this.readModels.find<CareActionDoc>(
+      careActionsProjector.collection,
+      direction === 'sent' ? { senderId: userId } : { recipientId: userId },
+      { sort: { field: 'seq', direction: 'asc' } },
+    );
+    const other = (d: CareActionDoc) => (direction === 'sent' ? d.recipientId : d.senderId);
+    const names = await readProfiles(this.readModels, this.keys, docs.map(other));
+    const groupIds = [...new Set(docs.map((d) => d.groupId))];
+    const groups = await Promise.all(groupIds.map((id) => this.readModels.get<GroupDoc>(groupsProjector.collection, id)));
+    const groupName = new Map(groupIds.map((id, i) => [id, groups[i]?.name ?? null]));
+    return docs.map((d) => ({
+      id: d.id,
+      groupId: d.groupId,
+      groupName: groupName.get(d.groupId) ?? null,
+      otherUserId: other(d),
+      otherFirstName: names.get(other(d))?.firstName ?? null,
+      kind: d.kind,
+      message: d.message,
+      sentAt: d.sentAt,
+      status: d.status,
+      fulfilledAt: d.fulfilledAt,
+    }));
+  }
+
+  /**
+   * `{ "exportedAt", "formatVersion": 1, "profile", "ratings": [...], "groups": [...], "careActionsSent": [...],
+   * "careActionsReceived": [...] }`, one rating per line.
+   */
+  private async *json(userId: string, now: Date): AsyncGenerator<string> {
+    yield `{"exportedAt":${JSON.stringify(now.toISOString())},"formatVersion":1,\n`;
+    yield `"profile":${JSON.stringify(await this.profile(userId))},\n"ratings":[`;
+    let first = true;
+    for await (const rating of this.ratings(userId)) {
+      yield `${first ? '\n' : ',\n'}${JSON.stringify(rating)}`;
+      first = false;
+    }
+    yield `\n],\n"groups":${JSON.stringify(await this.groups(userId))},\n`;
+    yield `"careActionsSent":${JSON.stringify(await this.care(userId, 'sent'))},\n`;
+    yield `"careActionsReceived":${JSON.stringify(await this.care(userId, 'received'))}\n}\n`;
+  }
+
+  private async *csvRows(userId: string): AsyncGenerator<CsvRow> {
+    const p = await this.profile(userId);
+    yield { section: 'profile', id: p.id, date: p.registeredAt, first_name: p.firstName, email: p.email, profile_image_url: p.profileImageUrl };
+    for await (const r of this.ratings(userId)) {
+      yield {
+        section: 'rating',
+        id: r.id,
+        date: r.createdAt,
+        overall_score: r.overallScore,
+        relationships: r.relationships,
+        health: r.health,
+        purpose: r.purpose,
+        growth: r.growth,
+        joy: r.joy,
+      };
+    }
+    for (const g of await this.groups(userId)) {
+      yield { section: 'group', id: g.id, date: g.joinedAt, group_id: g.id, group_name: g.name, role: g.role };
+    }
+    for (const direction of ['sent', 'received'] as const) {
+      for (const c of await this.care(userId, direction)) {
+        yield {
+          section: `care_${direction}`,
+          id: c.id,
+          date: c.sentAt,
+          group_id: c.groupId,
+          group_name: c.groupName,
+          care_kind: c.kind,
+          care_message: c.message,
+          care_status: c.status,
+          other_user_id: c.otherUserId,
+          other_first_name: c.otherFirstName,
+        };
+      }
+    }
+  }
+}

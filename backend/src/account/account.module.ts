@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AccountDeletion } from './account-deletion';
+import { AccountExport } from './account-export';
+import { AccountController } from './account.controller';
+
+/** The person's own data and account: export (JSON, CSV) and deletion (crypto-shredding). */
+@Module({
+  imports: [CqrsModule],
+  controllers: [AccountController],
+  providers: [AccountExport, AccountDeletion],
+})
+export class AccountModule {}

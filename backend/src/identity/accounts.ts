@@ -1,0 +1,61 @@
+import { decideAndAppend } from '../event-store/decider';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import {
+  identityDecider,
+  identityLinkDecider,
+  IdentityLinkEvent,
+  identityLinkStream,
+  newUserId,
+  userIdFor,
+} from './identity.decider';
+import { ENCRYPTED_SCHEMA_VERSION, hasPersonalData, openRecorded, sealPersonalData } from './personal-data';
+
+type UserStreamEvent = Parameters<typeof identityDecider.evolve>[1];
+const plain = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as UserStreamEvent;
+const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as IdentityLinkEvent;
+
+/**
+ * How the user stream is read and written with the person's key: identity events are decrypted on read (v1
+ * plaintext passes through, a destroyed key reads as null) and encrypted on write (schemaVersion 2).
+ */
+export function userStreamCodec(key: Buffer | null) {
+  return {
+    upcast: (e: RecordedEvent) => plain(openRecorded(e, key)),
+    encode: (e: UserStreamEvent) =>
+      hasPersonalData(e.type)
+        ? { data: sealPersonalData(e.type, e.data as unknown as Record<string, unknown>, key), schemaVersion: ENCRYPTED_SCHEMA_VERSION }
+        : { data: e.data as unknown as Record<string, unknown>, schemaVersion: 1 },
+  };
+}
+
+/**
+ * The account an identity (issuer, subject) signs in to, through its link stream `identity-<hash>`:
+ * - linked: that account;
+ * - not linked yet, and an account registered before links existed lives at the derived id (the hash): that one,
+ *   so existing people keep their data;
+ * - otherwise (first sign-in ever, or after the account was deleted): a new random id.
+ * The link is appended with the stream's expected version, so two first sign-ins at once agree on one account.
+ */
+export async function resolveAccount(store: EventStore, issuer: string, subject: string, now = new Date()): Promise<string> {
+  const stream = identityLinkStream(issuer, subject);
+  const current = async () => (await store.readStream(stream)).map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState);
+  const linked = await current();
+  if (linked.userId) return linked.userId;
+
+  const legacyId = userIdFor(issuer, subject);
+  const legacy = (await store.readStream(`user-${legacyId}`)).map(plain).reduce(identityDecider.evolve, identityDecider.initialState);
+  const candidateUserId = legacy.registered && !legacy.deleted ? legacyId : newUserId();
+  const { events } = await decideAndAppend(
+    store,
+    stream,
+    identityLinkDecider,
+    { candidateUserId, at: now },
+    { actorUserId: candidateUserId, now },
+    { upcast: linkUpcast },
+  );
+  const appended = events[0];
+  if (appended?.type === 'IdentityLinked') return appended.data.userId;
+  const after = await current();
+  if (!after.userId) throw new Error('The identity could not be linked to an account');
+  return after.userId;
+}

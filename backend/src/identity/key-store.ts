@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import { MongoClient, type Collection } from 'mongodb';
+import { newKey } from './personal-data';
+
+/**
+ * The key-store port: one AES-256 key per person, kept apart from the events (a separate file or database),
+ * so that destroying it makes the person's encrypted personal data unreadable everywhere (crypto-shredding).
+ *
+ * A destroyed key leaves a tombstone: the same id never gets a key again (so a lost race cannot re-create
+ * a deleted person's key), and `isDestroyed` tells that the account was deleted (sessions end on it).
+ * Adapters: SQLite `keys.sqlite` in DATA_DIR (embedded default), MongoDB collection `user-keys` (MONGO_URL).
+ */
+export interface KeyStore {
+  /** The person's key, created at the first call; null when it was destroyed. */
+  keyFor(userId: string): Promise<Buffer | null>;
+  /** The person's key if it exists and was not destroyed (never creates one). */
+  existingKey(userId: string): Promise<Buffer | null>;
+  isDestroyed(userId: string): Promise<boolean>;
+  /** Destroys the key for good (idempotent). */
+  destroy(userId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Nest injection token of the KeyStore. */
+export const KEY_STORE = 'KeyStore';
+
+/** A few thousand keys in memory in front of the store: reads of names and sessions check keys often. */
+const CACHE_SIZE = 5000;
+/**
+ * A live key is trusted from the cache this long: another replica may destroy it meanwhile, and its sessions must
+ * end within this delay there too. A destroyed key is final and stays cached.
+ */
+const LIVE_KEY_TTL_MS = 5000;
+
+abstract class CachedKeyStore implements KeyStore {
+  /** userId → key (null for a destroyed key) and when it was read. */
+  private readonly cache = new Map<string, { key: Buffer | null; at: number }>();
+
+  protected abstract load(userId: string): Promise<Buffer | null | undefined>;
+  protected abstract insertIfAbsent(userId: string, key: Buffer): Promise<void>;
+  protected abstract tombstone(userId: string): Promise<void>;
+  abstract close(): Promise<void>;
+
+  private remember(userId: string, key: Buffer | null): void {
+    this.cache.delete(userId);
+    this.cache.set(userId, { key, at: Date.now() });
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private async lookup(userId: string): Promise<Buffer | null | undefined> {
+    const cached = this.cache.get(userId);
+    if (cached && (cached.key === null || Date.now() - cached.at < LIVE_KEY_TTL_MS)) return cached.key;
+    const stored = await this.load(userId);
+    if (stored !== undefined) this.remember(userId, stored);
+    return stored;
+  }
+
+  async keyFor(userId: string): Promise<Buffer | null> {
+    const known = await this.lookup(userId);
+    if (known !== undefined) return known;
+    // Two processes may create at once: the store keeps the first, and everyone reads that one back.
+    await this.insertIfAbsent(userId, newKey());
+    const stored = (await this.load(userId)) ?? null;
+    this.remember(userId, stored);
+    return stored;
+  }
+
+  async existingKey(userId: string): Promise<Buffer | null> {
+    return (await this.lookup(userId)) ?? null;
+  }
+
+  async isDestroyed(userId: string): Promise<boolean> {
+    return (await this.lookup(userId)) === null;
+  }
+
+  async destroy(userId: string): Promise<void> {
+    await this.tombstone(userId);
+    this.remember(userId, null);
+  }
+}
+
+/**
+ * `keys.sqlite`: `user_keys(user_id, key, destroyed_at)`. secure_delete makes SQLite overwrite the bytes of a
+ * destroyed key instead of leaving them in a free page, and the rollback journal (not WAL) means no copy of an
+ * old page outlives the transaction in a log file.
+ */
+export class SqliteKeyStore extends CachedKeyStore {
+  private readonly db: Database.Database;
+  private readonly stmt;
+
+  constructor(file: string) {
+    super();
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = DELETE');
+    this.db.pragma('secure_delete = ON');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS user_keys (user_id TEXT PRIMARY KEY, key BLOB, destroyed_at TEXT)');
+    this.stmt = {
+      get: this.db.prepare<[string], { key: Buffer | null }>('SELECT key FROM user_keys WHERE user_id = ?'),
+      insert: this.db.prepare('INSERT INTO user_keys (user_id, key) VALUES (?, ?) ON CONFLICT(user_id) DO NOTHING'),
+      destroy: this.db.prepare(
+        'INSERT INTO user_keys (user_id, key, destroyed_at) VALUES (?, NULL, ?) ON CONFLICT(user_id) DO UPDATE SET key = NULL, destroyed_at = COALESCE(destroyed_at, excluded.destroyed_at)',
+      ),
+    };
+  }
+
+  /** Synchronous access for the startup migration, which re-keys inside one SQLite transaction. */
+  keyForSync(userId: string): Buffer | null {
+    const row = this.stmt.get.get(userId);
+    if (row) return row.key;
+    this.stmt.insert.run(userId, newKey());
+    return this.stmt.get.get(userId)?.key ?? null;
+  }
+
+  protected async load(userId: string): Promise<Buffer | null | undefined> {
+    const row = this.stmt.get.get(userId);
+    return row ? row.key : undefined;
+  }
+
+  protected async insertIfAbsent(userId: string, key: Buffer): Promise<void> {
+    this.stmt.insert.run(userId, key);
+  }
+
+  protected async tombstone(userId: string): Promise<void> {
+    this.stmt.destroy.run(userId, new Date().toISOString());
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface KeyDoc {
+  _id: string;
+  key: Buffer | null;
+  destroyedAt?: Date;
+}
+
+/** MongoDB collection `user-keys` (in the MONGO_URL database, apart from the event store). */
+export class MongoKeyStore extends CachedKeyStore {
+  private readonly client: MongoClient;
+  private readonly keys: Collection<KeyDoc>;
+
+  constructor(url: string, options: { dbName?: string; collection?: string } = {}) {
+    super();
+    this.client = new MongoClient(url);
+    this.keys = this.client.db(options.dbName).collection<KeyDoc>(options.collection ?? 'user-keys');
+  }
+
+  protected async load(userId: string): Promise<Buffer | null | undefined> {
+    const doc = await this.keys.findOne({ _id: userId });
+    if (!doc) return undefined;
+    if (!doc.key) return null;
+    const key = doc.key as unknown as { buffer?: Uint8Array } | Buffer;
+    return Buffer.isBuffer(key) ? key : Buffer.from((key as { buffer: Uint8Array }).buffer);
+  }
+
+  protected async insertIfAbsent(userId: string, key: Buffer): Promise<void> {
+    try {
+      await this.keys.updateOne({ _id: userId }, { $setOnInsert: { key } }, { upsert: true });
+    } catch (err) {
+      // Two upserts at once: one inserts, the other hits the unique _id; the first key stands.
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+  }
+
+  protected async tombstone(userId: string): Promise<void> {
+    await this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: new Date() } }, { upsert: true });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

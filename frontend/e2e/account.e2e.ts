@@ -1,0 +1,106 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { artifacts, DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
+
+/** A dialog as the person sees it: the viewport only (a full-page capture misplaces the fixed header under a modal). */
+async function viewportShot(page: Page, name: string) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
+const PERSON = { email: 'quintessa.marlowe@example.com', firstName: 'Quintessa' };
+
+async function rateOnHome(page: Page) {
+  await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
+  await page.getByLabel('Relationships: 5 stars, Very High').check({ force: true });
+  await page.getByLabel('Health: 4 stars, High').check({ force: true });
+  await page.getByLabel('Purpose: 4 stars, High').check({ force: true });
+  await page.getByLabel('Growth: 2 stars, Low').check({ force: true });
+  await page.getByLabel('Joy: 5 stars, Very High').check({ force: true });
+  await page.getByRole('button', { name: 'Save Rating' }).click();
+  await page.getByText('Rating Saved!').waitFor();
+}
+
+describe('account: export and deletion in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
+
+  it('a user rates, downloads the JSON export, deletes the account, lands signed out, and starts afresh', async () => {
+    const { page, context } = await newPage(browser, DESKTOP);
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, PERSON.email, PERSON.firstName);
+    await page.getByText(`Welcome back, ${PERSON.firstName}!`).waitFor();
+    await rateOnHome(page);
+
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('heading', { name: 'Your Data' }).waitFor();
+    await page.getByRole('heading', { name: 'Delete Account' }).waitFor();
+    await screenshot(page, 'account-desktop');
+
+    // Download JSON: a real download of the streamed file.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download JSON' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^joy-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(exported.profile).toMatchObject({ email: PERSON.email, firstName: PERSON.firstName });
+    expect(exported.ratings).toEqual([
+      expect.objectContaining({ relationships: 5, health: 4, purpose: 4, growth: 2, joy: 5, overallScore: 4 }),
+    ]);
+    const csv = await page.request.get(`${server.baseUrl}/api/account/export?format=csv`);
+    expect(csv.headers()['content-disposition']).toMatch(/joy-export-\d{4}-\d{2}-\d{2}\.csv/);
+    expect((await csv.text()).split('\r\n').filter((l) => l.startsWith('rating,'))).toHaveLength(1);
+
+    // Delete: the dialog explains, and the button waits for the word.
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.waitFor();
+    await dialog.getByText('You leave all your groups; the other members keep their groups.').waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Delete my account' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+    expect(await confirm.isEnabled()).toBe(true);
+    await viewportShot(page, 'account-delete-dialog-desktop');
+    await confirm.click();
+    await page.getByText('Account deleted').waitFor();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
+    await screenshot(page, 'account-deleted-landing-desktop');
+    expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
+
+    // Signing in again with the same e-mail: a fresh, empty account.
+    await signInThroughLanding(page, server.baseUrl, PERSON.email, PERSON.firstName);
+    await page.getByText(`Welcome back, ${PERSON.firstName}!`).waitFor();
+    await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
+    expect(await page.getByText('Your Current Joy Level').count()).toBe(0);
+    const fresh = await (await page.request.get(`${server.baseUrl}/api/account/export?format=json`)).json();
+    expect(fresh).toMatchObject({ ratings: [], groups: [], careActionsSent: [], careActionsReceived: [] });
+    await screenshot(page, 'account-fresh-home-desktop');
+    await context.close();
+
+    // The server's log never saw the person's e-mail or name.
+    expect(server.output()).not.toContain(PERSON.email);
+    expect(server.output()).not.toContain(PERSON.firstName);
+  });
+
+  it('fits a phone: the Account page and the deletion dialog', async () => {
+    const { page, context } = await newPage(browser, PHONE);
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'pip@example.com', 'Pip');
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('heading', { name: 'Your Data' }).waitFor();
+    await page.getByRole('link', { name: 'Download CSV' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, 'account-phone');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Type DELETE to confirm').fill('DEL');
+    await viewportShot(page, 'account-delete-dialog-phone');
+    await dialog.getByRole('button', { name: 'Keep my account' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(200);
+    await context.close();
+  });
+});

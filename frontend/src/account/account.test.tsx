@@ -1,0 +1,105 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { browser } from '../lib/session';
+import { bindNotifier } from '../lib/toast';
+import AccountPage from '../pages/Account';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, isConfirmation } from './api';
+
+jest.setTimeout(30_000);
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+const free = { 'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false } } };
+const button = (name: string) => screen.getAllByText(name).at(-1)!.closest('button')!;
+const deletes = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => url === '/api/account' && init?.method === 'DELETE');
+
+function renderAccount(routes: FakeRoutes) {
+  const fetchMock = installFakeServer({ ...free, ...routes });
+  render(
+    <AntApp>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <AccountPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </AntApp>,
+  );
+  return fetchMock;
+}
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+describe('Account page: your data', () => {
+  it('offers the export as two plain download links', async () => {
+    renderAccount({});
+    await screen.findByText('Your Data');
+    const json = screen.getByText('Download JSON').closest('a')!;
+    const csv = screen.getByText('Download CSV').closest('a')!;
+    expect(json).toHaveAttribute('href', EXPORT_URLS.json);
+    expect(json).toHaveAttribute('download');
+    expect(csv).toHaveAttribute('href', '/api/account/export?format=csv');
+    expect(csv).toHaveAttribute('download');
+  });
+});
+
+describe('Account page: deleting the account', () => {
+  it('accepts only the word DELETE as confirmation', () => {
+    expect(isConfirmation('DELETE')).toBe(true);
+    expect(isConfirmation(' DELETE ')).toBe(true);
+    expect(isConfirmation('delete')).toBe(false);
+    expect(isConfirmation('')).toBe(false);
+  });
+
+  it('explains what happens and keeps the button disabled until DELETE is typed; cancelling deletes nothing', async () => {
+    const fetchMock = renderAccount({});
+    fireEvent.click(await screen.findByText('Delete account'));
+    expect(await screen.findByText('Delete your account?')).toBeInTheDocument();
+    expect(screen.getByText(/become unreadable everywhere/)).toBeInTheDocument();
+    expect(screen.getByText(/You leave all your groups/)).toBeInTheDocument();
+    expect(screen.getByText(/Joy Premium ends now/)).toBeInTheDocument();
+    expect(screen.getByText(/Signing in again starts a new, empty account/)).toBeInTheDocument();
+    expect(button('Delete my account')).toBeDisabled();
+    fireEvent.change(screen.getByLabelText(/to confirm/), { target: { value: 'delete' } });
+    expect(button('Delete my account')).toBeDisabled();
+    fireEvent.click(button('Keep my account'));
+    expect(deletes(fetchMock)).toHaveLength(0);
+  });
+
+  it('deletes with { confirm: "DELETE" }, says so, and goes to the landing page signed out', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+    const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+    try {
+      const fetchMock = renderAccount({ 'DELETE /api/account': { status: 204 } });
+      fireEvent.click(await screen.findByText('Delete account'));
+      fireEvent.change(await screen.findByLabelText(/to confirm/), { target: { value: 'DELETE' } });
+      expect(button('Delete my account')).toBeEnabled();
+      fireEvent.click(button('Delete my account'));
+      await waitFor(() => expect(deletes(fetchMock)).toHaveLength(1));
+      expect(JSON.parse(deletes(fetchMock)[0][1].body)).toEqual({ confirm: 'DELETE' });
+      expect(deletes(fetchMock)[0][1].headers).toEqual({ 'Content-Type': 'application/json' });
+      await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Account deleted' })));
+      jest.advanceTimersByTime(AFTER_DELETE_DELAY_MS);
+      expect(navigate).toHaveBeenCalledWith('/');
+    } finally {
+      navigate.mockRestore();
+      jest.useRealTimers();
+    }
+  });
+
+  it('says so when the deletion fails, and stays', async () => {
+    const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+    renderAccount({ 'DELETE /api/account': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    fireEvent.click(await screen.findByText('Delete account'));
+    fireEvent.change(await screen.findByLabelText(/to confirm/), { target: { value: 'DELETE' } });
+    fireEvent.click(button('Delete my account'));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: 'Failed to delete your account. Please try again.' })));
+    expect(navigate).not.toHaveBeenCalled();
+    navigate.mockRestore();
+  });
+});
