@@ -5,6 +5,8 @@ module.exports = {
     {
       displayName: 'backend',
       testEnvironment: 'node',
+      // API and fault tests start the whole app; on a loaded 2-core CI machine that can take seconds.
+      testTimeout: 30_000,
       roots: ['<rootDir>/backend/src'],
       testMatch: ['**/*.spec.ts'],
       // isolatedModules (transpile only; `tsc` type-checks) is set in backend/tsconfig.json.

@@ -9,6 +9,8 @@ const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose:
  * Nothing acknowledged is ever lost: the app is killed (SIGKILL, no shutdown) while people are saving
  * ratings; after a restart every rating that was answered 201 exists once in the events and the read models.
  */
+jest.setTimeout(60_000);
+
 describe('a crash while people are writing ratings', () => {
   let app: AppProcess;
   beforeAll(async () => {
