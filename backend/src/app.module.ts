@@ -8,6 +8,7 @@ import { EVENT_STORE } from './event-store/event-store.port';
 import { GroupsModule } from './groups/groups.module';
 import { AccountModule } from './account/account.module';
 import { IdentityModule } from './identity/identity.module';
+import { InsightsModule } from './insights/insights.module';
 import { KEY_STORE } from './identity/key-store';
 import type { Infrastructure } from './infrastructure';
 import { OpsModule } from './ops/ops.module';
@@ -31,7 +32,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule],
       providers: ports,
       exports: ports,
     };

@@ -9,8 +9,10 @@ import {
   StarOutlined,
   TrophyOutlined,
 } from '@ant-design/icons';
-import { Card, Col, Row, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, Col, Row, Spin, Typography } from 'antd';
 import { useCallback, useMemo, type ReactNode } from 'react';
+import { SUBSCRIPTION_STATUS_KEY } from '../care/queries';
 import { EChart } from '../charts/EChart';
 import { ChartLegend } from '../charts/ChartLegend';
 import { ChartTable } from '../charts/ChartTable';
@@ -18,12 +20,26 @@ import { ChartCard } from '../dashboard/ChartCard';
 import { StatCard } from '../dashboard/StatCard';
 import { formatTrend, trendColor } from '../dashboard/summary';
 import { categoriesBarOption, categoriesDonutOption } from '../insights/chartOptions';
-import { insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
+import {
+  ADVANCED_INSIGHTS_KEY,
+  FREE_WINDOW_DAYS,
+  FREE_WINDOW_NOTE,
+  PREMIUM_ADDS,
+  forecastRows,
+  ratingsWithinDays,
+  weekdayRows,
+  weeklyRows,
+  type AdvancedInsights,
+} from '../insights/advanced';
+import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
+import { CATEGORY_COLORS, insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
+import { PageLoading } from '../components/PageLoading';
 import { ratingsLoadState } from '../components/RatingsLoadState';
-import { formatScore } from '../lib/score';
+import { FACTORS, formatScore } from '../lib/score';
 import { useRatings } from '../queries';
+import type { SubscriptionStatus } from '../types';
 
 const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
   'great-progress': <RiseOutlined />,
@@ -136,14 +152,130 @@ function PersonalizedInsights({ summary }: { summary: InsightsSummary }) {
   );
 }
 
+/** Free plan: what Joy Premium adds to Insights, with the way to upgrade. */
+function PremiumAddsCard() {
+  return (
+    <Card title={<h2 className="card-title">Joy Premium adds</h2>} data-testid="premium-adds">
+      <ul>
+        {PREMIUM_ADDS.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+      <LinkButton to="/subscribe" type="primary">
+        Upgrade
+      </LinkButton>
+    </Card>
+  );
+}
+
+function AdvancedCharts({ data }: { data: AdvancedInsights }) {
+  const { weeklyFactors, weekdayPattern, forecast } = data;
+  const trend = useCallback((layout: { compact: boolean }) => weeklyTrendOption(weeklyFactors, layout), [weeklyFactors]);
+  const weekdays = useCallback((layout: { compact: boolean }) => weekdayBarOption(weekdayPattern, layout), [weekdayPattern]);
+  const coming = useCallback((layout: { compact: boolean }) => forecastOption(forecast ?? [], layout), [forecast]);
+  return (
+    <Row gutter={[24, 24]}>
+      <Col xs={24}>
+        <ChartCard title="Factor Trends by Week" subtitle="Weekly average of each PERMA factor (ISO weeks, UTC), on the 1 to 5 scale">
+          <EChart
+            option={trend}
+            height={300}
+            description={<ChartTable caption="Weekly average of each PERMA factor" columns={['Week', ...FACTORS.map((f) => f.label)]} rows={weeklyRows(weeklyFactors)} />}
+          />
+          <ChartLegend items={FACTORS.map((f) => ({ label: f.label, color: CATEGORY_COLORS[f.name] }))} />
+        </ChartCard>
+      </Col>
+      <Col xs={24} lg={12}>
+        <ChartCard title="Weekday Pattern" subtitle="Average overall score by day of the week (UTC)">
+          <EChart
+            option={weekdays}
+            height={280}
+            description={<ChartTable caption="Average overall score by weekday" columns={['Weekday', 'Average score', 'Ratings']} rows={weekdayRows(weekdayPattern)} />}
+          />
+        </ChartCard>
+      </Col>
+      <Col xs={24} lg={12}>
+        <ChartCard title="Next 7 Days" subtitle="Expected overall score with a 95% range, from the trend of your daily averages">
+          {forecast ? (
+            <EChart
+              option={coming}
+              height={280}
+              description={<ChartTable caption="Forecast of your overall score for the next 7 days" columns={['Day', 'Expected', 'Range']} rows={forecastRows(forecast)} />}
+            />
+          ) : (
+            <Typography.Paragraph data-testid="forecast-unavailable">The forecast appears once you have rated on at least 7 different days.</Typography.Paragraph>
+          )}
+        </ChartCard>
+      </Col>
+    </Row>
+  );
+}
+
+/** Premium: the server's analytics over the whole history. */
+function AdvancedAnalytics() {
+  const advanced = useQuery<AdvancedInsights>({ queryKey: ADVANCED_INSIGHTS_KEY });
+  return (
+    <section aria-labelledby="advanced-analytics" className="stack">
+      <h2 id="advanced-analytics" className="card-title">
+        Advanced Analytics
+      </h2>
+      {advanced.isLoading ? (
+        <Spin />
+      ) : advanced.isError || !advanced.data ? (
+        <Alert type="error" showIcon title="We couldn't load your advanced analytics." />
+      ) : (
+        <>
+          {advanced.data.since && (
+            <Typography.Text type="secondary">Your full history since {new Date(advanced.data.since).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}</Typography.Text>
+          )}
+          <AdvancedCharts data={advanced.data} />
+        </>
+      )}
+    </section>
+  );
+}
+
 export default function InsightsPage() {
   const ratings = useRatings();
-  const list = useMemo(() => ratings.data ?? [], [ratings.data]);
+  const subscription = useQuery<SubscriptionStatus>({ queryKey: SUBSCRIPTION_STATUS_KEY });
+  // Free: the last 30 days only. Premium, or the plan unknown (its check failed): the ratings as they are.
+  const plan = subscription.data?.isPremium === true ? 'premium' : subscription.data?.isPremium === false ? 'free' : 'unknown';
+  const all = useMemo(() => ratings.data ?? [], [ratings.data]);
+  const list = useMemo(() => (plan === 'free' ? ratingsWithinDays(all, FREE_WINDOW_DAYS) : all), [all, plan]);
   const summary = useMemo(() => insightsSummary(list), [list]);
   const header = <PageHeader title="Joy Insights" subtitle="Patterns in your ratings, and ideas for where to put your energy." />;
 
   const notReady = ratingsLoadState(ratings, header);
   if (notReady) return notReady;
+  if (subscription.isLoading) {
+    // Not before the plan is known: a free user would otherwise glimpse the full history.
+    return (
+      <>
+        {header}
+        <PageLoading />
+      </>
+    );
+  }
+
+  if (summary.count === 0 && all.length > 0) {
+    // Free plan, nothing in the last 30 days.
+    return (
+      <>
+        {header}
+        <div className="stack">
+          <Card className="empty-card">
+            <BulbOutlined className="empty-card__icon" aria-hidden="true" />
+            <h2 className="empty-card__title">No Ratings in the Last 30 Days</h2>
+            <Typography.Paragraph className="empty-card__text">Rate your five PERMA factors to see fresh insights.</Typography.Paragraph>
+            <LinkButton to="/dashboard" type="primary" size="large">
+              Rate Your Joy
+            </LinkButton>
+          </Card>
+          <PremiumAddsCard />
+        </div>
+      </>
+    );
+  }
 
   if (summary.count === 0) {
     return (
@@ -167,9 +299,16 @@ export default function InsightsPage() {
     <>
       {header}
       <div className="stack">
+        {plan === 'free' && (
+          <Typography.Text type="secondary" data-testid="free-window-note">
+            {FREE_WINDOW_NOTE}
+          </Typography.Text>
+        )}
         <InsightCards summary={summary} />
         <CategoryCharts summary={summary} />
         <PersonalizedInsights summary={summary} />
+        {plan === 'free' && <PremiumAddsCard />}
+        {plan === 'premium' && <AdvancedAnalytics />}
       </div>
     </>
   );

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { decideAndAppend } from '../event-store/decider';
+import { ratingsDecider, type FactorScores } from '../ratings/ratings.decider';
+import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { ADVANCED_INSIGHTS_PREMIUM_ONLY } from './insights.handlers';
+
+jest.setTimeout(30_000);
+
+const DAY = 86_400_000;
+
+describe('advanced insights over HTTP', () => {
+  let app: TestApp;
+  let ada: string; // premium, ten days of ratings in January plus one today
+  let bob: string; // free, low ratings on the same days
+  let cy: string; // premium, no ratings
+  const ids: Record<string, string> = {};
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const subscribe = async (cookie: string) => {
+    const { clientSecret } = (await as(cookie).post('/api/create-subscription')).body;
+    const paid = await as(cookie).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: '4242424242424242' });
+    expect(paid.status).toBe(200);
+    expect((await as(cookie).get('/api/subscription-status')).body.isPremium).toBe(true);
+  };
+  /** A rating submitted at a past instant, through the ratings decider as the API would (but back-dated). */
+  const rateAt = async (userId: string, at: Date, scores: FactorScores) => {
+    const { append } = await decideAndAppend(
+      app.running.infra.store,
+      `ratings-${userId}`,
+      ratingsDecider,
+      { ratingId: randomUUID(), userId, scores, at },
+      { actorUserId: userId },
+      { eventIds: (events) => events.map((e) => (e.data as { ratingId: string }).ratingId) },
+    );
+    await app.running.infra.pipeline.waitFor(['RatingSubmitted'], append!.position);
+  };
+  const ADA_SCORES = { relationships: 5, health: 3, purpose: 4, growth: 4, joy: 4 }; // overall 4
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    bob = await signIn(app.baseUrl, 'bob@example.com', 'Bob');
+    cy = await signIn(app.baseUrl, 'cy@example.com', 'Cy');
+    for (const [name, cookie] of Object.entries({ ada, bob, cy })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
+    // Monday 5 January 2026 (ISO week 2) to Wednesday 14 January (week 3), one rating a day at noon UTC.
+    for (let i = 0; i < 10; i++) {
+      const at = new Date(Date.parse('2026-01-05T12:00:00Z') + i * DAY);
+      await rateAt(ids.ada, at, ADA_SCORES);
+      await rateAt(ids.bob, at, { relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1 });
+    }
+    for (const cookie of [ada, cy]) await subscribe(cookie);
+  });
+  afterAll(() => app.destroy());
+
+  it('refuses a signed-out caller with 401', async () => {
+    const res = await as().get('/api/insights/advanced');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+  });
+
+  it('refuses a free user with 403 and the upgrade message', async () => {
+    const res = await as(bob).get('/api/insights/advanced');
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      statusCode: 403,
+      message: 'Advanced analytics are a Joy Premium feature. Upgrade to see your full history, trends and forecast.',
+    });
+    expect(ADVANCED_INSIGHTS_PREMIUM_ONLY).toBe(res.body.message);
+  });
+
+  it("gives a premium user weekly factor means, the weekday pattern and a forecast over the whole history, and only their own ratings", async () => {
+    expect((await as(ada).post('/api/joy-ratings', { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 })).status).toBe(201);
+    const res = await as(ada).get('/api/insights/advanced');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['forecast', 'since', 'weekdayPattern', 'weeklyFactors']);
+    expect(res.body.since).toBe('2026-01-05T12:00:00.000Z');
+
+    const weeks = res.body.weeklyFactors;
+    expect(weeks.slice(0, 2)).toEqual([
+      { week: '2026-W02', weekStart: '2026-01-05', count: 7, ...ADA_SCORES, overall: 4 },
+      { week: '2026-W03', weekStart: '2026-01-12', count: 3, ...ADA_SCORES, overall: 4 },
+    ]);
+    expect(weeks).toHaveLength(3); // and this week's rating
+    expect(weeks[2]).toMatchObject({ count: 1, relationships: 4, health: 4, overall: 4 });
+
+    // Bob's 1s on the same days would pull every mean below 4.
+    const pattern = res.body.weekdayPattern as { weekday: string; count: number; mean: number | null }[];
+    expect(pattern.map((d) => d.weekday)).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+    expect(pattern.reduce((n, d) => n + d.count, 0)).toBe(11);
+    const today = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][(new Date().getUTCDay() + 6) % 7];
+    for (const d of pattern) {
+      const january = ['Mon', 'Tue', 'Wed'].includes(d.weekday) ? 2 : 1;
+      expect(d).toEqual({ weekday: d.weekday, count: january + (d.weekday === today ? 1 : 0), mean: 4 });
+    }
+
+    // Every day's mean is 4: a flat forecast of the 7 days after today with no spread.
+    const tomorrow = Math.floor(Date.now() / DAY) + 1;
+    expect(res.body.forecast).toEqual(
+      Array.from({ length: 7 }, (_, i) => ({ date: new Date((tomorrow + i) * DAY).toISOString().slice(0, 10), expected: 4, low: 4, high: 4 })),
+    );
+  });
+
+  it('answers a premium user without ratings with empty analytics', async () => {
+    const res = await as(cy).get('/api/insights/advanced');
+    expect(res.status).toBe(200);
+    expect(res.body.weeklyFactors).toEqual([]);
+    expect(res.body.forecast).toBeNull();
+    expect(res.body.since).toBeNull();
+    expect(res.body.weekdayPattern.every((d: { count: number; mean: null }) => d.count === 0 && d.mean === null)).toBe(true);
+  });
+});

@@ -1,0 +1,31 @@
+import { ForbiddenException, Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { PremiumLookup } from '../groups/groups.handlers';
+import type { RatingDoc } from '../projections/ratings.projector';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import { advancedInsights, type AdvancedInsights } from './analytics';
+
+/** The premium lookup of advanced analytics (billing's premiumFromSubscriptions, wired in InsightsModule). */
+export const INSIGHTS_PREMIUM_LOOKUP = 'InsightsPremiumLookup';
+
+export const ADVANCED_INSIGHTS_PREMIUM_ONLY =
+  'Advanced analytics are a Joy Premium feature. Upgrade to see your full history, trends and forecast.';
+
+export class GetAdvancedInsightsQuery {
+  constructor(readonly userId: string) {}
+}
+
+/** GET /api/insights/advanced: premium only; computed from ALL the user's own ratings. */
+@QueryHandler(GetAdvancedInsightsQuery)
+export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsightsQuery, AdvancedInsights> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(INSIGHTS_PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+  ) {}
+
+  async execute({ userId }: GetAdvancedInsightsQuery): Promise<AdvancedInsights> {
+    if (!(await this.isPremium(userId))) throw new ForbiddenException(ADVANCED_INSIGHTS_PREMIUM_ONLY);
+    const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'asc' } });
+    return advancedInsights(docs);
+  }
+}

@@ -1,0 +1,54 @@
+import { forecastRows, ratingsWithinDays, weekdayRows, weeklyRows, type WeeklyFactorMeans } from './advanced';
+import { forecastOption, weekdayBarOption, weeklyTrendOption } from './advancedChartOptions';
+
+const now = new Date('2026-11-22T12:00:00Z');
+const at = (createdAt: string) => ({ id: createdAt, createdAt });
+
+describe('ratingsWithinDays', () => {
+  it('keeps the ratings of the last 30 days, in their order, and drops older ones', () => {
+    const ratings = [at('2026-11-22T11:00:00Z'), at('2026-10-23T12:00:00Z'), at('2026-10-23T11:59:59Z'), at('2025-01-01T00:00:00Z')];
+    expect(ratingsWithinDays(ratings, 30, now).map((r) => r.createdAt)).toEqual(['2026-11-22T11:00:00Z', '2026-10-23T12:00:00Z']);
+  });
+});
+
+const week: WeeklyFactorMeans = { week: '2026-W47', weekStart: '2026-11-16', count: 3, relationships: 4, health: 3, purpose: 3, growth: 3.67, joy: 3.33, overall: 3.4 };
+
+describe('text alternatives', () => {
+  it('lists each week with the five factor averages in form order', () => {
+    expect(weeklyRows([week])).toEqual([['Week of 16 Nov', '4.0/5', '3.0/5', '3.0/5', '3.7/5', '3.3/5']]);
+  });
+
+  it('lists weekdays with their average and count, or "No ratings"', () => {
+    expect(weekdayRows([{ weekday: 'Mon', count: 2, mean: 3.5 }, { weekday: 'Tue', count: 0, mean: null }])).toEqual([
+      ['Mon', '3.5/5', '2'],
+      ['Tue', 'No ratings', '0'],
+    ]);
+  });
+
+  it('lists the forecast days with the expected score and the range', () => {
+    expect(forecastRows([{ date: '2026-11-23', expected: 3.46, low: 2.71, high: 4.2 }])).toEqual([['Mon 23 Nov', '3.5/5', '2.7 – 4.2']]);
+  });
+});
+
+describe('advanced chart options', () => {
+  it('draws one line per factor over the weeks, on the 1..5 axis', () => {
+    const option = weeklyTrendOption([week]) as { series: Array<{ name: string; data: number[] }>; yAxis: { min: number; max: number } };
+    expect(option.series.map((s) => s.name)).toEqual(['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']);
+    expect(option.series[3].data).toEqual([3.67]);
+    expect([option.yAxis.min, option.yAxis.max]).toEqual([1, 5]);
+  });
+
+  it('draws a bar per weekday, none where there are no ratings', () => {
+    const option = weekdayBarOption([{ weekday: 'Mon', count: 2, mean: 3.5 }, { weekday: 'Tue', count: 0, mean: null }]) as { series: Array<{ data: unknown[] }> };
+    expect(option.series[0].data).toEqual([3.5, null]);
+  });
+
+  it('draws the forecast band as low plus the stacked width, under the expected line', () => {
+    const option = forecastOption([{ date: '2026-11-23', expected: 3.5, low: 2.7, high: 4.2 }]) as { series: Array<{ name: string; data: number[]; stack?: string }> };
+    expect(option.series.map((s) => [s.name, s.data, s.stack])).toEqual([
+      ['Low', [2.7], 'band'],
+      ['Range', [1.5], 'band'],
+      ['Expected', [3.5], undefined],
+    ]);
+  });
+});
