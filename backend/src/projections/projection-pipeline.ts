@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import type { Consumer, ConsumerOptions, ExclusiveRun, JobQueue } from '../queue/queue.port';
+import type { Consumer, ConsumerOptions, ExclusiveRun, Job, JobQueue } from '../queue/queue.port';
+import { syncDocsOf, type SyncDocs } from '../read-models/in-memory-read-model-store';
 import type { ReadModelStore, StoredDoc } from '../read-models/read-model-store.port';
 import {
   rebuildKey,
@@ -46,20 +48,52 @@ interface Route {
   queue: string;
   /** Where the consumer keeps its position (a projection's name, or `reactor.<name>`). */
   checkpoint: string;
-  /** Job ids are `<prefix>:<position>` and `<prefix>:wm:<upTo>`. */
+  /** Job ids are `<prefix>:<epoch>:<upTo>` (see ChunkJob). */
   jobPrefix: string;
   types: ReadonlySet<string>;
 }
+
+const newEpoch = () => randomBytes(4).toString('hex');
+/** What a relay batch's race against the next turn of the event loop resolves to when the turn came first. */
+const TURN = Symbol('turn');
 
 /** Events read per page by a rebuild. */
 const REBUILD_PAGE = 1000;
 
 /**
- * A job of a projection queue: an event to apply, or a watermark. A watermark `upTo` is enqueued by the relay
- * after every event up to `upTo` it routed to this projection, so when the consumer reaches it (one at a time,
- * in order) every event of this projection up to `upTo` has been applied.
+ * A job of a projection's or reactor's queue: a chunk of the relay's chain on that queue. It holds every event
+ * of the route with a position in (`after`, `upTo`], in order (none, for a watermark: the relay went past
+ * `upTo` with nothing for this route). `after` is the `upTo` of the job the same relay run enqueued before on
+ * this queue, or the run's start for its first one. So once a consumer has applied a chunk (one job at a time,
+ * in order), every event of its route up to `upTo` is applied; and a consumer whose checkpoint is below
+ * `after` knows that a job before this one was lost (see `ProjectionPipeline.relayOnce`).
  */
-type ProjectionJob = RecordedEvent | { watermark: number };
+interface ChunkJob {
+  after: number;
+  upTo: number;
+  events: RecordedEvent[];
+}
+/** Jobs enqueued by an older version: one event, or a watermark; without `after`, handled as they were. */
+type LegacyJob = RecordedEvent | { watermark: number };
+type ProjectionJob = ChunkJob | LegacyJob;
+
+function chunkOf(job: ProjectionJob): { after?: number; upTo: number; events: readonly RecordedEvent[] } {
+  if ('events' in job) return job;
+  if ('watermark' in job) return { upTo: job.watermark, events: [] };
+  return { upTo: job.position, events: [job] };
+}
+
+/**
+ * A route's lag in events. Caught up when nothing is queued for it and the relay is at the head (its
+ * checkpoint moves on its own events and on watermarks, so it may trail a little then). With jobs queued
+ * (chunks of up to RELAY_BATCH events), the events after its checkpoint: an upper bound.
+ */
+function lagOf(head: number, checkpoint: number, relayed: number, backlog: number): number {
+  return backlog > 0 ? Math.max(0, head - checkpoint) : Math.max(0, head - relayed);
+}
+
+/** Events a relay batch takes at most (what the store has at hand in one turn of the event loop). */
+const RELAY_BATCH = 500;
 
 /** Applies one event to every projector of a projection that handles it; the position guard makes it idempotent. */
 export async function applyEvent(
@@ -67,6 +101,12 @@ export async function applyEvent(
   projection: Projection,
   event: RecordedEvent,
 ): Promise<void> {
+  const sync = syncDocsOf(readModels);
+  if (sync) await applyEventNow(sync, readModels, projection, event);
+  else await applyEventAsync(readModels, projection, event);
+}
+
+async function applyEventAsync(readModels: Pick<ReadModelStore, 'get' | 'put'>, projection: Projection, event: RecordedEvent): Promise<void> {
   const lookup: Lookup = (collection, id) => readModels.get(collection, id);
   for (const projector of projection.projectors) {
     if (!projector.eventTypes.includes(event.type)) continue;
@@ -76,6 +116,44 @@ export async function applyEvent(
       const next = projector.evolve(stored ? withoutGuard(stored) : null, event);
       await readModels.put(projector.collection, id, next, event.position);
     }
+  }
+}
+
+/**
+ * `applyEvent` on a store with synchronous access: the same steps without an `await` each, unless a
+ * projector's `ids` answers with a promise (it looked a document up); returns a promise only then.
+ */
+function applyEventNow(
+  sync: SyncDocs,
+  readModels: Pick<ReadModelStore, 'get'>,
+  projection: Projection,
+  event: RecordedEvent,
+  from = 0,
+): Promise<void> | undefined {
+  const projectors = projection.projectors;
+  for (let i = from; i < projectors.length; i++) {
+    const projector = projectors[i];
+    if (!projector.eventTypes.includes(event.type)) continue;
+    const ids = projector.ids(event, (collection, id) => readModels.get(collection, id));
+    if (Array.isArray(ids)) {
+      evolveNow(sync, projector, ids, event);
+      continue;
+    }
+    // Asynchronous ids: the rest of this event waits for them (the projectors stay in order).
+    return ids.then((resolved) => {
+      evolveNow(sync, projector, resolved, event);
+      return applyEventNow(sync, readModels, projection, event, i + 1);
+    });
+  }
+  return undefined;
+}
+
+function evolveNow(sync: SyncDocs, projector: Projection['projectors'][number], ids: readonly string[], event: RecordedEvent): void {
+  for (const id of ids) {
+    const stored = sync.getNow(projector.collection, id);
+    if (stored && stored._position >= event.position) continue;
+    const next = projector.evolve(stored ? withoutGuard(stored) : null, event);
+    sync.putNow(projector.collection, id, next, event.position);
   }
 }
 
@@ -132,7 +210,9 @@ class Mutex {
 
 /**
  * relay: subscribes to the event store and puts each event on the queue of every projection and reactor that
- * handles it (at least once). workers: apply each projection's queue in order and move its checkpoint. Both can run in
+ * handles it (at least once), in chunks: one job per queue for what the store had at hand (see ChunkJob), so a
+ * catch-up costs a job per few hundred events and live traffic a job per event. workers: apply each
+ * projection's queue in order and move its checkpoint. Both can run in
  * one process (embedded) or in worker processes (production), where the queue makes each projection's
  * consumer and the relay exclusive across replicas (a replica works on what it holds the lease of).
  */
@@ -145,6 +225,12 @@ export class ProjectionPipeline {
   private readonly stopping = new AbortController();
   private relayRun: ExclusiveRun | null = null;
   private rebuildTimer: NodeJS.Timeout | null = null;
+  /** The relay's queue epoch (in its job ids): renewed whenever queued jobs may have been lost. */
+  private epoch = newEpoch();
+  /** Per projection: the position of the event its consumer is applying (what it stopped on, if it fails). */
+  private readonly applying = new Map<string, number>();
+  /** Restarts the current relay run, while the relay runs in this process. */
+  private resync: (() => void) | null = null;
   private readonly typesByProjection: Map<string, Set<string>>;
   private readonly options: Required<Omit<PipelineOptions, 'consumer'>> & Pick<PipelineOptions, 'consumer'>;
   readonly reactors: readonly Reactor[];
@@ -194,7 +280,7 @@ export class ProjectionPipeline {
       this.locks.set(projection.name, lock);
       this.consumers.set(
         projection.name,
-        this.queue.consume<ProjectionJob>(queueName(projection.name), ({ payload }) => lock.run(() => this.handle(projection, payload)), {
+        this.queue.consume<ProjectionJob>(queueName(projection.name), (job, signal) => lock.run(() => this.handle(projection, job, signal)), {
           ...this.options.consumer,
           onOwned: async () => {
             // Another replica may have switched this projection to a new version while it owned it.
@@ -203,7 +289,7 @@ export class ProjectionPipeline {
           },
           onStopped: ({ jobId }) => {
             this.logger.error(`Projection ${projection.name} stopped on job ${jobId}`);
-            const position = Number(jobId.slice(jobId.lastIndexOf(':') + 1)) || 1;
+            const position = this.applying.get(projection.name) ?? (Number(jobId.slice(jobId.lastIndexOf(':') + 1)) || 1);
             void this.readModels.setCheckpoint(stoppedKey(projection.name), position).catch(() => undefined);
           },
         }),
@@ -212,7 +298,7 @@ export class ProjectionPipeline {
     for (const reactor of this.reactors) {
       this.reactorConsumers.set(
         reactor.name,
-        this.queue.consume<ProjectionJob>(reactorQueueName(reactor.name), ({ payload }) => this.handleReactor(reactor, payload), {
+        this.queue.consume<ProjectionJob>(reactorQueueName(reactor.name), (job, signal) => this.handleReactor(reactor, job, signal), {
           ...this.options.consumer,
           onStopped: ({ jobId }) => this.logger.error(`Reactor ${reactor.name} stopped on job ${jobId}`),
         }),
@@ -228,28 +314,66 @@ export class ProjectionPipeline {
     }
   }
 
-  private async handle(projection: Projection, job: ProjectionJob): Promise<void> {
-    const checkpoint = await this.readModels.getCheckpoint(projection.name);
-    if ('watermark' in job) {
-      if (job.watermark <= checkpoint) return;
-      await this.readModels.setCheckpoint(projection.name, job.watermark);
-      this.progress.emit('checkpoint', projection.name, job.watermark);
-      return;
+  /**
+   * A projection's job: applies its events past the checkpoint in order, moving the checkpoint after each
+   * (as durable as the documents: a crash replays at most the event in flight), then to the chunk's end.
+   * When the consumer closes or loses the queue meanwhile, it stops between two events: the job goes back to
+   * the head of the queue, and whoever handles it next skips what is applied.
+   */
+  private async handle(projection: Projection, { id, payload }: Job<ProjectionJob>, signal: AbortSignal): Promise<void> {
+    const name = projection.name;
+    const job = chunkOf(payload);
+    const store = this.readModels;
+    // Without an await per event where the store is in this process (checkpoints included).
+    const sync = syncDocsOf(store);
+    let checkpoint = sync ? sync.getCheckpointNow(name) : await store.getCheckpoint(name);
+    if (job.upTo <= checkpoint) return;
+    if (job.after !== undefined && job.after > checkpoint) return this.dropAfterGap(name, id, job.after, checkpoint);
+    for (const event of job.events) {
+      if (event.position <= checkpoint) continue;
+      if (signal.aborted) throw new Error(`Projection ${name} interrupted at ${event.position}`);
+      this.applying.set(name, event.position);
+      if (sync) {
+        const pending = applyEventNow(sync, store, projection, event);
+        if (pending) await pending;
+        if (event.position < job.upTo) sync.setCheckpointNow(name, event.position);
+      } else {
+        await applyEventAsync(store, projection, event);
+        if (event.position < job.upTo) await store.setCheckpoint(name, event.position);
+      }
+      checkpoint = event.position;
     }
-    if (job.position <= checkpoint) return;
-    await applyEvent(this.readModels, projection, job);
-    await this.readModels.setCheckpoint(projection.name, job.position);
-    this.progress.emit('checkpoint', projection.name, job.position);
+    if (sync) sync.setCheckpointNow(name, job.upTo);
+    else await store.setCheckpoint(name, job.upTo);
+    this.applying.delete(name);
+    this.progress.emit('checkpoint', name, job.upTo);
   }
 
-  /** A reactor's job: react once per event past its checkpoint, then move the checkpoint. */
-  private async handleReactor(reactor: Reactor, job: ProjectionJob): Promise<void> {
+  /** A reactor's job: react once per event past its checkpoint, moving the checkpoint after each. */
+  private async handleReactor(reactor: Reactor, { id, payload }: Job<ProjectionJob>, signal: AbortSignal): Promise<void> {
     const key = reactorCheckpoint(reactor.name);
+    const job = chunkOf(payload);
     const checkpoint = await this.readModels.getCheckpoint(key);
-    const position = 'watermark' in job ? job.watermark : job.position;
-    if (position <= checkpoint) return;
-    if (!('watermark' in job)) await reactor.react(job, { store: this.store, readModels: this.readModels });
-    await this.readModels.setCheckpoint(key, position);
+    if (job.upTo <= checkpoint) return;
+    if (job.after !== undefined && job.after > checkpoint) return this.dropAfterGap(key, id, job.after, checkpoint);
+    for (const event of job.events) {
+      if (event.position <= checkpoint) continue;
+      if (signal.aborted) throw new Error(`Reactor ${reactor.name} interrupted at ${event.position}`);
+      await reactor.react(event, { store: this.store, readModels: this.readModels });
+      if (event.position < job.upTo) await this.readModels.setCheckpoint(key, event.position);
+    }
+    await this.readModels.setCheckpoint(key, job.upTo);
+  }
+
+  /**
+   * A job whose predecessor in its relay run never reached the consumer (the queue lost it): applying it would
+   * skip that predecessor, so it is dropped and the checkpoint stays. A relay run started after the loss
+   * re-enqueues everything after the checkpoint. Such a run starts when the queue reconnects; if the job comes
+   * from this process's current relay run (a loss the connection did not notice), that run is restarted here.
+   */
+  private dropAfterGap(checkpointName: string, jobId: string, after: number, checkpoint: number): void {
+    this.logger.warn(`${checkpointName}: job ${jobId} dropped: the jobs between ${checkpoint} and ${after} were lost; they are enqueued again`);
+    if (jobId.includes(`:${this.epoch}:`)) this.resync?.();
   }
 
   /**
@@ -276,67 +400,135 @@ export class ProjectionPipeline {
   private async relay(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const run = new AbortController();
+      const restart = (reason: string) => {
+        if (run.signal.aborted) return;
+        this.logger.warn(`${reason}: restarting the relay from the lowest checkpoint (queued jobs may be lost)`);
+        // Jobs enqueued from now on belong to a new epoch: their ids differ from any stale job still around.
+        this.epoch = newEpoch();
+        run.abort();
+      };
       const stop = () => run.abort();
       signal.addEventListener('abort', stop);
-      const off = this.queue.onReconnect(() => {
-        this.logger.warn('Queue reconnected: restarting the relay from the lowest checkpoint (queued jobs may be lost)');
-        run.abort();
-      });
+      const off = this.queue.onReconnect(() => restart('Queue reconnected'));
+      this.resync = () => restart('A consumer found lost jobs');
       try {
         await this.relayOnce(run.signal);
       } finally {
+        run.abort();
+        this.resync = null;
         off();
         signal.removeEventListener('abort', stop);
       }
     }
   }
 
+  /**
+   * One relay run: from `relayStart()` until aborted. It takes the events the store has at hand (up to
+   * RELAY_BATCH; one event when they come one at a time) and enqueues one chunk per route that handles some of
+   * them, then moves the relay checkpoint.
+   *
+   * Why a Redis restart cannot make a projection skip an event. The queue may lose jobs (Redis without
+   * persistence), and jobs of an older run may still arrive afterwards: an `add` that was waiting for the
+   * connection during the outage is sent to the new, empty Redis when it comes back (before this run ends and
+   * the next one starts), and so may a watermark. Such a job can be ahead of the events the next run
+   * re-enqueues, with the lost ones missing before it; applied, it would move the checkpoint past them for
+   * good (the next runs start at the minimum checkpoint). Hence:
+   * - Each job carries `after`, its predecessor in this run's chain on its queue (see ChunkJob), and a consumer
+   *   moves its checkpoint only along an unbroken chain: a job whose `after` is above the checkpoint is
+   *   dropped. Every new run starts at or below every checkpoint, so its chain continues from wherever the
+   *   consumer stands, whatever stale jobs come before, between or after its own.
+   * - Job ids carry the relay's epoch, renewed on every reconnect (and on a local resync), so a dropped stale
+   *   job never deduplicates away the same chunk re-enqueued after the loss. Within an epoch nothing is lost,
+   *   so deduplication across runs (a relay restarted after an error) still applies.
+   * - The adds of a run to one queue (chunks and the timer's watermarks alike) are made one after the other,
+   *   so each queue receives the run's jobs in the order their `after` links were made; the run waits for its
+   *   adds and its timer before it returns, so nothing of an aborted run is enqueued after the next one started.
+   */
   private async relayOnce(signal: AbortSignal): Promise<void> {
     const from = await this.relayStart();
     let relayed = from;
-    /** Per route (projection or reactor queue): the position its last job (event or watermark) was enqueued for. */
+    /** Per route (projection or reactor queue): the `upTo` of the last job of this run. */
     const routed = new Map(this.routes.map((r) => [r.queue, from]));
+    const epoch = this.epoch;
+    /** Per queue: the last add of this run (settled or not). */
+    const adding = new Map<string, Promise<void>>();
+    /** Enqueues the chunk of `route` up to `upTo`, after every earlier add of this run to that queue. */
+    const enqueue = (route: Route, upTo: number, events: RecordedEvent[]): Promise<void> => {
+      const job: Job<ChunkJob> = { id: `${route.jobPrefix}:${epoch}:${upTo}`, payload: { after: routed.get(route.queue)!, upTo, events } };
+      routed.set(route.queue, upTo);
+      const previous = adding.get(route.queue) ?? Promise.resolve();
+      const added = previous.then(() => this.queue.add(route.queue, [job]));
+      adding.set(route.queue, added.catch(() => undefined));
+      return added;
+    };
     let lastEventAt = Date.now();
     let watermarking: Promise<void> | null = null;
     const sendWatermarks = async () => {
       const upTo = relayed;
+      const sends: Promise<void>[] = [];
       for (const route of this.routes) {
-        if (routed.get(route.queue)! >= upTo) continue;
-        const job = { id: `${route.jobPrefix}:wm:${upTo}`, payload: { watermark: upTo } satisfies ProjectionJob };
-        await this.queue.add(route.queue, [job]);
-        routed.set(route.queue, upTo);
+        if (signal.aborted) break;
+        if (routed.get(route.queue)! < upTo) sends.push(enqueue(route, upTo, []));
       }
+      await Promise.all(sends);
     };
     // Watermarks go out once the relay has been quiet for watermarkMs (and at least that often while busy).
     const timer = setInterval(() => {
-      if (watermarking || Date.now() - lastEventAt < this.options.watermarkMs) return;
+      if (signal.aborted || watermarking || Date.now() - lastEventAt < this.options.watermarkMs) return;
       watermarking = sendWatermarks()
         .catch((err) => this.logger.warn(`Watermarks not sent: ${(err as Error).message}`))
         .finally(() => (watermarking = null));
     }, this.options.watermarkMs);
     timer.unref();
     let lastWatermarkAt = Date.now();
+    const batches = this.store.subscribe({ from, signal })[Symbol.asyncIterator]();
+    let next = batches.next();
     try {
-      for await (const event of this.store.subscribe({ from, signal })) {
-        for (const route of this.routes) {
-          if (route.types.has(event.type)) {
-            await this.queue.add(route.queue, [{ id: `${route.jobPrefix}:${event.position}`, payload: event }]);
-            routed.set(route.queue, event.position);
+      for (;;) {
+        const first = await next;
+        if (first.done) break;
+        const batch = [first.value];
+        next = batches.next();
+        // Whatever else the store yields before the next turn of the event loop joins this batch.
+        const turn = new Promise<typeof TURN>((resolve) => setImmediate(resolve, TURN));
+        let ended = false;
+        while (batch.length < RELAY_BATCH) {
+          const more = await Promise.race([next, turn]);
+          if (more === TURN) break;
+          if (more.done) {
+            ended = true;
+            break;
           }
+          batch.push(more.value);
+          next = batches.next();
         }
-        await this.readModels.setCheckpoint(RELAY_CHECKPOINT, event.position);
-        relayed = event.position;
+        const upTo = batch[batch.length - 1].position;
+        const sends: Promise<void>[] = [];
+        for (const route of this.routes) {
+          const events = batch.filter((event) => route.types.has(event.type));
+          if (events.length > 0) sends.push(enqueue(route, upTo, events));
+        }
+        await Promise.all(sends);
+        await this.readModels.setCheckpoint(RELAY_CHECKPOINT, upTo);
+        relayed = upTo;
         lastEventAt = Date.now();
         if (lastEventAt - lastWatermarkAt >= this.options.watermarkMs * 5 && !watermarking) {
           lastWatermarkAt = lastEventAt;
           await sendWatermarks();
         }
+        if (ended) break;
+        // A full batch: let I/O (requests, timers) in before the next one.
+        if (batch.length >= RELAY_BATCH) await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (err) {
       if (!signal.aborted) throw err;
     } finally {
       clearInterval(timer);
       await watermarking;
+      await Promise.all(adding.values());
+      // A read may still be pending (the loop ended on an error): it ends with the run's signal, unobserved.
+      next.catch(() => undefined);
+      void batches.return?.(undefined)?.catch(() => undefined);
     }
   }
 
@@ -394,14 +586,13 @@ export class ProjectionPipeline {
       this.projections.map(async (p) => {
         const checkpoint = await this.readModels.getCheckpoint(p.name);
         const consumer = this.consumers.get(p.name)?.status();
-        // A projection is caught up when nothing it handles is waiting; its checkpoint only moves on its own events.
         const backlog = await this.queue.backlog(queueName(p.name));
         const relayed = await this.readModels.getCheckpoint(RELAY_CHECKPOINT);
         return {
           name: p.name,
           checkpoint,
           head,
-          lag: backlog + Math.max(0, head - relayed),
+          lag: lagOf(head, checkpoint, relayed, backlog),
           state: consumer ? consumer.state : 'not running here',
           ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
         } satisfies ProjectionStatus;
@@ -417,11 +608,12 @@ export class ProjectionPipeline {
       this.reactors.map(async (r) => {
         const consumer = this.reactorConsumers.get(r.name)?.status();
         const backlog = await this.queue.backlog(reactorQueueName(r.name));
+        const checkpoint = await this.readModels.getCheckpoint(reactorCheckpoint(r.name));
         return {
           name: reactorQueueName(r.name),
-          checkpoint: await this.readModels.getCheckpoint(reactorCheckpoint(r.name)),
+          checkpoint,
           head,
-          lag: backlog + Math.max(0, head - relayed),
+          lag: lagOf(head, checkpoint, relayed, backlog),
           state: consumer ? consumer.state : 'not running here',
           ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
         } satisfies ProjectionStatus;
@@ -538,26 +730,39 @@ export class ProjectionPipeline {
 
 /**
  * Buffers a rebuild page's writes in memory (reads see them) and writes them with one `bulkPut` per
- * collection: a round trip per page instead of one per document on MongoDB.
+ * collection: a round trip per page instead of one per document on MongoDB. Documents are kept as `evolve`
+ * made them, not copied: projectors are pure (they never change a document they were given), and the target
+ * store copies what it stores. Offers synchronous access (SyncDocs), so a page is applied without an `await`
+ * per event; checkpoints go to the target.
  */
 export class WriteBatch implements Pick<ReadModelStore, 'get' | 'put'> {
   private readonly pending = new Map<string, Map<string, BulkEntry>>();
 
   constructor(private readonly target: ReadModelStore & { bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number> }) {}
 
+  /** Synchronous access when the target has it too (documents not written in this batch are read there). */
+  syncDocs(): SyncDocs | null {
+    const target = syncDocsOf(this.target);
+    if (!target) return null;
+    return {
+      getNow: <T extends object>(collection: string, id: string) => this.buffered<T>(collection, id) ?? target.getNow<T>(collection, id),
+      putNow: (collection, id, doc, position) => this.putNow(collection, id, doc, position),
+      getCheckpointNow: () => {
+        throw new Error('WriteBatch keeps no checkpoints');
+      },
+      setCheckpointNow: () => {
+        throw new Error('WriteBatch keeps no checkpoints');
+      },
+    };
+  }
+
   async get<T extends object>(collection: string, id: string): Promise<(T & StoredDoc) | null> {
-    const entry = this.pending.get(collection)?.get(id);
-    if (!entry) return this.target.get<T>(collection, id);
-    return entry.doc === null ? null : (structuredClone({ ...entry.doc, _id: id, _position: entry.position }) as T & StoredDoc);
+    const buffered = this.buffered<T>(collection, id);
+    return buffered === undefined ? this.target.get<T>(collection, id) : buffered;
   }
 
   async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
-    let entries = this.pending.get(collection);
-    if (!entries) this.pending.set(collection, (entries = new Map()));
-    const existing = entries.get(id);
-    if (existing && existing.position >= position) return false;
-    entries.set(id, { id, doc: doc === null ? null : structuredClone(doc), position });
-    return true;
+    return this.putNow(collection, id, doc, position);
   }
 
   async flush(): Promise<void> {
@@ -567,5 +772,21 @@ export class WriteBatch implements Pick<ReadModelStore, 'get' | 'put'> {
       else for (const e of list) await this.target.put(collection, e.id, e.doc, e.position);
     }
     this.pending.clear();
+  }
+
+  /** A document written in this batch (null when deleted); undefined when this batch has not written it. */
+  private buffered<T extends object>(collection: string, id: string): (T & StoredDoc) | null | undefined {
+    const entry = this.pending.get(collection)?.get(id);
+    if (!entry) return undefined;
+    return entry.doc === null ? null : ({ ...entry.doc, _id: id, _position: entry.position } as T & StoredDoc);
+  }
+
+  private putNow(collection: string, id: string, doc: object | null, position: number): boolean {
+    let entries = this.pending.get(collection);
+    if (!entries) this.pending.set(collection, (entries = new Map()));
+    const existing = entries.get(id);
+    if (existing && existing.position >= position) return false;
+    entries.set(id, { id, doc, position });
+    return true;
   }
 }

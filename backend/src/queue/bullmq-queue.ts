@@ -8,6 +8,7 @@ import type {
   ExclusiveOptions,
   ExclusiveRun,
   Job,
+  JobHandler,
   JobQueue,
 } from './queue.port';
 import { RedisLease, type LeaseOptions } from './redis-lease';
@@ -103,14 +104,14 @@ export class BullMqQueue implements JobQueue {
     );
   }
 
-  consume<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: ConsumerOptions = {}): Consumer {
+  consume<T>(queue: string, handler: JobHandler<T>, options: ConsumerOptions = {}): Consumer {
     const consumer = new BullMqConsumer(
       this.queue(queue),
       this.prefix,
       new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
       this.leaseConnection,
       new RedisLease(this.leaseConnection, leaseKey(this.prefix, queue), this.leaseOptions),
-      handler as (job: Job) => Promise<void>,
+      handler as JobHandler,
       options,
       () => this.consumers.delete(consumer),
     );
@@ -184,6 +185,8 @@ class BullMqConsumer implements Consumer {
   /** Aborted by the processor to give the ownership up and take it again (its lease ran too short). */
   private relinquish = new AbortController();
   private owned = false;
+  /** Aborts when the current ownership ends (close, lease lost, relinquished): handed to the handler. */
+  private ownedSignal: AbortSignal = AbortSignal.abort();
   private readonly ownership: Promise<void>;
 
   constructor(
@@ -192,7 +195,7 @@ class BullMqConsumer implements Consumer {
     private readonly connection: Redis,
     private readonly leaseRedis: Redis,
     private readonly lease: RedisLease,
-    private readonly handler: (job: Job) => Promise<void>,
+    private readonly handler: JobHandler,
     private readonly options: ConsumerOptions,
     private readonly onClosed: () => void,
   ) {
@@ -237,6 +240,7 @@ class BullMqConsumer implements Consumer {
       if (!(await this.lease.acquire(cancel))) break;
       this.relinquish = new AbortController();
       const end = AbortSignal.any([cancel, this.lease.lost, this.relinquish.signal]);
+      this.ownedSignal = end;
       try {
         await this.recoverPreviousOwnersJob(end);
         if (!end.aborted) await this.options.onOwned?.();
@@ -289,13 +293,15 @@ class BullMqConsumer implements Consumer {
       this.relinquish.abort();
       throw new WaitingError();
     }
+    const signal = this.ownedSignal;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.handler({ id, payload });
+        await this.handler({ id, payload }, signal);
         this.processed += 1;
         return;
       } catch (err) {
-        const closing = this.closing !== null;
+        // Closing or no longer the owner: the job goes back untouched by the failure count (see below).
+        const closing = this.closing !== null || signal.aborted;
         if (attempt >= this.maxAttempts || closing) {
           if (!closing) {
             this.failure = { error: err instanceof Error ? err.message : String(err), jobId: id };

@@ -1,5 +1,5 @@
 import { LocalRight, runExclusively } from './exclusive';
-import type { Consumer, ConsumerOptions, ConsumerState, ExclusiveOptions, ExclusiveRun, Job, JobQueue } from './queue.port';
+import type { Consumer, ConsumerOptions, ConsumerState, ExclusiveOptions, ExclusiveRun, Job, JobHandler, JobQueue } from './queue.port';
 
 /** Handlers that settle immediately would otherwise keep the loop in microtasks; yield to I/O this often. */
 const YIELD_EVERY = 1000;
@@ -37,10 +37,10 @@ export class InProcessQueue implements JobQueue {
     lane.consumer?.wake();
   }
 
-  consume<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: ConsumerOptions = {}): Consumer {
+  consume<T>(queue: string, handler: JobHandler<T>, options: ConsumerOptions = {}): Consumer {
     if (this.closed) throw new Error('InProcessQueue is closed');
     const lane = this.lane(queue);
-    const consumer = new InProcessConsumer(lane, handler as (job: Job) => Promise<void>, options);
+    const consumer = new InProcessConsumer(lane, handler as JobHandler, options);
     // One owner at a time (the port's exclusivity); a stopped owner may be replaced: its failed job is still
     // at the head and is retried first.
     if (lane.consumer?.isActive()) lane.standby.push(consumer);
@@ -101,12 +101,14 @@ class InProcessConsumer implements Consumer {
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   private cancelBackoff: (() => void) | null = null;
+  /** Aborted on close: tells the handler in flight. */
+  private readonly closer = new AbortController();
   /** Whether `onOwned` ran since this consumer became the owner. */
   private ready = false;
 
   constructor(
     private readonly lane: Lane,
-    private readonly handler: (job: Job) => Promise<void>,
+    private readonly handler: JobHandler,
     private readonly options: ConsumerOptions,
   ) {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
@@ -132,6 +134,7 @@ class InProcessConsumer implements Consumer {
   /** Stops after the job in flight (a pending backoff is cut short; that job stays at the head). */
   async close(): Promise<void> {
     this.closed = true;
+    this.closer.abort();
     this.cancelBackoff?.();
     await this.loop;
     const lane = this.lane;
@@ -184,9 +187,11 @@ class InProcessConsumer implements Consumer {
   private async handleWithRetries(job: Job): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.handler(job);
+        await this.handler(job, this.closer.signal);
         return true;
       } catch (err) {
+        // Interrupted by the close (or failing during it): the job stays at the head for the next owner.
+        if (this.closed) return false;
         if (attempt >= this.maxAttempts) {
           this.failure = { error: err instanceof Error ? err.message : String(err), jobId: job.id };
           this.options.onStopped?.(this.failure);

@@ -182,6 +182,31 @@ export function describeQueueConformance(name: string, create: (() => Promise<Qu
       expect(await queue.backlog(q)).toBe(2);
     });
 
+    test('closing aborts the signal of the job in flight; a job that then throws stays at the head, not counted as failed', async () => {
+      let started = 0;
+      const consumer = queue.consume(
+        q,
+        async (_job, signal) => {
+          started += 1;
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          throw new Error('interrupted');
+        },
+        { maxAttempts: 1 },
+      );
+      await queue.add(q, jobs('a', 'b'));
+      await waitFor(() => started === 1);
+      await consumer.close();
+      expect(started).toBe(1);
+      expect(consumer.status().state).not.toBe('stopped');
+      expect(await queue.backlog(q)).toBe(2);
+      const after: string[] = [];
+      queue.consume(q, async (job) => {
+        after.push(job.id);
+      });
+      await waitFor(() => after.length === 2);
+      expect(after).toEqual(['a', 'b']);
+    });
+
     test('two consumers of one queue (two instances) never overlap, keep the order, and hand over on close', async () => {
       const other = fixture!.another();
       try {

@@ -7,6 +7,9 @@
  * - Jobs of one queue are handled one at a time, in the order they were added.
  * - A failing handler is retried in place (the next job waits) with backoff, up to `maxAttempts`; after that
  *   the consumer stops and reports the failure through `status()`. It never skips a job.
+ * - The handler's `signal` aborts when the consumer closes or loses the queue's ownership. A long job (a chunk
+ *   of events) may then stop early by throwing: the job goes back to the head of the queue, and the attempt
+ *   does not count as a failure (nor does any failure while closing).
  * - Exclusive: "one at a time, in order" holds across every consumer of a queue, also consumers in other
  *   processes (other adapter instances on the same backend). At most one of them owns the queue at a time;
  *   the others stand by (`state: 'standby'`) and one takes over when the owner closes or loses its ownership.
@@ -18,6 +21,9 @@ export interface Job<T = unknown> {
   id: string;
   payload: T;
 }
+
+/** Handles one job; `signal` aborts when the consumer closes or loses the queue (see the contract above). */
+export type JobHandler<T = unknown> = (job: Job<T>, signal: AbortSignal) => Promise<void>;
 
 export interface ConsumerOptions {
   maxAttempts?: number;
@@ -61,7 +67,7 @@ export interface ExclusiveOptions {
 
 export interface JobQueue {
   add<T>(queue: string, jobs: readonly Job<T>[]): Promise<void>;
-  consume<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options?: ConsumerOptions): Consumer;
+  consume<T>(queue: string, handler: JobHandler<T>, options?: ConsumerOptions): Consumer;
   /** Jobs waiting (not yet completed) in a queue. */
   backlog(queue: string): Promise<number>;
   /**

@@ -1,3 +1,4 @@
+import { syncDocsOf, type SyncDocs } from './in-memory-read-model-store';
 import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 
 /** A document write for `bulkPut` (MongoReadModelStore has it; a store without one gets sequential puts). */
@@ -38,6 +39,8 @@ interface Shared {
   projections: Map<string, VersionedProjection>;
   active: Map<string, number>;
   loaded: Promise<void> | null;
+  /** Whether the active versions were read (a first `refresh` finished): synchronous access may start. */
+  ready: boolean;
   timer: NodeJS.Timeout | null;
   refreshMs: number;
 }
@@ -78,6 +81,7 @@ export class VersionedReadModelStore implements ReadModelStore {
       projections: new Map(projections.map((p) => [p.name, p])),
       active: new Map(),
       loaded: null,
+      ready: false,
       timer: null,
       refreshMs: options.refreshMs ?? 1000,
     };
@@ -95,6 +99,22 @@ export class VersionedReadModelStore implements ReadModelStore {
     const { inner, projections, active } = this.shared;
     const versions = await Promise.all([...projections.keys()].map((name) => inner.getCheckpoint(versionKey(name))));
     [...projections.keys()].forEach((name, i) => active.set(name, versions[i]));
+    this.shared.ready = true;
+  }
+
+  /**
+   * Synchronous access to the active (or pinned) versions when the inner store offers it (in memory) and the
+   * active versions have been read; null otherwise (use the async methods).
+   */
+  syncDocs(): SyncDocs | null {
+    const inner = syncDocsOf(this.shared.inner);
+    if (!inner || !this.shared.ready) return null;
+    return {
+      getNow: (collection, id) => inner.getNow(this.physical(collection), id),
+      putNow: (collection, id, doc, position) => inner.putNow(this.physical(collection), id, doc, position),
+      getCheckpointNow: (name) => inner.getCheckpointNow(this.checkpointName(name)),
+      setCheckpointNow: (name, position) => inner.setCheckpointNow(this.checkpointName(name), position),
+    };
   }
 
   /** The active version of a projection as this process last read it (0 before the first read). */
