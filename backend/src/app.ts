@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import helmet from 'helmet';
-import passport from 'passport';
 import 'reflect-metadata';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
@@ -13,7 +12,7 @@ import { serveFrontend } from './http/frontend';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { mountDevIdentityProvider } from './identity/dev-identity-provider';
-import { absoluteTimeout, sessionMiddleware } from './identity/session';
+import { apiSession } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
 import { createInfrastructure, Infrastructure } from './infrastructure';
 
@@ -75,10 +74,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]),
     ...jsonBody(),
     bodyErrors,
-    sessionMiddleware(config, infra.sessions),
-    absoluteTimeout,
-    passport.initialize(),
-    passport.session(),
+    apiSession(config, infra.sessions),
     writeLimiter(config.rateLimits, null),
   );
   serveFrontend(server, config.frontendDist);

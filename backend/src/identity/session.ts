@@ -1,15 +1,23 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import session from 'express-session';
+import passport from 'passport';
 import type { AppConfig } from '../config';
+import type { SessionUser } from './signed-in.guard';
 
 export const SESSION_COOKIE = 'joy.sid';
 /** A session ends after a week without use, and a month after sign-in whatever happens. */
 export const IDLE_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
+/** How long a session checked by express-session may be served by the short path (see `apiSession`). */
+export const SHORT_PATH_FOR_MS = 60 * 1000;
+/** Signed session cookies remembered by the short path. */
+const SHORT_PATH_CACHE_SIZE = 20_000;
 
 declare module 'express-session' {
   interface SessionData {
     signedInAt?: number;
+    passport?: { user?: string };
   }
 }
 
@@ -22,22 +30,103 @@ export function sessionMiddleware(config: AppConfig, store: session.Store): Requ
     saveUninitialized: false,
     rolling: true,
     proxy: true,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.publicUrl.startsWith('https://'),
-      maxAge: IDLE_TIMEOUT_MS,
-      path: '/',
-    },
+    cookie: cookieOptions(config),
   });
+}
+
+function cookieOptions(config: AppConfig) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.publicUrl.startsWith('https://'),
+    maxAge: IDLE_TIMEOUT_MS,
+    path: '/',
+  };
 }
 
 /** Ends a session that outlived the absolute timeout, whatever its activity. */
 export const absoluteTimeout: RequestHandler = (req, _res, next) => {
   const signedInAt = req.session?.signedInAt;
-  if (signedInAt && Date.now() - signedInAt > ABSOLUTE_TIMEOUT_MS) {
+  if (signedInAt && outlived(signedInAt)) {
     req.session.regenerate(next);
     return;
   }
   next();
 };
+
+function outlived(signedInAt: number): boolean {
+  return Date.now() - signedInAt > ABSOLUTE_TIMEOUT_MS;
+}
+
+/** Requests that start, end or change their session; they always take express-session's full path. */
+function changesSession(req: Request): boolean {
+  const path = req.baseUrl + req.path;
+  return path === '/api/login' || path === '/api/callback' || path === '/api/logout' || (req.method === 'DELETE' && path === '/api/account');
+}
+
+interface Checked {
+  sid: string;
+  /** When express-session last served this cookie (and so re-signed it and touched the store). */
+  at: number;
+}
+
+/**
+ * The API's session layer: express-session, the absolute timeout and passport's signed-in user (req.user).
+ *
+ * express-session does a lot on every request: it verifies the cookie's signature, hashes the session before and
+ * after the handler, signs a renewed cookie and wraps the response. Most API requests only need to know who is
+ * signed in, so a cookie that express-session accepted less than a minute ago takes a short path: its session is
+ * read from the store (a session ended by sign-out, deletion or another replica is gone there at once), the
+ * absolute timeout is checked, req.user is set, and the same signed cookie is sent back with a renewed expiry.
+ * At least once a minute per session the full path runs again, which also renews the session in the store, so
+ * the idle timeout stays exact to the minute. Routes that change the session always take the full path.
+ */
+export function apiSession(config: AppConfig, store: session.Store): RequestHandler {
+  const full: RequestHandler[] = [sessionMiddleware(config, store), absoluteTimeout, passport.initialize(), passport.session()];
+  const options = cookieOptions(config);
+  const checked = new Map<string, Checked>();
+
+  const runFull = (req: Request, res: Response, next: (err?: unknown) => void, signedCookie: string | undefined) => {
+    let i = 0;
+    const step = (err?: unknown) => {
+      if (err) return next(err);
+      if (i < full.length) return full[i++](req, res, step);
+      if (signedCookie && req.user && req.sessionID) remember(signedCookie, { sid: req.sessionID, at: Date.now() });
+      next();
+    };
+    step();
+  };
+  const remember = (signedCookie: string, entry: Checked) => {
+    checked.delete(signedCookie);
+    checked.set(signedCookie, entry);
+    if (checked.size > SHORT_PATH_CACHE_SIZE) checked.delete(checked.keys().next().value!);
+  };
+
+  return (req, res, next) => {
+    const header = req.headers.cookie;
+    const signedCookie = header?.includes(SESSION_COOKIE) ? parseCookies(header)[SESSION_COOKIE] : undefined;
+    const entry = signedCookie ? checked.get(signedCookie) : undefined;
+    if (!entry || Date.now() - entry.at >= SHORT_PATH_FOR_MS || changesSession(req)) {
+      return runFull(req, res, next, signedCookie);
+    }
+    store.get(entry.sid, (err, sess) => {
+      const user = sess?.passport?.user;
+      if (err || typeof user !== 'string' || (sess!.signedInAt && outlived(sess!.signedInAt))) {
+        checked.delete(signedCookie!);
+        return runFull(req, res, next, signedCookie);
+      }
+      req.user = { id: user } satisfies SessionUser;
+      if (!options.secure || isSecure(req)) {
+        res.append('Set-Cookie', serializeCookie(SESSION_COOKIE, signedCookie!, { ...options, maxAge: undefined, expires: new Date(Date.now() + IDLE_TIMEOUT_MS) }));
+      }
+      next();
+    });
+  };
+}
+
+/** As express-session decides with `proxy: true`: TLS here, or at the proxy that says so. */
+function isSecure(req: Request): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+  return proto === 'https';
+}
