@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import 'reflect-metadata';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
+import { chain } from './http/chain';
 import { bodyErrors, jsonBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { serveFrontend } from './http/frontend';
@@ -63,19 +64,19 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   // Counted once per attempt: the start of the flow and the development provider's form submission.
   const signInLimit = signInLimiter(config.rateLimits, null);
   app.use('/api/login', signInLimit);
-  server.post('/oidc/interaction/:uid/login', signInLimit);
   if (!config.oidc) {
-    app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret));
+    app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret, signInLimit));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, express.raw({ type: 'application/json', limit: '1mb' }));
+  // One chain, so that the router checks the /api prefix once per request rather than once per middleware.
   app.use(
     '/api',
-    sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]),
-    ...jsonBody(),
-    bodyErrors,
-    apiSession(config, infra.sessions),
-    writeLimiter(config.rateLimits, null),
+    chain([
+      chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody()], bodyErrors),
+      apiSession(config, infra.sessions),
+      writeLimiter(config.rateLimits, null),
+    ]),
   );
   serveFrontend(server, config.frontendDist);
   app.setGlobalPrefix('api');

@@ -17,10 +17,12 @@ import { freePort, startAppProcess } from './app-process';
 
 /**
  * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
- * Figures are printed, never asserted. BENCH_SECONDS (default 10) sets each HTTP run's length,
+ * Figures are printed, never asserted. BENCH_SECONDS (default 5) sets each HTTP run's length, BENCH_ROUNDS
+ * (default 3) how many paired runs make each HTTP figure,
  * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild.
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 100_000);
 
@@ -32,6 +34,8 @@ interface Figure {
   p99?: number;
   baseline?: { name: string; value: number; p50?: number; p99?: number };
   higherIsBetter: boolean;
+  /** When measured in paired rounds: the median of the rounds' ratios (else computed from the two values). */
+  ratio?: number;
 }
 
 const figures: Figure[] = [];
@@ -69,30 +73,56 @@ async function httpFigures(): Promise<void> {
     }
     await fetch(`${app.baseUrl}/api/groups`, { method: 'POST', headers: { cookie: reader, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench club' }) });
 
-    console.log(`HTTP runs: ${SECONDS} s each, ${CONNECTIONS} connections`);
+    // Warm-up (JIT, caches), not measured.
+    await autocannon({ url: `${app.baseUrl}/api/joy-ratings/latest`, headers: { cookie: reader }, connections: CONNECTIONS, duration: 2 });
+    await autocannon({ url: `${baseline.url}/doc`, connections: CONNECTIONS, duration: 2 });
+    console.log(`HTTP runs: ${ROUNDS} rounds of ${SECONDS} s per figure, each Joy run next to a baseline run, ${CONNECTIONS} connections`);
     let next = 0;
-    const writes = await cannon({
-      url: `${app.baseUrl}/api/joy-ratings`,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', cookie: writers[next++ % writers.length] }, body: JSON.stringify(rating()) }),
-        },
-      ],
-    });
-    const inserts = await cannon({ url: `${baseline.url}/insert`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rating()) });
-    figures.push(httpFigure('POST /api/joy-ratings', writes, 'bare SQLite insert', inserts));
+    const writes = () =>
+      cannon({
+        url: `${app.baseUrl}/api/joy-ratings`,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', cookie: writers[next++ % writers.length] }, body: JSON.stringify(rating()) }),
+          },
+        ],
+      });
+    const inserts = () => cannon({ url: `${baseline.url}/insert`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rating()) });
+    figures.push(await pairedFigure('POST /api/joy-ratings', writes, 'bare SQLite insert', inserts));
 
-    const doc = await cannon({ url: `${baseline.url}/doc` });
+    const doc = () => cannon({ url: `${baseline.url}/doc` });
     for (const path of ['/api/joy-ratings/latest', '/api/joy-ratings', '/api/groups', '/api/auth/user']) {
-      const reads = await cannon({ url: `${app.baseUrl}${path}`, headers: { cookie: reader } });
-      figures.push(httpFigure(`GET ${path}`, reads, 'in-memory document', doc));
+      const reads = () => cannon({ url: `${app.baseUrl}${path}`, headers: { cookie: reader } });
+      figures.push(await pairedFigure(`GET ${path}`, reads, 'in-memory document', doc));
     }
   } finally {
     baseline.stop();
     await app.destroy();
     rmSync(baselineDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The machine's speed drifts from minute to minute (other processes, the disk's cache, CPU boost), so each figure
+ * is measured in ROUNDS rounds, each running Joy and its baseline back to back (in alternating order); the
+ * figure is the median round's, and the ratio is the median of the rounds' ratios.
+ */
+async function pairedFigure(name: string, joy: () => Promise<Result>, baselineName: string, base: () => Promise<Result>): Promise<Figure> {
+  const rounds: { joy: Result; base: Result }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2 === 0) {
+      const j = await joy();
+      rounds.push({ joy: j, base: await base() });
+    } else {
+      const b = await base();
+      rounds.push({ joy: await joy(), base: b });
+    }
+  }
+  const median = <T>(items: T[], by: (t: T) => number): T => [...items].sort((a, b) => by(a) - by(b))[Math.floor((items.length - 1) / 2)];
+  const figure = httpFigure(name, median(rounds, (r) => r.joy.requests.average).joy, baselineName, median(rounds, (r) => r.base.requests.average).base);
+  figure.ratio = median(rounds.map((r) => r.joy.requests.average / r.base.requests.average), (x) => x);
+  return figure;
 }
 
 function httpFigure(name: string, result: Result, baselineName: string, base: Result): Figure {
@@ -221,7 +251,7 @@ function print(): void {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const f of figures) {
     const b = f.baseline!;
-    const ratio = f.higherIsBetter ? f.value / b.value : b.value / f.value;
+    const ratio = f.ratio ?? (f.higherIsBetter ? f.value / b.value : b.value / f.value);
     console.log(`| ${f.name} | ${fmt(f.value)} ${f.unit} | ${fmt(f.p50, 2)} | ${fmt(f.p99, 2)} | ${b.name} | ${fmt(b.value)} ${f.unit} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ${fmt(ratio, 2)} |`);
   }
   console.log('\nratio: Joy ÷ baseline for throughput, baseline ÷ Joy for latency (1 = as fast as the bare minimum).');

@@ -20,11 +20,15 @@ export function serveFrontend(server: Express, dist: string): void {
     },
   });
   const apiOrSignIn = /^\/(api|oidc)(\/|$)/;
-  // API and sign-in requests never touch the file system.
-  server.use((req, res, next) => (apiOrSignIn.test(req.path) ? next() : assets(req, res, next)));
-  server.get(/^(?!\/(api|oidc)(\/|$)).*/, (req, res, next) => {
-    if (!req.accepts('html')) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index, (err) => err && next());
+  // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
+  // file gets index.html when it accepts HTML.
+  server.use((req, res, next) => {
+    if (apiOrSignIn.test(req.path)) return next();
+    assets(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index, (err) => err && next());
+    });
   });
 }

@@ -1,4 +1,4 @@
-import express, { Express, Request, Response } from 'express';
+import express, { Express, Request, RequestHandler, Response } from 'express';
 import { Logger } from '@nestjs/common';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
@@ -23,7 +23,12 @@ interface DevAccount {
  * Its sign-in form asks for an e-mail and a first name, no password: it is for running Joy on your own
  * machine, never for production.
  */
-export async function mountDevIdentityProvider(app: Express, publicUrl: string, secret: string): Promise<OidcEndpoints> {
+export async function mountDevIdentityProvider(
+  app: Express,
+  publicUrl: string,
+  secret: string,
+  signInLimit: RequestHandler,
+): Promise<OidcEndpoints> {
   // oidc-provider is published as an ES module; a real dynamic import loads it from this CommonJS build.
   const { default: Provider } = await import('oidc-provider');
   const issuer = `${publicUrl}/oidc`;
@@ -68,7 +73,9 @@ export async function mountDevIdentityProvider(app: Express, publicUrl: string, 
   provider.proxy = true;
 
   const form = express.urlencoded({ extended: false, limit: '10kb' });
-  app.get('/oidc/interaction/:uid', async (req: Request, res: Response) => {
+  // One router at /oidc: other requests pass it with a single path check.
+  const router = express.Router();
+  router.get('/interaction/:uid', async (req: Request, res: Response) => {
     try {
       await provider.interactionDetails(req, res);
       res.type('html').send(signInPage(req.params.uid as string, {}));
@@ -76,7 +83,7 @@ export async function mountDevIdentityProvider(app: Express, publicUrl: string, 
       res.status(400).type('html').send(expiredPage());
     }
   });
-  app.post('/oidc/interaction/:uid/login', form, async (req: Request, res: Response) => {
+  router.post('/interaction/:uid/login', signInLimit, form, async (req: Request, res: Response) => {
     const email = String(req.body?.email ?? '').trim().toLowerCase();
     const firstName = String(req.body?.firstName ?? '').trim();
     const error = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254
@@ -93,7 +100,8 @@ export async function mountDevIdentityProvider(app: Express, publicUrl: string, 
       res.status(400).type('html').send(expiredPage());
     }
   });
-  app.use('/oidc', provider.callback());
+  router.use(provider.callback());
+  app.use('/oidc', router);
   new Logger('Identity').warn(`No OIDC_ISSUER set: using the development sign-in at ${issuer} (no passwords; not for production)`);
 
   return {

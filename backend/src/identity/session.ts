@@ -1,8 +1,9 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import session from 'express-session';
 import passport from 'passport';
 import type { AppConfig } from '../config';
+import { chain } from '../http/chain';
 import type { SessionUser } from './signed-in.guard';
 
 export const SESSION_COOKIE = 'joy.sid';
@@ -68,6 +69,8 @@ interface Checked {
   sid: string;
   /** When express-session last served this cookie (and so re-signed it and touched the store). */
   at: number;
+  /** The renewed cookie as last sent, and the second it was made in (an HTTP date counts whole seconds). */
+  renewed?: { second: number; header: string };
 }
 
 /**
@@ -82,24 +85,29 @@ interface Checked {
  * the idle timeout stays exact to the minute. Routes that change the session always take the full path.
  */
 export function apiSession(config: AppConfig, store: session.Store): RequestHandler {
-  const full: RequestHandler[] = [sessionMiddleware(config, store), absoluteTimeout, passport.initialize(), passport.session()];
+  const full = chain([sessionMiddleware(config, store), absoluteTimeout, passport.initialize(), passport.session()]);
   const options = cookieOptions(config);
   const checked = new Map<string, Checked>();
 
-  const runFull = (req: Request, res: Response, next: (err?: unknown) => void, signedCookie: string | undefined) => {
-    let i = 0;
-    const step = (err?: unknown) => {
-      if (err) return next(err);
-      if (i < full.length) return full[i++](req, res, step);
-      if (signedCookie && req.user && req.sessionID) remember(signedCookie, { sid: req.sessionID, at: Date.now() });
-      next();
-    };
-    step();
+  const runFull = (req: Request, res: Response, next: NextFunction, signedCookie: string | undefined) => {
+    full(req, res, (err?: unknown) => {
+      if (!err && signedCookie && req.user && req.sessionID) remember(signedCookie, { sid: req.sessionID, at: Date.now() });
+      next(err);
+    });
   };
   const remember = (signedCookie: string, entry: Checked) => {
     checked.delete(signedCookie);
     checked.set(signedCookie, entry);
     if (checked.size > SHORT_PATH_CACHE_SIZE) checked.delete(checked.keys().next().value!);
+  };
+
+  const renewedCookie = (entry: Checked, signedCookie: string): string => {
+    const second = Math.floor(Date.now() / 1000);
+    if (entry.renewed?.second !== second) {
+      const expires = new Date((second + 1) * 1000 + IDLE_TIMEOUT_MS);
+      entry.renewed = { second, header: serializeCookie(SESSION_COOKIE, signedCookie, { ...options, maxAge: undefined, expires }) };
+    }
+    return entry.renewed.header;
   };
 
   return (req, res, next) => {
@@ -116,9 +124,7 @@ export function apiSession(config: AppConfig, store: session.Store): RequestHand
         return runFull(req, res, next, signedCookie);
       }
       req.user = { id: user } satisfies SessionUser;
-      if (!options.secure || isSecure(req)) {
-        res.append('Set-Cookie', serializeCookie(SESSION_COOKIE, signedCookie!, { ...options, maxAge: undefined, expires: new Date(Date.now() + IDLE_TIMEOUT_MS) }));
-      }
+      if (!options.secure || isSecure(req)) res.append('Set-Cookie', renewedCookie(entry, signedCookie!));
       next();
     });
   };
