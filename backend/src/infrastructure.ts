@@ -8,7 +8,7 @@ import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
-import { migratePersonalDataInSqlite } from './account/personal-data-migration';
+import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
 import { KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -63,6 +63,22 @@ export function createQueue(config: AppConfig): JobQueue {
   return config.redisUrl ? new BullMqQueue(config.redisUrl) : new InProcessQueue();
 }
 
+/** The EventStoreDB migration of v1 identity events, with what it did (and what an operator must do) in the log. */
+async function migrateOnEventStoreDb(store: EventStoreDbEventStore, keys: KeyStore): Promise<void> {
+  const migrated = await migratePersonalDataInEventStoreDb(store, keys);
+  if (migrated.streams === 0) return;
+  const logger = new Logger('Infrastructure');
+  logger.log(
+    `Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted, in ${migrated.streams} streams ` +
+      `(${migrated.copied} events copied, the originals truncated)`,
+  );
+  // @eventstore/db-client has no call to start a scavenge: until one runs, the truncated plaintext stays on disk.
+  logger.warn(
+    'EventStoreDB still holds the truncated plaintext events in its log (and $all) until a scavenge deletes them: ' +
+      'an operator must start one (Admin UI > Scavenge, or POST /admin/scavenge as a member of $admins or $ops), see docs/decisions.md',
+  );
+}
+
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
   const keys = createKeyStore(config);
   if (!config.eventStoreUrl && config.role !== 'api') {
@@ -73,6 +89,15 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     }
   }
   const store = createEventStore(config);
+  if (store instanceof EventStoreDbEventStore && config.role !== 'api') {
+    // On EventStoreDB, streams holding v1 identity events are re-keyed by copying, then truncated (docs/decisions.md).
+    // Every worker replica runs it at start-up: what one has done, the others find done (expected versions).
+    await migrateOnEventStoreDb(store, keys).catch(async (err: unknown) => {
+      await store.close();
+      await keys.close();
+      throw err;
+    });
+  }
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;

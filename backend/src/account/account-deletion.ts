@@ -78,7 +78,7 @@ export class AccountDeletion {
         await this.store.appendToStream(
           stream,
           events.map((e) => ({ type: e.type, data: e.data, metadata: metadataFor({ actorUserId: userId, now }, `unlink-${userId}`) })),
-          { expectedVersion: recorded.length },
+          { expectedVersion: recorded.at(-1)?.streamVersion ?? 0 },
         );
         return;
       } catch (err) {

@@ -3,6 +3,7 @@ import {
   AppendResult,
   EventMetadata,
   EventStore,
+  isCopyEventId,
   RecordedEvent,
   WrongExpectedVersionError,
 } from './event-store.port';
@@ -102,10 +103,17 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
   const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
   const cache = cacheFor<S>(store, decider);
   for (let attempt = 1; ; attempt++) {
-    const cached = cache.get(streamId) ?? { version: 0, state: decider.initialState };
-    const newer = await store.readStream(streamId, { afterVersion: cached.version });
-    const version = cached.version + newer.length;
-    const state = newer.map(upcast).reduce(decider.evolve, cached.state);
+    let folded = cache.get(streamId) ?? { version: 0, state: decider.initialState };
+    let newer = await store.readStream(streamId, { afterVersion: folded.version });
+    if (folded.version > 0 && newer.some((e) => isCopyEventId(e.metadata.eventId))) {
+      // The stream was rewritten as copies of its events since it was folded (see `copyEventId`): the cached
+      // state holds the originals already, so fold again from the start (the copies only, once truncated).
+      folded = { version: 0, state: decider.initialState };
+      newer = await store.readStream(streamId);
+    }
+    // The last event's version, not a count: a truncated EventStoreDB stream holds fewer events than its version.
+    const version = newer.length > 0 ? newer[newer.length - 1].streamVersion : folded.version;
+    const state = newer.map(upcast).reduce(decider.evolve, folded.state);
     remember(cache, streamId, { version, state });
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, append: null };

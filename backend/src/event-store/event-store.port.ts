@@ -2,8 +2,13 @@
  * The event store port. Two adapters implement it (SQLite for the embedded default, EventStoreDB for
  * production) and both must pass `event-store.conformance.ts`.
  *
- * Versions: a stream's version is the number of events in it; the first event of a stream has
- * streamVersion 1. Positions: the global order. They are strictly increasing in global order and never reused,
+ * Versions: the first event of a stream has streamVersion 1, each next one the next number, and a stream's
+ * version is the one of its last event (the number of events ever appended to it; 0 = no stream). An EventStoreDB
+ * stream truncated before an event (`$tb`, see the personal-data migration) reads from that event on with the
+ * versions unchanged, so it may hold fewer events than its version: take the version from the last event read,
+ * never from a count of events.
+ *
+ * Positions: the global order. They are strictly increasing in global order and never reused,
  * and a reader never sees a gap that later fills (an event that appears later always gets a higher position
  * than every event already visible). They are not necessarily consecutive: the SQLite adapter numbers them
  * 1..n, the EventStoreDB adapter uses commit positions (byte offsets in its log).
@@ -42,11 +47,11 @@ export interface RecordedEvent {
   metadata: EventMetadata;
 }
 
-/** A number of events already in the stream (0 = the stream must not exist yet), or 'any'. */
+/** The stream's version expected before the append (its last event's; 0 = the stream must not exist yet), or 'any'. */
 export type ExpectedVersion = number | 'any';
 
 export interface AppendResult {
-  /** The stream's version after the append (= number of events in it). */
+  /** The stream's version after the append (= the last event's version). */
   nextVersion: number;
   /** Global position of the last event written. */
   position: number;
@@ -94,6 +99,14 @@ export interface EventStore {
   subscribe(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
   close(): Promise<void>;
 }
+
+/**
+ * Copies: EventStoreDB events are immutable, so a stream is rewritten (the personal-data migration) by appending
+ * a copy of each of its events, with the id `rekey-<original id>`, then truncating the stream before the first
+ * copy. A reader that had folded the originals must fold again from the start when it meets copies.
+ */
+export const copyEventId = (eventId: string) => `rekey-${eventId}`;
+export const isCopyEventId = (eventId: string) => eventId.startsWith('rekey-');
 
 /** The category of a stream is the part before the first '-': `ratings-42` → `ratings`. */
 export function streamCategory(streamId: string): string {

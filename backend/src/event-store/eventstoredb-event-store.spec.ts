@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import {
-  ANY,
-  NO_STREAM,
-  StreamNotFoundError,
-  UnavailableError,
-  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-  type AppendExpectedRevision,
-  type EventData,
-  type EventStoreDBClient,
-  type Filter,
-  type Position,
-  type ReadPosition,
-  type ReadRevision,
-} from '@eventstore/db-client';
+import { ANY, NO_STREAM } from '@eventstore/db-client';
 import { containerRuntimeMayExist, eventStoreDbUrl, TestServer } from '../testing/containers';
+import { Decider, decideAndAppend, DomainEvent } from './decider';
 import { describeEventStoreConformance } from './event-store.conformance';
-import { EventToAppend } from './event-store.port';
+import { copyEventId, EventToAppend } from './event-store.port';
+import { SimulatedEventStoreDb } from './eventstoredb-simulation';
 import {
   esdbEventId,
   EventStoreDbEventStore,
@@ -142,216 +130,9 @@ describe('EventStoreDbEventStore mappings (no server)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// The adapter's own logic (paging, start positions, idempotent retries, resubscription) against a simulated
-// EventStoreDB. The simulation follows the documented server behaviour — commit positions are byte offsets,
-// a read may only start at a record boundary (else the server refuses it), forwards reads include their start
-// and backwards reads exclude it, subscriptions start after their position, system projections add `$>` link
-// events after each append, an idempotent retry succeeds without a position — but it is no substitute for
-// the conformance suite against a real server above.
-
-interface StreamReadOptions {
-  direction?: string;
-  fromRevision?: ReadRevision;
-  maxCount?: number;
-}
-
-interface AllReadOptions {
-  direction?: string;
-  fromPosition?: ReadPosition;
-  maxCount?: number;
-}
-
-interface SimRecord {
-  pos: bigint;
-  /** 'other' stands for the log records that are not events (commits, epochs...). */
-  kind: 'event' | 'other';
-  streamId: string;
-  revision: bigint;
-  id: string;
-  type: string;
-  data: unknown;
-  metadata: unknown;
-}
-
-class SimulatedEventStoreDb {
-  readonly log: SimRecord[] = [];
-  private nextPos = 1000n;
-  private readonly streams = new Map<string, SimRecord[]>();
-  private readonly waiting = new Set<() => void>();
-  private readonly live = new Set<Readable>();
-  subscribeCalls = 0;
-
-  constructor() {
-    this.other();
-    this.write('$stats-1', '$statsCollection', {});
-  }
-
-  get end(): bigint {
-    return this.nextPos;
-  }
-
-  /** Drops every live subscription, as a lost connection does. */
-  dropSubscriptions(): void {
-    for (const stream of [...this.live]) stream.destroy(new UnavailableError(undefined, 'connection lost'));
-  }
-
-  client(): EventStoreDBClient {
-    return {
-      appendToStream: (streamId: string, events: EventData[], options: { expectedRevision: AppendExpectedRevision }) =>
-        this.append(streamId, events, options.expectedRevision),
-      readStream: (streamId: string, options: StreamReadOptions = {}) => this.readStream(streamId, options),
-      readAll: (options: AllReadOptions = {}) => this.readAll(options),
-      subscribeToAll: (options: { fromPosition?: ReadPosition; filter?: Filter } = {}) => this.subscribeToAll(options),
-      dispose: async () => undefined,
-    } as unknown as EventStoreDBClient;
-  }
-
-  private other(): void {
-    const record = { pos: this.nextPos, streamId: '', revision: 0n, id: '', type: '', data: null, metadata: null };
-    this.log.push({ ...record, kind: 'other' });
-    this.nextPos += 37n;
-  }
-
-  private write(
-    streamId: string,
-    type: string,
-    data: unknown,
-    id: string = randomUUID(),
-    metadata?: unknown,
-  ): SimRecord {
-    const list = this.streams.get(streamId) ?? [];
-    this.streams.set(streamId, list);
-    const revision = BigInt(list.length);
-    const record: SimRecord = { pos: this.nextPos, kind: 'event', streamId, revision, id, type, data, metadata };
-    this.nextPos += BigInt(80 + JSON.stringify(data ?? null).length);
-    list.push(record);
-    this.log.push(record);
-    return record;
-  }
-
-  private notify(): void {
-    for (const wake of [...this.waiting]) wake();
-  }
-
-  private resolved(record: SimRecord) {
-    const position: Position = { commit: record.pos, prepare: record.pos };
-    const { streamId, id, revision, type, data, metadata } = record;
-    const event = { streamId, id, revision, type, data, metadata, isJson: true, created: new Date(), position };
-    return { event, commitPosition: record.pos };
-  }
-
-  /** The index of the record at `pos`; the server refuses a position inside a record. */
-  private indexAt(pos: bigint): number {
-    if (pos >= this.nextPos) return this.log.length;
-    const index = this.log.findIndex((r) => r.pos === pos);
-    if (index === -1) throw new Error('Invalid position');
-    return index;
-  }
-
-  private async append(streamId: string, events: EventData[], expected: AppendExpectedRevision) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const list = this.streams.get(streamId) ?? [];
-    const ids = events.map((e) => e.id);
-    const sameAt = (at: number) => at + ids.length <= list.length && ids.every((id, i) => list[at + i].id === id);
-    const idempotent = (at: number) => ({
-      success: true,
-      nextExpectedRevision: BigInt(at + ids.length - 1),
-      position: undefined, // the server wrote nothing
-    });
-    if (expected === ANY) {
-      const at = list.findIndex((r) => r.id === ids[0]);
-      if (at !== -1 && sameAt(at)) return idempotent(at);
-    } else {
-      const count = expected === NO_STREAM ? 0 : Number(expected) + 1;
-      if (count !== list.length) {
-        if (count < list.length && sameAt(count)) return idempotent(count);
-        const current = list.length === 0 ? NO_STREAM : BigInt(list.length - 1);
-        throw new EsdbWrongExpectedVersionError(undefined, { streamName: streamId, expected, current });
-      }
-    }
-    let last: SimRecord | undefined;
-    for (const e of events) {
-      const copy = JSON.parse(JSON.stringify({ data: e.data, metadata: e.metadata })) as Record<string, unknown>;
-      last = this.write(streamId, e.type, copy.data, e.id, copy.metadata);
-    }
-    this.other();
-    this.notify();
-    setTimeout(() => {
-      for (const e of events) this.write(`$ce-${streamId.split('-')[0]}`, '$>', e.id);
-      this.notify();
-    }, 1);
-    const position: Position = { commit: last!.pos, prepare: last!.pos };
-    return { success: true, nextExpectedRevision: last!.revision, position };
-  }
-
-  private async *readStream(streamId: string, options: StreamReadOptions) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const list = this.streams.get(streamId);
-    if (!list || list.length === 0) throw new StreamNotFoundError(undefined, streamId);
-    const forwards = options.direction !== 'backwards';
-    const from = options.fromRevision;
-    let records = forwards ? list : [...list].reverse();
-    if (typeof from === 'bigint') records = records.filter((r) => (forwards ? r.revision >= from : r.revision <= from));
-    for (const record of records.slice(0, options.maxCount ?? Infinity)) yield this.resolved(record);
-  }
-
-  private async *readAll(options: AllReadOptions) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const from = options.fromPosition ?? 'start';
-    const forwards = options.direction !== 'backwards';
-    const index =
-      from === 'start' ? 0 : from === 'end' ? this.log.length : this.indexAt(from.commit); // throws inside a record
-    const records = forwards ? this.log.slice(index) : this.log.slice(0, index).reverse();
-    const events = records.filter((r) => r.kind === 'event').slice(0, options.maxCount ?? Infinity);
-    for (const record of events) yield this.resolved(record);
-  }
-
-  private subscribeToAll(options: { fromPosition?: ReadPosition; filter?: Filter }) {
-    this.subscribeCalls++;
-    const from = options.fromPosition ?? 'start';
-    const regex = options.filter && 'regex' in options.filter ? new RegExp(options.filter.regex) : null;
-    let cursor = -1;
-    const sim = this;
-    const stream = new Readable({
-      objectMode: true,
-      highWaterMark: 1,
-      read() {
-        const pump = () => {
-          if (stream.destroyed) return;
-          if (cursor === -1) {
-            try {
-              if (from === 'start') cursor = 0;
-              else if (from === 'end') cursor = sim.log.length;
-              else {
-                const index = sim.indexAt(from.commit);
-                cursor = index < sim.log.length ? index + 1 : index; // after the start position
-              }
-            } catch (err) {
-              stream.destroy(err as Error);
-              return;
-            }
-          }
-          while (cursor < sim.log.length) {
-            const record = sim.log[cursor++];
-            if (record.kind !== 'event' || (regex && !regex.test(record.type))) continue;
-            stream.push(sim.resolved(record));
-            return;
-          }
-          const wake = () => {
-            sim.waiting.delete(wake);
-            setImmediate(pump);
-          };
-          sim.waiting.add(wake);
-        };
-        setImmediate(pump);
-      },
-    });
-    Object.assign(stream, { unsubscribe: async () => void stream.destroy() });
-    this.live.add(stream);
-    stream.on('close', () => this.live.delete(stream));
-    return stream;
-  }
-}
+// The adapter's own logic (paging, start positions, idempotent retries, resubscription, truncation) against a
+// simulated EventStoreDB (eventstoredb-simulation.ts: it follows the documented server behaviour, but it is no
+// substitute for the conformance suite against a real server above).
 
 const simulated = new SimulatedEventStoreDb();
 
@@ -459,6 +240,69 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(simulated.log[simulated.log.length - 1].type).toBe('$>');
     expect(await store.headPosition()).toBe(written.position);
+  });
+
+  it('a truncated stream reads from its truncate-before, versions unchanged; appends go on after its last event', async () => {
+    const stream = `trunc-${randomUUID()}`;
+    await store.appendToStream(stream, [event('A'), event('B'), event('C')], { expectedVersion: 0 });
+    await store.truncateBefore(stream, 3);
+    expect(await store.streamMetadata(stream)).toEqual({ truncateBefore: 2 }); // a revision
+    const read = await store.readStream(stream);
+    expect(read.map((e) => [e.type, e.streamVersion])).toEqual([['C', 3]]);
+    expect(await store.readStream(stream, { afterVersion: 1 })).toEqual(read); // below the truncation: from it
+    expect(await store.readStream(stream, { afterVersion: 3 })).toEqual([]);
+    // The stream's version is its last event's (3), not the number of events read (1).
+    await expect(store.appendToStream(stream, [event('D')], { expectedVersion: 1 })).rejects.toMatchObject({ actualVersion: 3 });
+    const written = await store.appendToStream(stream, [event('D')], { expectedVersion: 3 });
+    expect(written.nextVersion).toBe(4);
+    expect(await store.appendToStream(stream, [], { expectedVersion: 4 })).toEqual(written);
+
+    // Never moved back, and the other metadata is kept.
+    await store.setStreamMetadata(stream, { truncateBefore: 2, owner: 'joy' });
+    await store.truncateBefore(stream, 2);
+    expect(await store.streamMetadata(stream)).toEqual({ truncateBefore: 2, owner: 'joy' });
+    await store.truncateBefore(stream, 4);
+    expect(await store.streamMetadata(stream)).toEqual({ truncateBefore: 3, owner: 'joy' });
+    await expect(store.truncateBefore(stream, 0)).rejects.toThrow(RangeError);
+
+    // $all keeps the truncated events until a scavenge deletes them; the metadata events never show.
+    const inAll = async () => (await store.readAll({ from: 0, limit: 100_000 })).filter((e) => e.streamId === stream).map((e) => e.type);
+    expect(await inAll()).toEqual(['A', 'B', 'C', 'D']);
+    expect((await store.readAll({ from: 0, limit: 100_000 })).some((e) => e.streamId.startsWith('$'))).toBe(false);
+    simulated.scavenge();
+    expect(await inAll()).toEqual(['D']);
+    expect((await store.readStream(stream)).map((e) => [e.type, e.streamVersion])).toEqual([['D', 4]]);
+    expect((await store.appendToStream(stream, [event('E')], { expectedVersion: 4 })).nextVersion).toBe(5);
+  });
+
+  it('decideAndAppend on a rewritten, truncated stream folds the copies once and expects its last version', async () => {
+    // Each decision records the total it was decided on: a fold that counts an event twice shows.
+    type Added = DomainEvent<'Added', { n: number; before: number }>;
+    const total: Decider<number, { n: number }, Added> = {
+      initialState: 0,
+      evolve: (sum, e) => sum + e.data.n,
+      decide: ({ n }, sum) => [{ type: 'Added', data: { n, before: sum } }],
+    };
+    const stream = `decide-${randomUUID()}`;
+    const added = (n: number, eventId: string) => ({ ...event('Added', eventId), data: { n } });
+    await store.appendToStream(stream, [added(1, `${stream}:1`), added(2, `${stream}:2`)], { expectedVersion: 0 });
+    expect((await decideAndAppend(store, stream, total, { n: 4 }, { actorUserId: 'u' })).append?.nextVersion).toBe(3);
+    // Another process rewrites the stream as copies of its events (`rekey-<id>`) and truncates it before them.
+    const copies = (await store.readStream(stream)).map((e) => ({ ...e, metadata: { ...e.metadata, eventId: copyEventId(e.metadata.eventId) } }));
+    await store.appendToStream(stream, copies, { expectedVersion: 3 });
+    await store.truncateBefore(stream, 4);
+    // The stale fold (version 3) meets the copies and folds again from the start; a fresh one reads only them.
+    const fresh = new EventStoreDbEventStore(simulated.client());
+    expect((await decideAndAppend(store, stream, total, { n: 8 }, { actorUserId: 'u' })).append?.nextVersion).toBe(7);
+    expect((await decideAndAppend(fresh, stream, total, { n: 16 }, { actorUserId: 'u' })).append?.nextVersion).toBe(8);
+    expect((await store.readStream(stream)).map((e) => [e.data.n, e.data.before, e.streamVersion])).toEqual([
+      [1, undefined, 4],
+      [2, undefined, 5],
+      [4, 3, 6],
+      [8, 7, 7],
+      [16, 15, 8],
+    ]);
+    await fresh.close();
   });
 
   it('close ends live subscriptions', async () => {

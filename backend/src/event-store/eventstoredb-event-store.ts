@@ -23,6 +23,7 @@ import {
   type Position,
   type ReadAllOptions,
   type ReadPosition,
+  type StreamMetadata,
 } from '@eventstore/db-client';
 import {
   AppendResult,
@@ -62,8 +63,10 @@ export interface EventStoreDbEventStoreOptions {
 /**
  * The production event store, on EventStoreDB (KurrentDB) 22.10 or later through its gRPC client.
  *
- * - Versions: the port counts events (0 = no stream), EventStoreDB numbers revisions from 0; both directions are
- *   converted (`toEsdbExpectedRevision`, `toStreamVersion`).
+ * - Versions: a port version is a revision + 1 (0 = no stream), EventStoreDB numbers revisions from 0; both
+ *   directions are converted (`toEsdbExpectedRevision`, `toStreamVersion`). A stream truncated with
+ *   `truncateBefore` (`$tb`) reads from there on, its versions unchanged: it then holds fewer events than its
+ *   version, and its version is still the one of its last event.
  * - Positions are EventStoreDB commit positions (byte offsets in its log): strictly increasing, never reused,
  *   not consecutive. Every event appended through gRPC is committed on its own record, so events of one append
  *   have distinct positions. Numbers are exact below 2^53 (8 PiB of log).
@@ -140,7 +143,8 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const events: RecordedEvent[] = [];
-    // Port versions count events; revisions are 0-based: the event after version n has revision n.
+    // Port versions are revisions + 1: the event after version n has revision n. A truncated stream starts at its
+    // truncate-before whatever revision is asked below it.
     const after = options.afterVersion ?? 0;
     try {
       for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START })) {
@@ -241,6 +245,34 @@ export class EventStoreDbEventStore implements EventStore {
       options.signal?.removeEventListener('abort', abort);
       this.subscriptions.delete(local);
     }
+  }
+
+  // ---- EventStoreDB only (not on the port): stream metadata, for the personal-data migration ----------
+
+  /** The stream's metadata (`truncateBefore`, custom keys...); {} when it has none. */
+  async streamMetadata(streamId: string): Promise<StreamMetadata> {
+    this.assertOpen();
+    return (await this.client.getStreamMetadata(streamId)).metadata ?? {};
+  }
+
+  /** Replaces the stream's metadata (a `$metadata` event in `$$<stream>`, a system event never read as one). */
+  async setStreamMetadata(streamId: string, metadata: StreamMetadata): Promise<void> {
+    this.assertOpen();
+    await this.client.setStreamMetadata(streamId, metadata);
+  }
+
+  /**
+   * Truncates the stream before the event at `version`: stream reads start there (versions unchanged, the
+   * stream's version stays the one of its last event), `$all` keeps the earlier events until a scavenge deletes
+   * them from the log. Sets the stream's truncate-before (`$tb` = `version - 1`, a revision), keeping its other
+   * metadata; never moves an existing truncation back.
+   */
+  async truncateBefore(streamId: string, version: number): Promise<void> {
+    if (!(Number.isSafeInteger(version) && version >= 1)) throw new RangeError(`Invalid version ${String(version)}`);
+    const metadata = await this.streamMetadata(streamId);
+    const current = typeof metadata.truncateBefore === 'number' ? metadata.truncateBefore : 0;
+    if (current >= version - 1) return;
+    await this.setStreamMetadata(streamId, { ...metadata, truncateBefore: version - 1 });
   }
 
   async close(): Promise<void> {
@@ -371,7 +403,7 @@ export class EventStoreDbEventStore implements EventStore {
 // ---------------------------------------------------------------------------------------------------------
 // Pure mappings (unit-tested without a server)
 
-/** The port's expected version (a count of events, 0 = no stream) as EventStoreDB's (a 0-based revision). */
+/** The port's expected version (the last event's version, 0 = no stream) as EventStoreDB's (a 0-based revision). */
 export function toEsdbExpectedRevision(expected: ExpectedVersion): AppendExpectedRevision {
   if (expected === 'any') return ANY;
   if (!(Number.isSafeInteger(expected) && expected >= 0)) {
@@ -380,7 +412,7 @@ export function toEsdbExpectedRevision(expected: ExpectedVersion): AppendExpecte
   return expected === 0 ? NO_STREAM : BigInt(expected - 1);
 }
 
-/** EventStoreDB's current revision of a stream (0-based, or no stream) as the port's stream version (a count). */
+/** EventStoreDB's current revision of a stream (0-based, or no stream) as the port's stream version (revision + 1). */
 export function toStreamVersion(revision: CurrentRevision | bigint | undefined): number {
   if (revision === undefined || revision === NO_STREAM || revision < 0n) return 0;
   return toNumber(revision) + 1;
