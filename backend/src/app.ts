@@ -42,6 +42,9 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   const server = app.getHttpAdapter().getInstance();
   const https = config.publicUrl.startsWith('https://');
   if (config.production) app.set('trust proxy', 1);
+  // No ETag on API answers: they are small, private and computed in full either way, so hashing each one to
+  // allow a 304 saves nothing. (Static files keep theirs: serve-static sets its own.)
+  server.set('etag', false);
   app.use(
     helmet({
       contentSecurityPolicy: {

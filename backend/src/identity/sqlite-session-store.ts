@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import session from 'express-session';
+import type { SignedInSession } from './session';
 
 /** Rolling sessions touch on every request; a new expiry is written at most once a minute. */
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -10,6 +11,8 @@ interface Cached {
   json: string;
   /** The expiry last written to the file. */
   expires: number;
+  /** Who is signed in, read from `json` once (see `signedIn`). */
+  signedIn?: SignedInSession;
 }
 
 /**
@@ -57,19 +60,34 @@ export class SqliteSessionStore extends session.Store {
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
   }
 
+  private live(sid: string): Cached | null {
+    const now = Date.now();
+    let entry = this.cache.get(sid);
+    if (!entry) {
+      const row = this.statements.get.get(sid, now);
+      if (row) this.remember(sid, (entry = { json: row.data, expires: row.expires }));
+    }
+    return entry && entry.expires > now ? entry : null;
+  }
+
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
     try {
-      const now = Date.now();
-      let entry = this.cache.get(sid);
-      if (!entry) {
-        const row = this.statements.get.get(sid, now);
-        if (row) this.remember(sid, (entry = { json: row.data, expires: row.expires }));
-      }
-      if (!entry || entry.expires <= now) return callback(null, null);
-      callback(null, JSON.parse(entry.json));
+      const entry = this.live(sid);
+      callback(null, entry ? JSON.parse(entry.json) : null);
     } catch (err) {
       callback(err);
     }
+  }
+
+  /** The signed-in part of a live session, without a copy of the whole (the API's short path asks on every request). */
+  signedIn(sid: string): SignedInSession | null {
+    const entry = this.live(sid);
+    if (!entry) return null;
+    if (!entry.signedIn) {
+      const { passport, signedInAt } = JSON.parse(entry.json) as session.SessionData;
+      entry.signedIn = Object.freeze({ user: passport?.user, signedInAt });
+    }
+    return entry.signedIn;
   }
 
   override set(sid: string, sess: session.SessionData, callback?: (err?: unknown) => void): void {
