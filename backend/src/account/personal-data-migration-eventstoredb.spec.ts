@@ -26,6 +26,8 @@ import { IDENTITY_MESSAGES, identityDecider } from '../identity/identity.decider
 import { SqliteKeyStore, type KeyStore } from '../identity/key-store';
 import { sealPersonalData } from '../identity/personal-data';
 import { readProfiles } from '../identity/profiles';
+import { isoWeek, weeklyActivityId, type GroupMemberStatsDoc, type GroupWeeklyActivityDoc } from '../projections/group-stats.projector';
+import type { GroupDoc, MembershipsDoc } from '../projections/groups.projector';
 import { applyEvent } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
@@ -532,29 +534,60 @@ describe('personal data migration on the simulated EventStoreDB: projections and
     expect(await dump(rebuilt, { positions: true })).toEqual(await dump(live, { positions: true }));
   });
 
-  it('after a scavenge no plaintext is left in $all or the log; a rebuild keeps members, counts and averages', async () => {
+  it('after a scavenge no plaintext is left in $all or the log; a rebuild gives the same read models, members in the same order', async () => {
     expect(plaintextIn(json(simulated.log))).not.toEqual([]);
     expect(simulated.scavenge()).toBe(4 + 2 + 4); // Ada's, Bart's and Cleo's originals
     expect(plaintextIn(json(simulated.log))).toEqual([]);
     expect(plaintextIn(json(await store.readAll({ from: 0, limit: 100_000 })))).toEqual([]);
     expect(await migratePersonalDataInEventStoreDb(store, keys)).toEqual({ rekeyed: 0, redacted: 0, streams: 0, copied: 0 });
 
+    // The copies now stand where the originals were in the global order: after the ratings, and Ada's copied
+    // joins after Dan's (untouched) one.
+    const all = await worldInAll(store, w);
+    const at = (type: string, userId: string, groupId?: string) =>
+      all.findIndex((e) => e.type === type && e.data.userId === userId && (groupId === undefined || e.data.groupId === groupId));
+    expect(at('MemberJoined', w.ada, w.g2)).toBeGreaterThan(at('MemberJoined', w.dan, w.g2));
+    expect(at('MemberJoined', w.ada, w.g1)).toBeGreaterThan(at('RatingSubmitted', w.ada));
+
     const rebuilt = new InMemoryReadModelStore();
     await project(store, rebuilt, 0);
+    // What the API shows is the same, in the same order: members by join time, the creator first.
     const after = await views(rebuilt, keys, w);
-    // The copies now stand where the originals were in the global order (after the ratings): the same members,
-    // counts, averages, names and groups — but the members of a group are listed in the order of their join
-    // events, and Ada's copied join now comes after Dan's (untouched) one.
-    const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
-    expect({ ...after, g2Members: byId(after.g2Members) }).toEqual({ ...beforeViews, g2Members: byId(beforeViews.g2Members) });
-    expect(after.g2Members.map((m) => m.id)).toEqual([w.dan, w.ada]);
-    expect(beforeViews.g2Members.map((m) => m.id)).toEqual([w.ada, w.dan]);
-    // Known limit (docs/decisions.md): group-weekly-activity counts a rating only in the groups joined before it,
-    // and the memberships' copies now come after the ratings made before the migration.
-    const weekly = await rebuilt.find('group-weekly-activity', {});
-    expect((await live.find('group-weekly-activity', {})).length).toBeGreaterThan(weekly.length);
+    expect(after).toEqual(beforeViews);
+    expect(after.g1Members.map((m) => m.id)).toEqual([w.ada, w.bart]);
+    expect(after.g2Members.map((m) => m.id)).toEqual([w.ada, w.dan]);
+    expect(after.adaGroups.map((g) => g.id)).toEqual([w.g2, w.g1]);
+
+    // The documents are the same as the running projections' (after the copies), but for where the events are in
+    // $all: `_position`, and the position of each membership's join (`seq`: the copy's, after the scavenge).
+    const { 'group-weekly-activity': weeklyRebuilt, ...rebuiltDocs } = withoutJoinPositions(await dump(rebuilt, { positions: false }));
+    const { 'group-weekly-activity': weeklyLive, ...liveDocs } = withoutJoinPositions(await dump(live, { positions: false }));
+    expect(rebuiltDocs).toEqual(liveDocs);
+    expect(liveDocs.groups.map((g) => (g as GroupDoc).members.map((m) => m.userId))).toEqual([[w.ada, w.bart], [w.ada, w.dan]]);
+
+    // Known limit (docs/decisions.md; no endpoint serves it): group-weekly-activity counts a rating only in the
+    // groups joined before it in $all, and the copied joins now come after the ratings made before the migration:
+    // only Dan's (his join was not copied) is left.
+    const counts = (docs: object[]) => docs.map((d) => [(d as { _id: string })._id, (d as GroupWeeklyActivityDoc).ratingsCount]);
+    const [day4, day8] = [isoWeek('2026-10-04T08:00:00.000Z'), isoWeek('2026-10-08T09:00:00.000Z')];
+    expect(counts(weeklyLive)).toEqual([
+      [weeklyActivityId(w.g1, day4), 3], // Ada, Bart, Cleo
+      [weeklyActivityId(w.g1, day8), 1], // Ada
+      [weeklyActivityId(w.g2, day8), 2], // Dan, Ada
+    ]);
+    expect(counts(weeklyRebuilt)).toEqual([[weeklyActivityId(w.g2, day8), 1]]);
   });
 });
+
+/** A dump without the positions of the memberships' joins (`seq` in groups, memberships and group-member-stats). */
+function withoutJoinPositions(docs: Awaited<ReturnType<typeof dump>>): Awaited<ReturnType<typeof dump>> {
+  const dropSeq = (list: unknown) => (list as { seq?: number }[]).map(({ seq: _seq, ...rest }) => rest);
+  const out: Awaited<ReturnType<typeof dump>> = { ...docs };
+  out.groups = docs.groups.map((d) => ({ ...d, members: dropSeq((d as GroupDoc).members) }));
+  out.memberships = docs.memberships.map((d) => ({ ...d, groups: dropSeq((d as MembershipsDoc).groups) }));
+  out['group-member-stats'] = docs['group-member-stats'].map((d) => ({ ...d, groups: dropSeq((d as GroupMemberStatsDoc).groups) }));
+  return out;
+}
 
 // ---- against a real EventStoreDB (EVENTSTORE_URL, or a throwaway container when a runtime is there) ---------
 

@@ -183,7 +183,9 @@ export function rekeyCopy(event: RecordedEvent, key: Buffer | null): EventToAppe
  * 4. once every stream found is done, the checkpoint moves to the head seen at the start.
  *
  * The originals stay in `$all` (projections see the copies as new events, idempotently) and in the server's log
- * until a SCAVENGE deletes them; the client cannot start one: an operator must (see docs/decisions.md).
+ * until a SCAVENGE deletes them; the client cannot start one, so after a run that truncated streams the worker asks
+ * the server's HTTP API for one (`scavengeAfterMigration`, event-store/eventstoredb-scavenge.ts), or else logs that
+ * an operator must (see docs/decisions.md).
  *
  * - Safe to run again, after a crash, and in several processes at once: a stream is read before each step and
  *   only what it still needs is done (`nextRekeyStep`): copies that are there are never appended again (and the

@@ -6,7 +6,7 @@ import { CommandContext, decideAndAppend, DomainError, metadataFor } from '../ev
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
-import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
+import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
@@ -216,8 +216,16 @@ async function groupOfMember(readModels: ReadModelStore, userId: string, groupId
   return group;
 }
 
-async function memberStats(readModels: ReadModelStore, group: GroupDoc): Promise<(GroupMemberStatsDoc | null)[]> {
-  return Promise.all(group.members.map((m) => readModels.get<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, m.userId)));
+/**
+ * The group's members in the order they are listed: the creator first, then by join time (`byJoinOrder`). The
+ * projector keeps them so; sorting again here also orders documents projected by an older version (by position).
+ */
+function membersOf(group: GroupDoc): GroupDoc['members'] {
+  return [...group.members].sort(byJoinOrder);
+}
+
+async function memberStats(readModels: ReadModelStore, members: GroupDoc['members']): Promise<(GroupMemberStatsDoc | null)[]> {
+  return Promise.all(members.map((m) => readModels.get<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, m.userId)));
 }
 
 export class GetMyGroupsQuery {
@@ -231,7 +239,10 @@ export class GetMyGroupsHandler implements IQueryHandler<GetMyGroupsQuery, Group
 
   async execute({ userId }: GetMyGroupsQuery): Promise<GroupView[]> {
     const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
-    const newestFirst = [...(memberships?.groups ?? [])].sort((a, b) => b.seq - a.seq);
+    // The document lists them in the order of the user's stream (joins are appended to `user-<id>`), which the
+    // EventStoreDB migration's copies keep, whereas their positions (`seq`) change when a rebuild after a scavenge
+    // sees the copies (docs/decisions.md): newest first is that order reversed.
+    const newestFirst = [...(memberships?.groups ?? [])].reverse();
     const groups = await Promise.all(newestFirst.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
     return groups.filter((g): g is NonNullable<typeof g> => g !== null).map(groupView);
   }
@@ -251,7 +262,7 @@ export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetail
 
   async execute({ userId, groupId, now }: GetGroupQuery): Promise<GroupDetailView> {
     const group = await groupOfMember(this.readModels, userId, groupId);
-    const stats = await memberStats(this.readModels, group);
+    const stats = await memberStats(this.readModels, group.members);
     // Time-dependent figures are computed now, from the timestamps in the documents.
     const since = now.getTime() - WEEK_MS;
     const recent = (r: MemberRating) => Date.parse(r.createdAt) >= since;
@@ -282,10 +293,10 @@ export class GetGroupMembersHandler implements IQueryHandler<GetGroupMembersQuer
   ) {}
 
   async execute({ userId, groupId }: GetGroupMembersQuery): Promise<GroupMemberView[]> {
-    const group = await groupOfMember(this.readModels, userId, groupId);
-    const stats = await memberStats(this.readModels, group);
-    const profiles = await readProfiles(this.readModels, this.keys, group.members.map((m) => m.userId));
-    return group.members.map((m, i) => ({
+    const members = membersOf(await groupOfMember(this.readModels, userId, groupId));
+    const stats = await memberStats(this.readModels, members);
+    const profiles = await readProfiles(this.readModels, this.keys, members.map((m) => m.userId));
+    return members.map((m, i) => ({
       id: m.userId,
       firstName: profiles.get(m.userId)?.firstName ?? null,
       email: profiles.get(m.userId)?.email ?? null,
@@ -309,7 +320,7 @@ export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuer
 
   async execute({ userId, groupId }: GetGroupRatingsQuery): Promise<GroupRatingView[]> {
     const group = await groupOfMember(this.readModels, userId, groupId);
-    const stats = await memberStats(this.readModels, group);
+    const stats = await memberStats(this.readModels, group.members);
     return stats
       .flatMap((s) => s?.recent ?? [])
       .sort((a, b) => b.seq - a.seq)

@@ -27,7 +27,10 @@ export const MEMBER_RECENT_RATINGS = 100;
  */
 export interface GroupMemberStatsDoc {
   userId: string;
-  /** Groups joined, with the position of the MemberJoined event (for the weekly activity's lookup). */
+  /**
+   * Groups joined, in the order of the user's stream, with the position of the MemberJoined event projected (for
+   * the weekly activity's lookup; a rebuild after the EventStoreDB migration and a scavenge gives the copy's).
+   */
   groups: { groupId: string; seq: number }[];
   latest: MemberRating | null;
   /** Newest first, at most MEMBER_RECENT_RATINGS. */
@@ -97,6 +100,13 @@ export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:$
  * while they were members. The member's groups come from group-member-stats (same projection, so it has seen
  * every earlier event); a group joined after the rating (a later position) is left out, which keeps a
  * replayed rating from counting in a group joined since.
+ *
+ * It depends on the order of the events in `$all` (a rating counts only in the groups whose join it comes
+ * after), so a rebuild after the EventStoreDB personal-data migration and a scavenge — where the copied joins
+ * come after every earlier rating — counts none of the ratings made before the migration. Making it
+ * order-independent would need `evolve` to see the member's earlier ratings when a join arrives (a projector
+ * sees only its own document and the event), i.e. a redesign; no endpoint serves this collection, so it is left
+ * as a known limit (docs/decisions.md).
  */
 export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
   collection: 'group-weekly-activity',

@@ -1,3 +1,5 @@
+import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMyGroupsQuery } from '../groups/groups.handlers';
+import type { KeyStore } from '../identity/key-store';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { applyEvent } from './projection-pipeline';
@@ -57,5 +59,34 @@ describe('groups projection', () => {
     await applyEvent(store, groups, { ...bobJoined, position: 6 });
     expect(((await store.get('groups', 'g1')) as unknown as { members: unknown[] }).members).toHaveLength(2);
     expect(((await store.get('memberships', 'bob')) as unknown as { groups: unknown[] }).groups).toHaveLength(2);
+  });
+
+  it('lists members by join time, the creator first, whatever order the joins are projected in', async () => {
+    // After the EventStoreDB migration and a scavenge, a rebuild sees the copy of an older join (a later position)
+    // after a newer join of another user: here Ada's (the creator's) and Cleo's after Bob's.
+    const cleoJoined = recorded('MemberJoined', { groupId: 'g1', userId: 'cleo', role: 'member', joinedAt: '2026-11-20T08:30:00.000Z' }, 3);
+    const inOrder = new InMemoryReadModelStore();
+    for (const e of [created, adaJoined, cleoJoined, { ...bobJoined, position: 4 }]) await applyEvent(inOrder, groups, e);
+    const copiesLast = new InMemoryReadModelStore();
+    for (const e of [created, bobJoined, { ...adaJoined, position: 10 }, { ...cleoJoined, position: 11 }]) await applyEvent(copiesLast, groups, e);
+    const order = async (store: InMemoryReadModelStore) =>
+      ((await store.get('groups', 'g1')) as unknown as { members: { userId: string }[] }).members.map((m) => m.userId);
+    expect(await order(inOrder)).toEqual(['ada', 'cleo', 'bob']);
+    expect(await order(copiesLast)).toEqual(['ada', 'cleo', 'bob']);
+  });
+
+  it('the queries list members by join time, also from a document kept in position order, and my groups newest first', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    // A document projected by an older version after a scavenge: the creator's copied join last.
+    const g1 = (await store.get('groups', 'g1')) as unknown as { members: object[] };
+    await store.put('groups', 'g1', { ...g1, members: [...g1.members].reverse() }, 99);
+    const keys = { existingKey: async () => null } as unknown as KeyStore;
+    const members = await new GetGroupMembersHandler(store, keys).execute(new GetGroupMembersQuery('bob', 'g1'));
+    expect(members.map((m) => m.id)).toEqual(['ada', 'bob']);
+    // Bob's memberships in the order of his stream: the newest (g2) first, whatever their positions.
+    const bob = (await store.get('memberships', 'bob')) as unknown as { groups: { seq: number }[] };
+    await store.put('memberships', 'bob', { ...bob, groups: bob.groups.map((g, i) => ({ ...g, seq: 100 - i })) }, 99);
+    expect((await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'))).map((g) => g.id)).toEqual(['g2', 'g1']);
   });
 });

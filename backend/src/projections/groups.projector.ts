@@ -5,8 +5,31 @@ export interface GroupMember {
   userId: string;
   role: MemberRole;
   joinedAt: string;
-  /** Global position of the MemberJoined event: orders memberships without ties. */
+  /**
+   * Global position of the MemberJoined event projected. Not an order across users: after the EventStoreDB
+   * personal-data migration and a scavenge, a rebuild sees the copied joins (new positions) after joins that
+   * happened later (docs/decisions.md), so members are ordered by `byJoinOrder` instead.
+   */
   seq: number;
+}
+
+/**
+ * The order members are listed in, from the events' data only (never from positions, which a rebuild after the
+ * EventStoreDB migration and a scavenge does not keep): the creator first, then by join time (`joinedAt`), then
+ * by user id (two joins in the same millisecond). Applying the joins in any order gives the same list.
+ */
+export function byJoinOrder(a: Pick<GroupMember, 'userId' | 'role' | 'joinedAt'>, b: Pick<GroupMember, 'userId' | 'role' | 'joinedAt'>): number {
+  const creator = Number(b.role === 'creator') - Number(a.role === 'creator');
+  if (creator !== 0) return creator;
+  const time = instant(a.joinedAt) - instant(b.joinedAt);
+  if (time !== 0) return time;
+  return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+}
+
+/** Milliseconds since the epoch of an ISO-8601 time (0 when unreadable: listed first, in user id order). */
+function instant(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 0 : ms;
 }
 
 export interface GroupDoc {
@@ -16,17 +39,24 @@ export interface GroupDoc {
   inviteCode: string;
   createdAt: string;
   createdBy: string;
-  /** In the order they joined; the creator first. */
+  /** The creator first, then in the order they joined (`byJoinOrder`). */
   members: GroupMember[];
 }
 
 export interface MembershipsDoc {
   userId: string;
-  /** In the order the user joined them. */
+  /**
+   * In the order the user joined them (the order of their `user-<id>` stream, which the EventStoreDB migration's
+   * copies keep; `seq` is the position of the join projected, so it changes when a rebuild sees the copies).
+   */
   groups: (Omit<GroupMember, 'userId'> & { groupId: string })[];
 }
 
-/** groups: one document per group, keyed by group id, with its members (a member who left is dropped). */
+/**
+ * groups: one document per group, keyed by group id, with its members (a member who left is dropped), listed in
+ * `byJoinOrder`: the same whether the joins are seen in the order they happened or, after the EventStoreDB
+ * migration and a scavenge, the copied ones after later joins of other users.
+ */
 export const groupsProjector: Projector<GroupDoc> = {
   collection: 'groups',
   eventTypes: ['GroupCreated', 'MemberJoined', 'MemberLeft'],
@@ -51,8 +81,10 @@ export const groupsProjector: Projector<GroupDoc> = {
       return { ...doc, members: doc.members.filter((m) => m.userId !== left.userId) };
     }
     const d = dataOf<MemberJoined['data']>(event);
+    // A current member's join applied again (a copy made by the EventStoreDB migration) changes nothing.
     if (doc.members.some((m) => m.userId === d.userId)) return doc;
-    return { ...doc, members: [...doc.members, { userId: d.userId, role: d.role, joinedAt: d.joinedAt, seq: event.position }] };
+    const joined: GroupMember = { userId: d.userId, role: d.role, joinedAt: d.joinedAt ?? event.metadata.occurredAt, seq: event.position };
+    return { ...doc, members: [...doc.members, joined].sort(byJoinOrder) };
   },
 };
 
@@ -71,6 +103,9 @@ export const membershipsProjector: Projector<MembershipsDoc> = {
     const d = dataOf<MemberJoined['data']>(event);
     const groups = doc?.groups ?? [];
     if (groups.some((g) => g.groupId === d.groupId)) return doc;
-    return { userId: d.userId, groups: [...groups, { groupId: d.groupId, role: d.role, joinedAt: d.joinedAt, seq: event.position }] };
+    return {
+      userId: d.userId,
+      groups: [...groups, { groupId: d.groupId, role: d.role, joinedAt: d.joinedAt ?? event.metadata.occurredAt, seq: event.position }],
+    };
   },
 };
