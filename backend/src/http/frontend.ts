@@ -19,11 +19,12 @@ export function serveFrontend(server: Express, dist: string): void {
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const apiOrSignIn = /^\/(api|oidc)(\/|$)/;
+  // Tested on the raw URL (path and query): parsing it for req.path costs more than the test.
+  const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
   // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
   // file gets index.html when it accepts HTML.
   server.use((req, res, next) => {
-    if (apiOrSignIn.test(req.path)) return next();
+    if (apiOrSignIn.test(req.url)) return next();
     assets(req, res, (err?: unknown) => {
       if (err) return next(err);
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();

@@ -37,6 +37,14 @@ describe('sessions on the short path', () => {
     expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 })).status).toBe(401);
   });
 
+  it('signs out through any spelling of the sign-out URL that routing accepts', async () => {
+    const cookie = await signIn(app.baseUrl, 'spelling@example.com', 'Spelling');
+    expect((await me(cookie)).status).toBe(200);
+    const out = await api(app.baseUrl, cookie).get('/api/Logout/');
+    expect(out.status).toBe(302);
+    expect((await me(cookie)).status).toBe(401);
+  });
+
   it('refuses a session at once when it is removed from the store elsewhere (another replica, account deletion)', async () => {
     const cookie = await signIn(app.baseUrl, 'elsewhere@example.com', 'Elsewhere');
     expect((await me(cookie)).status).toBe(200);

@@ -60,9 +60,11 @@ function outlived(signedInAt: number): boolean {
 }
 
 /** Requests that start, end or change their session; they always take express-session's full path. */
+const SESSION_CHANGING = /^\/api\/(login|callback|logout)(\/|\?|$)/i; // case-insensitive, as routing is
+const ACCOUNT = /^\/api\/account\/?(\?|$)/i;
 function changesSession(req: Request): boolean {
-  const path = req.baseUrl + req.path;
-  return path === '/api/login' || path === '/api/callback' || path === '/api/logout' || (req.method === 'DELETE' && path === '/api/account');
+  const url = req.originalUrl;
+  return SESSION_CHANGING.test(url) || (req.method === 'DELETE' && ACCOUNT.test(url));
 }
 
 /** What the short path needs of a session. */
