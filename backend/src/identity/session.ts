@@ -14,6 +14,8 @@ export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
 export const SHORT_PATH_FOR_MS = 60 * 1000;
 /** Signed session cookies remembered by the short path. */
 const SHORT_PATH_CACHE_SIZE = 20_000;
+/** Longer Cookie headers always take the full path: they would let one person fill the cache's memory. */
+const SHORT_PATH_MAX_HEADER = 1024;
 
 declare module 'express-session' {
   interface SessionData {
@@ -82,8 +84,11 @@ function hasSignedInLookup(store: session.Store): store is session.Store & Signe
   return typeof (store as Partial<SignedInLookup>).signedIn === 'function';
 }
 
+/** Keyed by the request's whole Cookie header (as sent, so a hit needs no parsing). */
 interface Checked {
   sid: string;
+  /** The signed session cookie in that header. */
+  signedCookie: string;
   /** When express-session last served this cookie (and so re-signed it and touched the store). */
   at: number;
   /** The renewed cookie as last sent, and the second it was made in (an HTTP date counts whole seconds). */
@@ -106,42 +111,43 @@ export function apiSession(config: AppConfig, store: session.Store): RequestHand
   const options = cookieOptions(config);
   const checked = new Map<string, Checked>();
 
-  const runFull = (req: Request, res: Response, next: NextFunction, signedCookie: string | undefined) => {
+  const runFull = (req: Request, res: Response, next: NextFunction, header: string | undefined) => {
     full(req, res, (err?: unknown) => {
-      if (!err && signedCookie && req.user && req.sessionID) remember(signedCookie, { sid: req.sessionID, at: Date.now() });
+      // A signed-in user means express-session accepted this header's session cookie (and found req.sessionID by it).
+      const signedCookie = !err && header && req.user && req.sessionID ? parseCookies(header)[SESSION_COOKIE] : undefined;
+      if (signedCookie && header!.length <= SHORT_PATH_MAX_HEADER) remember(header!, { sid: req.sessionID, signedCookie, at: Date.now() });
       next(err);
     });
   };
-  const remember = (signedCookie: string, entry: Checked) => {
-    checked.delete(signedCookie);
-    checked.set(signedCookie, entry);
+  const remember = (header: string, entry: Checked) => {
+    checked.delete(header);
+    checked.set(header, entry);
     if (checked.size > SHORT_PATH_CACHE_SIZE) checked.delete(checked.keys().next().value!);
   };
 
-  const renewedCookie = (entry: Checked, signedCookie: string): string => {
+  const renewedCookie = (entry: Checked): string => {
     const second = Math.floor(Date.now() / 1000);
     if (entry.renewed?.second !== second) {
       const expires = new Date((second + 1) * 1000 + IDLE_TIMEOUT_MS);
-      entry.renewed = { second, header: serializeCookie(SESSION_COOKIE, signedCookie, { ...options, maxAge: undefined, expires }) };
+      entry.renewed = { second, header: serializeCookie(SESSION_COOKIE, entry.signedCookie, { ...options, maxAge: undefined, expires }) };
     }
     return entry.renewed.header;
   };
 
   return (req, res, next) => {
     const header = req.headers.cookie;
-    const signedCookie = header?.includes(SESSION_COOKIE) ? parseCookies(header)[SESSION_COOKIE] : undefined;
-    const entry = signedCookie ? checked.get(signedCookie) : undefined;
+    const entry = header ? checked.get(header) : undefined;
     if (!entry || Date.now() - entry.at >= SHORT_PATH_FOR_MS || changesSession(req)) {
-      return runFull(req, res, next, signedCookie);
+      return runFull(req, res, next, header);
     }
     const proceed = (err: unknown, signedIn: SignedInSession | null | undefined) => {
       const user = signedIn?.user;
       if (err || typeof user !== 'string' || (signedIn!.signedInAt && outlived(signedIn!.signedInAt))) {
-        checked.delete(signedCookie!);
-        return runFull(req, res, next, signedCookie);
+        checked.delete(header!);
+        return runFull(req, res, next, header);
       }
       req.user = { id: user } satisfies SessionUser;
-      if (!options.secure || isSecure(req)) res.append('Set-Cookie', renewedCookie(entry, signedCookie!));
+      if (!options.secure || isSecure(req)) res.append('Set-Cookie', renewedCookie(entry));
       next();
     };
     if (hasSignedInLookup(store)) {
