@@ -7,7 +7,9 @@ import { join } from 'node:path';
  * The bare-minimum baselines the benchmark compares Joy with, on the same stack (Node, Express,
  * better-sqlite3 with the event store's durability settings):
  * - POST /insert: one SQLite insert of a JSON row, then 201;
- * - GET /doc: returns one in-memory document.
+ * - GET /doc: returns one in-memory document;
+ * - GET /doc0, /doc1...: return in memory the documents the parent sends (`{ documents }`, JSON texts): the very
+ *   answers of Joy's reads, so that each read is compared with the least work that gives the same answer.
  * Started by run.ts as `node dist/bench/baseline-server.js <port> <dir>`.
  */
 const [port, dir] = process.argv.slice(2);
@@ -27,5 +29,15 @@ app.post('/insert', (req, res) => {
 });
 app.get('/doc', (_req, res) => {
   res.json(doc);
+});
+process.on('message', (message: { documents?: string[] }) => {
+  if (!message.documents) return;
+  message.documents.forEach((json, i) => {
+    const document = JSON.parse(json) as unknown;
+    app.get(`/doc${i}`, (_req, res) => {
+      res.json(document);
+    });
+  });
+  process.send?.('documents');
 });
 app.listen(Number(port), '127.0.0.1', () => process.send?.('ready'));
