@@ -8,7 +8,7 @@ export function SiteFooter() {
         <Link to="/privacy">Privacy Policy</Link>
         <Link to="/terms">Terms of Service</Link>
       </nav>
-      <p className="site-footer__note">© 2025 Joy · Find It. Measure It. Share It.</p>
+      <p className="site-footer__note">© {new Date().getFullYear()} Joy · Find It. Measure It. Share It.</p>
     </footer>
   );
 }
