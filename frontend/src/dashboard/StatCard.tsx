@@ -1,3 +1,4 @@
+import { CalendarOutlined } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 
 interface StatCardProps {
@@ -29,5 +30,18 @@ export function StatCard({ label, value, note, icon, valueColor, textValue, test
       </div>
       {note && <div className="stat-card__note">{note}</div>}
     </div>
+  );
+}
+
+/** Days Tracked, as both the Dashboard and Insights show it: distinct days rated, and the number of ratings. */
+export function DaysTrackedCard({ days, count }: { days: number; count: number }) {
+  return (
+    <StatCard
+      testId="card-days"
+      label="Days Tracked"
+      icon={<CalendarOutlined />}
+      value={days}
+      note={`${count} ${count === 1 ? 'rating' : 'ratings'} in total`}
+    />
   );
 }

@@ -3,7 +3,6 @@
 import {
   ArrowDownOutlined,
   ArrowUpOutlined,
-  CalendarOutlined,
   LineChartOutlined,
   RiseOutlined,
   SmileOutlined,
@@ -14,7 +13,7 @@ import { EChart } from '../charts/EChart';
 import { ChartLegend } from '../charts/ChartLegend';
 import { ChartTable } from '../charts/ChartTable';
 import { ChartCard } from '../dashboard/ChartCard';
-import { StatCard } from '../dashboard/StatCard';
+import { DaysTrackedCard, StatCard } from '../dashboard/StatCard';
 import { factorsOption, joyTrendOption } from '../dashboard/chartOptions';
 import {
   currentFactorTiles,
@@ -65,13 +64,7 @@ function SummaryCards({ summary }: { summary: DashboardSummary }) {
         />
       </li>
       <li>
-        <StatCard
-          testId="card-days"
-          label="Days Tracked"
-          icon={<CalendarOutlined />}
-          value={daysTracked}
-          note={`${count} ${count === 1 ? 'rating' : 'ratings'} in total`}
-        />
+        <DaysTrackedCard days={daysTracked} count={count} />
       </li>
       <li>
         <StatCard

@@ -2,7 +2,6 @@
 // Calculations and rules live in src/insights/insights.ts (tested).
 import {
   BulbOutlined,
-  CalendarOutlined,
   FireOutlined,
   LineChartOutlined,
   RiseOutlined,
@@ -17,7 +16,7 @@ import { EChart } from '../charts/EChart';
 import { ChartLegend } from '../charts/ChartLegend';
 import { ChartTable } from '../charts/ChartTable';
 import { ChartCard } from '../dashboard/ChartCard';
-import { StatCard } from '../dashboard/StatCard';
+import { DaysTrackedCard, StatCard } from '../dashboard/StatCard';
 import { formatTrend, trendColor } from '../dashboard/summary';
 import { categoriesBarOption, categoriesDonutOption } from '../insights/chartOptions';
 import {
@@ -78,13 +77,7 @@ function InsightCards({ summary }: { summary: InsightsSummary }) {
         />
       </li>
       <li>
-        <StatCard
-          testId="card-days"
-          label="Days Tracked"
-          icon={<CalendarOutlined />}
-          value={daysTracked}
-          note={`${count} ${count === 1 ? 'rating' : 'ratings'} in total`}
-        />
+        <DaysTrackedCard days={daysTracked} count={count} />
       </li>
       <li>
         <StatCard
