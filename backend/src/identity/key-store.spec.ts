@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { containerRuntimeMayExist, mongoUrl, TestServer } from '../testing/containers';
+import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
 import { describeKeyStoreConformance } from './key-store.conformance';
 import { MongoKeyStore, SqliteKeyStore } from './key-store';
 
@@ -27,27 +26,7 @@ describeKeyStoreConformance('SQLite', async () => {
 });
 
 /** A database of its own for this run, dropped at the end; one server (and admin client) for the whole file. */
-const dbName = `joy_keys_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let shared: Promise<{ server: TestServer; client: MongoClient } | null> | undefined;
-const getShared = () =>
-  (shared ??= (async () => {
-    const server = await mongoUrl();
-    if (!server) return null;
-    const client = new MongoClient(server.url);
-    await client.connect();
-    return { server, client };
-  })());
-
-afterAll(async () => {
-  const started = await shared;
-  if (!started) return;
-  try {
-    await started.client.db(dbName).dropDatabase();
-  } finally {
-    await started.client.close();
-    await started.server.stop();
-  }
-});
+const { dbName, get: getShared } = sharedMongoDatabase('joy_keys');
 
 let mongoCase = 0;
 describeKeyStoreConformance(

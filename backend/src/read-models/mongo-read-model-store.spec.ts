@@ -1,5 +1,4 @@
-import { MongoClient } from 'mongodb';
-import { containerRuntimeMayExist, mongoUrl, TestServer } from '../testing/containers';
+import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
 import { findFilter, guardFilter, MongoReadModelStore, sortSpec, storedFields } from './mongo-read-model-store';
 import { describeReadModelStoreConformance } from './read-model-store.conformance';
 
@@ -7,27 +6,7 @@ import { describeReadModelStoreConformance } from './read-model-store.conformanc
 jest.setTimeout(180_000);
 
 /** A database of its own for this run, dropped at the end; one client (and server) for the whole file. */
-const dbName = `joy_conf_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let shared: Promise<{ server: TestServer; client: MongoClient } | null> | undefined;
-const getShared = () =>
-  (shared ??= (async () => {
-    const server = await mongoUrl();
-    if (!server) return null;
-    const client = new MongoClient(server.url, { ignoreUndefined: true });
-    await client.connect();
-    return { server, client };
-  })());
-
-afterAll(async () => {
-  const started = await shared;
-  if (!started) return;
-  try {
-    await started.client.db(dbName).dropDatabase();
-  } finally {
-    await started.client.close();
-    await started.server.stop();
-  }
-});
+const { dbName, get: getShared } = sharedMongoDatabase('joy_conf', { ignoreUndefined: true });
 
 describeReadModelStoreConformance(
   'MongoDB',

@@ -1,3 +1,4 @@
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -113,4 +114,32 @@ export function containerRuntimeMayExist(): boolean {
     join(homedir(), '.testcontainers.properties'),
   ];
   return sockets.some((path) => typeof path === 'string' && existsSync(path));
+}
+
+/**
+ * A MongoDB database of its own for one test file, dropped after its tests (`afterAll` is registered here), with
+ * one client and server for the whole file: `get()` resolves to null when no MongoDB can be had.
+ */
+export function sharedMongoDatabase(prefix: string, clientOptions: MongoClientOptions = {}) {
+  const dbName = `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  let shared: Promise<{ server: TestServer; client: MongoClient } | null> | undefined;
+  const get = () =>
+    (shared ??= (async () => {
+      const server = await mongoUrl();
+      if (!server) return null;
+      const client = new MongoClient(server.url, clientOptions);
+      await client.connect();
+      return { server, client };
+    })());
+  afterAll(async () => {
+    const started = await shared;
+    if (!started) return;
+    try {
+      await started.client.db(dbName).dropDatabase();
+    } finally {
+      await started.client.close();
+      await started.server.stop();
+    }
+  });
+  return { dbName, get };
 }
