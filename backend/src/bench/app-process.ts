@@ -42,7 +42,9 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
     async start() {
       output = '';
       child = spawn(process.execPath, [MAIN], {
-        env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...env },
+        // The browser journeys and the bench opt into the development conveniences (password-less sign-in, sandbox
+        // checkout) explicitly; a journey of a real install passes AUTH_DEV_LOGIN: '0' / BILLING_SANDBOX: '0'.
+        env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d) => (output += d));

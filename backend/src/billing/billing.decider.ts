@@ -25,6 +25,7 @@ export const BILLING_MESSAGES = {
   pastExpiry: "Your card's expiration year is in the past.",
   incompleteCvc: "Your card's security code is incomplete.",
   staleCheckout: 'This payment session is no longer valid. Please reload the page and try again.',
+  notSetUp: 'Payments are not set up on this install. Ask the person who runs it about Joy Premium.',
 } as const;
 
 // ---- events -------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt, SubscriptionStatusView } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
+  BILLING_MESSAGES,
   isPremiumAt,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
@@ -75,6 +76,8 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const at = new Date();
     const state = await loadState(this.store, userId);
     if (isPremiumAt(state, at)) return {};
+    const provider = this.provider.name;
+    if (provider === 'none') throw new DomainError(409, BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);
     const ctx: CommandContext = { actorUserId: userId, now: at };
     if (checkout.kind === 'paid') {
@@ -87,7 +90,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
       this.store,
       this.pipeline,
       userId,
-      { type: 'StartCheckout', userId, provider: this.provider.name, customerId, subscriptionId, at },
+      { type: 'StartCheckout', userId, provider, customerId, subscriptionId, at },
       ctx,
       () => [`checkout-${subscriptionId}`], // a retried request appends it once
     );
