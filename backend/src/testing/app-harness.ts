@@ -31,7 +31,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // Development conveniences, opted into explicitly: most tests sign people in with the password-less form and
     // pay in the sandbox. Tests of a real install pass AUTH_DEV_LOGIN: '0' / BILLING_SANDBOX: '0'.
     AUTH_DEV_LOGIN: '1',
-    BILLING_SANDBOX: '1',
+    ...(env.STRIPE_SECRET_KEY ? {} : { BILLING_SANDBOX: '1' }),
     // Tests sign many people in from one address; the rate-limit tests set their own limits.
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',

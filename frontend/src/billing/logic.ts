@@ -12,7 +12,7 @@ export interface SubscriptionStatusView {
 }
 
 /** GET /api/billing/config: which payment form to show. */
-export type BillingConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+export type BillingConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' } | { provider: 'none' };
 
 /** POST /api/create-subscription: a client secret, or none when the user already has Joy Premium. */
 export interface CreateSubscriptionResponse {

@@ -27,7 +27,7 @@ export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Rows of a keyboard and the digits, forwards; a password that is a run along one of them is no password. */
-const RUNS = ['1234567890', '0987654321', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'abcdefghijklmnopqrstuvwxyz', '01234567890123456789'];
+const RUNS = ['1234567890', '0987654321', 'qwertyuiopasdfghjklzxcvbnm', '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p', 'abcdefghijklmnopqrstuvwxyz', '01234567890123456789'];
 
 export function isCommonPassword(password: string): boolean {
   const lower = password.toLowerCase();
