@@ -1,5 +1,6 @@
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
-import { CARE_MESSAGE_MAX, CARE_MESSAGES, isCareKind } from './care.decider';
+import { CARE_MESSAGE_MAX, isCareKind } from '@joy/domain';
+import { CARE_MESSAGES } from './care.decider';
 
 /** A non-blank string id of at most 64 characters. */
 function Id(required: string): PropertyDecorator {
