@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import { basename } from 'node:path';
 import {
   AppendResult,
   EventStore,
+  EventStoreUnavailableError,
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
@@ -50,6 +52,28 @@ function describeAppendError(streamId: string, err: unknown): unknown {
   return err;
 }
 
+/**
+ * A failed write, as an operator reads it: which file and what to do (nothing of the write was stored). Errors
+ * that are not about the file (a constraint) are returned as they are.
+ */
+export function unavailableReason(file: string, err: unknown): EventStoreUnavailableError | null {
+  const code = (err as { code?: string }).code ?? '';
+  const name = basename(file);
+  const reason =
+    code === 'SQLITE_FULL'
+      ? `${name}: the disk is full; free space on it and writes resume`
+      : code.startsWith('SQLITE_READONLY')
+        ? `${name} is read-only; make the file and its directory writable by the app`
+        : code.startsWith('SQLITE_IOERR')
+          ? `${name}: the disk refused the write (${code}); check its free space and health`
+          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+            ? `${name} is locked by another process`
+            : code === 'SQLITE_CANTOPEN'
+              ? `${name} cannot be opened; check that the directory exists and is writable`
+              : null;
+  return reason ? new EventStoreUnavailableError(reason, { cause: err }) : null;
+}
+
 interface EventRow {
   position: number;
   stream_id: string;
@@ -86,8 +110,12 @@ export class SqliteEventStore implements EventStore {
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
+  private readonly probe: Database.Statement<[string]>;
 
-  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+  constructor(
+    private readonly file: string,
+    options: SqliteEventStoreOptions = {},
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -102,7 +130,9 @@ export class SqliteEventStore implements EventStore {
         data           TEXT    NOT NULL,
         metadata       TEXT    NOT NULL,
         UNIQUE (stream_id, stream_version)
-      )`);
+      );
+      CREATE TABLE IF NOT EXISTS append_probe (id INTEGER PRIMARY KEY, probed_at TEXT NOT NULL)`);
+    this.probe = this.db.prepare('INSERT OR REPLACE INTO append_probe (id, probed_at) VALUES (1, ?)');
     const columns = 'position, stream_id, stream_version, type, data, metadata';
     this.stmt = {
       insert: this.db.prepare(
@@ -179,7 +209,8 @@ export class SqliteEventStore implements EventStore {
       this.commitTx.immediate(batch);
     } catch (err) {
       // The commit itself failed (disk full, lock timeout): nothing of the batch was written.
-      for (const item of batch) item.reject(err);
+      const error = unavailableReason(this.file, err) ?? err;
+      for (const item of batch) item.reject(error);
       return;
     }
     let appended = false;
@@ -191,6 +222,16 @@ export class SqliteEventStore implements EventStore {
       }
     }
     if (appended) this.wakeSubscribers();
+  }
+
+  /** A real write (one row of a table of its own, synced like an append) that adds no event. */
+  async probeAppend(): Promise<void> {
+    if (this.closed) throw new EventStoreUnavailableError(`${basename(this.file)} is closed`);
+    try {
+      this.db.transaction(() => this.probe.run(new Date().toISOString())).immediate();
+    } catch (err) {
+      throw unavailableReason(this.file, err) ?? err;
+    }
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
