@@ -12,7 +12,7 @@ import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulf
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
 import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
-import { KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
+import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -48,11 +48,11 @@ export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Prom
  * The key store: MongoDB collection `user-keys` when MONGO_URL is set (shared by api and worker replicas), else
  * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
  */
-export function createKeyStore(config: AppConfig): KeyStore {
+export function createKeyStore(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): KeyStore & KeyArchive {
   return config.mongoUrl ? new MongoKeyStore(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
 }
 
-export function createEventStore(config: AppConfig): EventStore {
+export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'dataDir'>): EventStore {
   return config.eventStoreUrl
     ? new EventStoreDbEventStore(config.eventStoreUrl)
     : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));

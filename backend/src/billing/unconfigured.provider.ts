@@ -1,6 +1,7 @@
 import { DomainError } from '../event-store/decider';
 import { BILLING_MESSAGES, ProviderSubscription } from './billing.decider';
-import type { BillingClientConfig, BillingProvider, Checkout } from './billing.provider';
+import type { BillingClientConfig } from '@joy/domain';
+import type { BillingProvider, Checkout } from './billing.provider';
 
 /**
  * The billing port when nothing is configured: no STRIPE_SECRET_KEY and no BILLING_SANDBOX=1. No checkout opens

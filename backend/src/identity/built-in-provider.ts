@@ -1,4 +1,4 @@
-import express, { Express, Request, RequestHandler, Response } from 'express';
+import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config';
 import { optIns } from '../config';
@@ -15,7 +15,7 @@ import {
   signUpPage,
   SignUpValues,
 } from './accounts/sign-in-pages';
-import { firstNameProblem, normaliseFirstName } from './names';
+import { DISPLAY_NAME_MAX, nameProblem, normalizeName } from '../names/name-rule';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
@@ -36,6 +36,14 @@ export const ACCOUNT_THROTTLE = { limit: 5, windowMs: 15 * 60 * 1000 };
 export const ADDRESS_THROTTLE = { limit: 20, windowMs: 15 * 60 * 1000 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+
+/** Why a first name is refused (the app's one name rule, issue 15), in the form's words; null when accepted. */
+function firstNameProblem(name: string): string | null {
+  if (name === '') return 'Enter your first name.';
+  if (name.length > DISPLAY_NAME_MAX) return `First name can be at most ${DISPLAY_NAME_MAX} characters.`;
+  const problem = nameProblem(name, 'First name');
+  return problem && `${problem}.`;
+}
 
 /**
  * The built-in OpenID provider (oidc-provider) at PUBLIC_URL/oidc, used when no OIDC_ISSUER is set. The app signs
@@ -188,7 +196,7 @@ export async function mountBuiltInProvider(
         send(res, 403, signUpClosedPage(pageOptions, uid));
         return;
       }
-      const firstName = normaliseFirstName(text(req, 'firstName'));
+      const firstName = normalizeName(text(req, 'firstName'));
       const email = normaliseEmail(text(req, 'email'));
       const password = text(req, 'password');
       const errors: NonNullable<SignUpValues['errors']> = {};
@@ -227,7 +235,7 @@ export async function mountBuiltInProvider(
       return;
     }
     const email = normaliseEmail(text(req, 'email'));
-    const firstName = normaliseFirstName(text(req, 'firstName'));
+    const firstName = normalizeName(text(req, 'firstName'));
     const error = !isEmail(email) ? 'Enter a valid e-mail address.' : firstName !== '' ? firstNameProblem(firstName) : null;
     if (error) {
       send(res, 400, devSignInPage(pageOptions, uid, { email, firstName, error }));
@@ -260,6 +268,13 @@ export async function mountBuiltInProvider(
       href: '/',
       label: 'Back to Joy',
     });
+  // A form over its size limit (or otherwise unreadable) gets a page with the reason, never a 500.
+  router.use(['/interaction/:uid', '/reset/:token'], ((err, _req, res, next) => {
+    const status = (err as { status?: number }).status;
+    if (!status || status >= 500) return next(err);
+    const reason = status === 413 ? 'The form was too large: each field holds a few hundred characters at most.' : 'The form could not be read.';
+    send(res, status, messagePage(pageOptions, 'Please try again', reason, { href: '/api/login', label: 'Start again' }));
+  }) as ErrorRequestHandler);
   router.use(provider.callback());
   app.use(BUILT_IN_PATH, router);
 

@@ -89,8 +89,8 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     [{ confirm: 'something-else-entirely' }, 'confirm', 'The two passwords do not match.'],
     [{ email: 'not-an-email' }, 'email', 'Enter a valid e-mail address.'],
     [{ firstName: '' }, 'firstName', 'Enter your first name.'],
-    [{ firstName: 'Eve\u202Egnp.exe' }, 'firstName', 'First name contains characters that are not allowed'],
-    [{ firstName: 'Zero\u200Bwidth' }, 'firstName', 'First name contains characters that are not allowed'],
+    [{ firstName: 'Eve\u202Egnp.exe' }, 'firstName', 'First name must not contain control, direction-changing or invisible characters.'],
+    [{ firstName: 'Zero\u200Bwidth' }, 'firstName', 'First name must not contain control, direction-changing or invisible characters.'],
   ])('refuses a sign-up with %o: 400 naming the field, no account', async (change, fieldName, message) => {
     const fields = { firstName: 'Dagny', email: `dagny.${fieldName}.${Math.random().toString(36).slice(2)}@example.com`, password: ADA.password, confirm: ADA.password, ...change };
     const res = await runSignInFlow(app.baseUrl, 'signup', fields);
