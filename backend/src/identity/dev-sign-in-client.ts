@@ -42,14 +42,21 @@ export interface FlowResult {
  * Runs the sign-in flow as a browser would: /api/login → the provider's page → a form posted to
  * `/oidc/interaction/<uid>/<action>` → the callback. `action` is `login` (development form), `signin` or `signup`.
  */
-export async function runSignInFlow(baseUrl: string, action: 'login' | 'signin' | 'signup', fields: Record<string, string>): Promise<FlowResult> {
+export async function runSignInFlow(
+  baseUrl: string,
+  action: 'login' | 'signin' | 'signup',
+  fields: Record<string, string>,
+  options: { beforeCallback?: (cookieHeader: string) => string } = {},
+): Promise<FlowResult> {
   const jar = new CookieJar();
   let callbackSetCookie: string[] = [];
   const go = async (url: string, init: RequestInit = {}) => {
     const target = new URL(url, baseUrl);
-    const res = await fetch(target, { ...init, redirect: 'manual', headers: { ...(init.headers ?? {}), cookie: jar.header(target.pathname) } });
+    const callback = target.pathname === '/api/callback';
+    const cookie = callback && options.beforeCallback ? options.beforeCallback(jar.header(target.pathname)) : jar.header(target.pathname);
+    const res = await fetch(target, { ...init, redirect: 'manual', headers: { ...(init.headers ?? {}), cookie } });
     jar.store(res.headers.getSetCookie());
-    if (target.pathname === '/api/callback') callbackSetCookie = res.headers.getSetCookie();
+    if (callback) callbackSetCookie = res.headers.getSetCookie();
     return res;
   };
   let res = await go('/api/login');

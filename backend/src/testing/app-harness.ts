@@ -39,7 +39,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const start = async () => {
     const running = await createApp(config, { logger: false });
-    await running.app.listen(port, '127.0.0.1');
+    await running.app.listen(config.port, '127.0.0.1');
     return running;
   };
   const harness: TestApp = {
