@@ -1,4 +1,5 @@
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
 
 /*
@@ -53,8 +54,10 @@ export function isCareKind(value: unknown): value is CareKind {
 export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {
   if (!isCareKind(kind)) throw new DomainError(400, CARE_MESSAGES.kindInvalid);
   if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError(400, CARE_MESSAGES.messageNotText);
-  const trimmed = (message ?? '').trim();
+  const trimmed = normalizeName(message ?? '');
   if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError(400, CARE_MESSAGES.messageTooLong);
+  const problem = nameProblem(trimmed, 'message', { multiline: true });
+  if (problem) throw new DomainError(400, problem);
   return { kind, message: trimmed === '' ? null : trimmed };
 }
 

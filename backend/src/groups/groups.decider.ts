@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { nameProblem, normalizeName } from '../names/name-rule';
 
 /*
  * Groups (tribes): the consistency boundaries.
@@ -65,14 +66,20 @@ export interface GroupDetails {
 /** Trims and checks name and description (the HTTP edge checks too; the rule lives here). */
 export function groupDetails(name: unknown, description: unknown): GroupDetails {
   if (typeof name !== 'string' || name.trim() === '') throw new DomainError(400, MESSAGES.nameRequired);
-  const trimmedName = name.trim();
+  const trimmedName = normalizeName(name);
   if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError(400, MESSAGES.nameTooLong);
+  refuse(nameProblem(trimmedName, 'name'));
   if (description !== undefined && description !== null && typeof description !== 'string') {
     throw new DomainError(400, 'description must be a string');
   }
-  const trimmedDescription = (description ?? '').trim();
+  const trimmedDescription = normalizeName(description ?? '');
   if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError(400, MESSAGES.descriptionTooLong);
+  refuse(nameProblem(trimmedDescription, 'description', { multiline: true }));
   return { name: trimmedName, description: trimmedDescription === '' ? null : trimmedDescription };
+}
+
+function refuse(problem: string | null): void {
+  if (problem) throw new DomainError(400, problem);
 }
 
 // ---- events -------------------------------------------------------------------------------------------
