@@ -14,6 +14,7 @@ FROM toolchain AS build
 COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
+COPY packages/domain/package.json packages/domain/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -35,6 +36,9 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=deps /app/backend/node_modules ./backend/node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/backend/package.json ./backend/
+# The shared domain package the backend requires (node_modules/@joy/domain links to it).
+COPY --from=build /app/packages/domain/package.json ./packages/domain/
+COPY --from=build /app/packages/domain/dist ./packages/domain/dist
 COPY --from=build /app/backend/dist ./backend/dist
 COPY --from=build /app/frontend/dist ./frontend/dist
 # The volume's directory belongs to the runtime user, so that a fresh named volume does too.
