@@ -25,6 +25,7 @@ FROM toolchain AS deps
 COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
+COPY packages/domain/package.json packages/domain/
 RUN npm ci --omit=dev --workspace backend --no-audit --no-fund && mkdir -p backend/node_modules
 
 FROM node:20.20.2-bookworm-slim AS runtime

@@ -101,6 +101,20 @@ function workdirOf(stages, stage) {
   return parent ? workdirOf(stages, parent) : '/';
 }
 
+/** The build-context paths a stage (and the stages it is built on) copies in, as written (`COPY a b/ dest`). */
+function copiesOf(stages, stage) {
+  const parent = stages.find((s) => s.name === stage.base);
+  const own = stage.instructions
+    .filter((i) => i.op === 'COPY' && !/--from=/.test(i.args))
+    .flatMap((i) => {
+      const words = i.args.split(/\s+/).filter((w) => !w.startsWith('--'));
+      const dest = words.at(-1);
+      // `COPY backend/package.json backend/` copies that file; `COPY package.json package-lock.json ./` both.
+      return words.slice(0, -1).map((src) => (src === '.' ? '.' : src.replace(/^\.\//, ''))).filter(() => dest);
+    });
+  return [...(parent ? copiesOf(stages, parent) : []), ...own];
+}
+
 /** Every RUN of a stage and of the stages it is built on. */
 function runsOf(stages, stage) {
   const parent = stages.find((s) => s.name === stage.base);
@@ -152,6 +166,15 @@ function materializeStage(stages, stage, scratch) {
   const runs = runsOf(stages, stage);
   const install = runs.find((r) => /\bnpm ci\b/.test(r) && /--omit[= ]dev/.test(r));
   if (!install) return repo;
+  // Without a workspace's package.json npm ci installs none of that workspace's dependencies (and links a
+  // directory that has no manifest): every one must be copied in before it runs.
+  const copied = copiesOf(stages, stage);
+  const allWorkspaces = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).workspaces ?? [];
+  for (const manifest of ['package.json', 'package-lock.json', ...allWorkspaces.map((w) => posix.join(w, 'package.json'))]) {
+    if (!copied.some((c) => c === manifest || manifest.startsWith(`${c.replace(/\/$/, '')}/`) || c === '.')) {
+      fail(`stage ${stage.name} runs npm ci without ${manifest}: COPY it in before, or that workspace's dependencies are not installed`);
+    }
+  }
   const dir = join(scratch, `stage-${stage.name}`);
   mkdirSync(dir, { recursive: true });
   const workspaces = [...install.matchAll(/(?:--workspace|-w)[= ](\S+)/g)].map((m) => m[1]);
