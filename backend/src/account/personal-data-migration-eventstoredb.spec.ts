@@ -1,3 +1,4 @@
+import { isoWeekOf } from '@joy/domain';
 import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ import { IDENTITY_MESSAGES, identityDecider } from '../identity/identity.decider
 import { SqliteKeyStore, type KeyStore } from '../identity/key-store';
 import { sealPersonalData } from '../identity/personal-data';
 import { readProfiles } from '../identity/profiles';
-import { isoWeek, weeklyActivityId, type GroupMemberStatsDoc, type GroupWeeklyActivityDoc } from '../projections/group-stats.projector';
+import { weeklyActivityId, type GroupMemberStatsDoc, type GroupWeeklyActivityDoc } from '../projections/group-stats.projector';
 import type { GroupDoc, MembershipsDoc } from '../projections/groups.projector';
 import { applyEvent } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
@@ -575,7 +576,7 @@ describe('personal data migration on the EventStoreDB stand-in: projections and 
     // groups joined before it in $all, and the copied joins now come after the ratings made before the migration:
     // only Dan's (his join was not copied) is left.
     const counts = (docs: object[]) => docs.map((d) => [(d as { _id: string })._id, (d as GroupWeeklyActivityDoc).ratingsCount]);
-    const [day4, day8] = [isoWeek('2026-10-04T08:00:00.000Z'), isoWeek('2026-10-08T09:00:00.000Z')];
+    const [day4, day8] = [isoWeekOf('2026-10-04T08:00:00.000Z', 'UTC').week, isoWeekOf('2026-10-08T09:00:00.000Z', 'UTC').week];
     expect(counts(weeklyLive)).toEqual([
       [weeklyActivityId(w.g1, day4), 3], // Ada, Bart, Cleo
       [weeklyActivityId(w.g1, day8), 1], // Ada

@@ -58,6 +58,14 @@ describe('care decider: sending', () => {
     expect(careDecider.decide(send({ message: ` ${'x'.repeat(500)} ` }), given([]))).toHaveLength(1);
   });
 
+  it('refuses a message with a direction override or an invisible character (the name rule), keeps line breaks', () => {
+    const problem = 'message must not contain control, direction-changing or invisible characters';
+    expect(() => careDecider.decide(send({ message: 'Get well\u202E soon' }), given([]))).toThrow(refused(400, problem));
+    expect(() => careDecider.decide(send({ message: 'Get\u200B well' }), given([]))).toThrow(refused(400, problem));
+    const [event] = careDecider.decide(send({ message: 'Get well soon,\nAda' }), given([]));
+    expect((event as CareActionSent).data.message).toBe('Get well soon,\nAda');
+  });
+
   it('refuses a free sender with 403', () => {
     expect(() => careDecider.decide(send({ senderIsPremium: false }), given([]))).toThrow(refused(403, CARE_MESSAGES.premiumOnly));
   });

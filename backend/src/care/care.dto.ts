@@ -1,5 +1,7 @@
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
-import { CARE_MESSAGE_MAX, CARE_MESSAGES, isCareKind } from './care.decider';
+import { CARE_MESSAGE_MAX, isCareKind } from '@joy/domain';
+import { IsCleanName } from '../names/name-rule';
+import { CARE_MESSAGES } from './care.decider';
 
 /** A non-blank string id of at most 64 characters. */
 function Id(required: string): PropertyDecorator {
@@ -31,9 +33,10 @@ export class SendCareActionDto {
   @ValidateBy({
     name: 'careMessage',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && value.trim().length <= CARE_MESSAGE_MAX,
+      validate: (value: unknown) => typeof value === 'string' && value.normalize('NFC').trim().length <= CARE_MESSAGE_MAX,
       defaultMessage: ({ value }: ValidationArguments) => (typeof value !== 'string' ? CARE_MESSAGES.messageNotText : CARE_MESSAGES.messageTooLong),
     },
   })
+  @IsCleanName({ multiline: true })
   message?: string | null;
 }

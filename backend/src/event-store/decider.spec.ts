@@ -1,4 +1,8 @@
-import { Decider, decideAndAppend, DomainError, DomainEvent } from './decider';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConcurrencyConflictError, Decider, decideAndAppend, DomainError, DomainEvent, MAX_ATTEMPTS, retryDelayMs } from './decider';
+import { WrongExpectedVersionError } from './event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
 
 type Added = DomainEvent<'Added', { n: number }>;
@@ -52,5 +56,46 @@ describe('decideAndAppend', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(['Too many', 'Too many']);
     await store.close();
+  });
+
+  it('never conflicts with itself: a burst of 300 commands on one stream in one process is stored whole, in order', async () => {
+    const store = new SqliteEventStore(':memory:');
+    const unbounded: Decider<number, { n: number }, Added> = { ...counter, decide: ({ n }) => [{ type: 'Added', data: { n } }] };
+    const appends = jest.spyOn(store, 'appendToStream');
+    await Promise.all(Array.from({ length: 300 }, (_, n) => decideAndAppend(store, 'burst-1', unbounded, { n }, ctx)));
+    expect((await store.readStream('burst-1')).map((e) => e.data.n)).toEqual(Array.from({ length: 300 }, (_, n) => n));
+    expect(appends).toHaveBeenCalledTimes(300); // not one conflict, so not one retry
+    await store.close();
+  });
+
+  it('retries a conflict with another process on the same file, and both writers are stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'joy-decider-'));
+    const a = new SqliteEventStore(join(dir, 'events.sqlite'));
+    const b = new SqliteEventStore(join(dir, 'events.sqlite'));
+    const unbounded: Decider<number, { n: number }, Added> = { ...counter, decide: ({ n }) => [{ type: 'Added', data: { n } }] };
+    await Promise.all(Array.from({ length: 20 }, (_, n) => decideAndAppend(n % 2 ? a : b, 'shared-1', unbounded, { n }, ctx)));
+    expect((await a.readStream('shared-1')).map((e) => e.data.n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    await a.close();
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives up after a bounded number of attempts with a 409 naming the reason, storing nothing', async () => {
+    const store = new SqliteEventStore(':memory:');
+    const append = jest.spyOn(store, 'appendToStream').mockRejectedValue(new WrongExpectedVersionError('counter-5', 0, 1));
+    const refused = decideAndAppend(store, 'counter-5', counter, { n: 1 }, ctx);
+    await expect(refused).rejects.toBeInstanceOf(ConcurrencyConflictError);
+    await expect(refused).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/nothing was saved\. Please try again/) });
+    expect(append).toHaveBeenCalledTimes(MAX_ATTEMPTS);
+    append.mockRestore();
+    expect(await store.readStream('counter-5')).toEqual([]);
+    await store.close();
+  });
+
+  it('waits a random, growing and capped time before each retry (full jitter)', () => {
+    expect(retryDelayMs(2, () => 0)).toBe(0);
+    expect(retryDelayMs(2, () => 0.999)).toBe(3);
+    expect(retryDelayMs(5, () => 0.999)).toBe(31);
+    expect(retryDelayMs(30, () => 0.999)).toBe(99);
   });
 });

@@ -78,11 +78,69 @@ function cacheFor<S>(store: EventStore, decider: object): Map<string, Folded<S>>
   return streams as Map<string, Folded<S>>;
 }
 
+/** Attempts of one command before a conflict is answered 409 (each after a re-read and a new decision). */
+export const MAX_ATTEMPTS = 6;
+/** Full jitter: before attempt n (n ≥ 2), a random wait of up to BASE · 2^(n−2) ms, capped. */
+const RETRY_BASE_MS = 4;
+const RETRY_CAP_MS = 100;
+
+/** How long to wait before attempt `attempt` (≥ 2) after a conflict: random, so that rivals spread apart. */
+export function retryDelayMs(attempt: number, random = Math.random): number {
+  return Math.floor(random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** (attempt - 2)));
+}
+
 /**
- * Load the stream, fold it, decide, append with the expected version; on a version conflict, reload and
- * decide again (a few times). `eventIds` may make ids deterministic so that a retried command cannot append
- * twice. The folded state is cached per stream, so a long stream is read once and then only its new events;
- * the expected version keeps this correct when another process appended meanwhile.
+ * A command still conflicting after MAX_ATTEMPTS (another process kept changing the stream): answered 409 with
+ * this reason, never 500. Nothing of it was stored.
+ */
+export class ConcurrencyConflictError extends DomainError {
+  constructor(readonly streamId: string) {
+    super(409, 'This changed at the same moment somewhere else, so nothing was saved. Please try again.');
+    this.name = 'ConcurrencyConflictError';
+  }
+}
+
+/** Per store: streamId → the tail of the commands queued on it in this process. */
+const streamTurns = new WeakMap<EventStore, Map<string, Promise<void>>>();
+
+/**
+ * Runs `work` after every earlier command on the same stream in this process has finished: commands of one
+ * process never conflict with each other (a burst of one person's writes is a queue, not a storm of retries).
+ * Conflicts with other processes are still possible and retried.
+ */
+async function inTurn<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+  let turns = streamTurns.get(store);
+  if (!turns) streamTurns.set(store, (turns = new Map()));
+  const previous = turns.get(streamId);
+  const run = previous ? previous.then(work) : work();
+  const done = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(streamId, done);
+  try {
+    return await run;
+  } finally {
+    if (turns.get(streamId) === done) turns.delete(streamId);
+  }
+}
+
+export interface CommandOptions<E> {
+  eventIds?: (events: E[], version: number) => string[];
+  upcast?: (e: RecordedEvent) => E;
+  /**
+   * The stored form of a new event (e.g. personal fields encrypted) and its schemaVersion; the decider's own
+   * plaintext event is what `evolve` folds and what the caller gets back.
+   */
+  encode?: (e: E) => { data: Record<string, unknown>; schemaVersion: number };
+}
+
+/**
+ * Load the stream, fold it, decide, append with the expected version. Commands on one stream in this process
+ * take turns (see `inTurn`); on a conflict with another process, reload and decide again after a random wait
+ * (bounded: MAX_ATTEMPTS, then ConcurrencyConflictError, a 409). `eventIds` may make ids deterministic so that a
+ * retried command cannot append twice. The folded state is cached per stream, so a long stream is read once and
+ * then only its new events; the expected version keeps this correct when another process appended meanwhile.
  */
 export async function decideAndAppend<S, C, E extends DomainEvent>(
   store: EventStore,
@@ -90,50 +148,56 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
   decider: Decider<S, C, E>,
   command: C,
   ctx: CommandContext,
-  options: {
-    eventIds?: (events: E[], version: number) => string[];
-    upcast?: (e: RecordedEvent) => E;
-    /**
-     * The stored form of a new event (e.g. personal fields encrypted) and its schemaVersion; the decider's own
-     * plaintext event is what `evolve` folds and what the caller gets back.
-     */
-    encode?: (e: E) => { data: Record<string, unknown>; schemaVersion: number };
-  } = {},
+  options: CommandOptions<E> = {},
+): Promise<CommandResult<E>> {
+  return inTurn(store, streamId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+      try {
+        return await attemptOnce(store, streamId, decider, command, ctx, options);
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw new ConcurrencyConflictError(streamId);
+      }
+    }
+  });
+}
+
+async function attemptOnce<S, C, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<S, C, E>,
+  command: C,
+  ctx: CommandContext,
+  options: CommandOptions<E>,
 ): Promise<CommandResult<E>> {
   const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
   const cache = cacheFor<S>(store, decider);
-  for (let attempt = 1; ; attempt++) {
-    let folded = cache.get(streamId) ?? { version: 0, state: decider.initialState };
-    let newer = await store.readStream(streamId, { afterVersion: folded.version });
-    if (folded.version > 0 && newer.some((e) => isCopyEventId(e.metadata.eventId))) {
-      // The stream was rewritten as copies of its events since it was folded (see `copyEventId`): the cached
-      // state holds the originals already, so fold again from the start (the copies only, once truncated).
-      folded = { version: 0, state: decider.initialState };
-      newer = await store.readStream(streamId);
-    }
-    // The last event's version, not a count: a truncated EventStoreDB stream holds fewer events than its version.
-    const version = newer.length > 0 ? newer[newer.length - 1].streamVersion : folded.version;
-    const state = newer.map(upcast).reduce(decider.evolve, folded.state);
-    remember(cache, streamId, { version, state });
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, append: null };
-    const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
-    try {
-      const append = await store.appendToStream(
-        streamId,
-        events.map((e, i) => {
-          const stored = options.encode?.(e) ?? { data: e.data as Record<string, unknown>, schemaVersion: 1 };
-          return { type: e.type, data: stored.data, metadata: metadataFor(ctx, ids[i], stored.schemaVersion) };
-        }),
-        { expectedVersion: version },
-      );
-      remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
-      return { events, append };
-    } catch (err) {
-      if (err instanceof WrongExpectedVersionError && attempt < 5) continue;
-      throw err;
-    }
+  let folded = cache.get(streamId) ?? { version: 0, state: decider.initialState };
+  let newer = await store.readStream(streamId, { afterVersion: folded.version });
+  if (folded.version > 0 && newer.some((e) => isCopyEventId(e.metadata.eventId))) {
+    // The stream was rewritten as copies of its events since it was folded (see `copyEventId`): the cached
+    // state holds the originals already, so fold again from the start (the copies only, once truncated).
+    folded = { version: 0, state: decider.initialState };
+    newer = await store.readStream(streamId);
   }
+  // The last event's version, not a count: a truncated EventStoreDB stream holds fewer events than its version.
+  const version = newer.length > 0 ? newer[newer.length - 1].streamVersion : folded.version;
+  const state = newer.map(upcast).reduce(decider.evolve, folded.state);
+  remember(cache, streamId, { version, state });
+  const events = decider.decide(command, state);
+  if (events.length === 0) return { events, append: null };
+  const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
+  const append = await store.appendToStream(
+    streamId,
+    events.map((e, i) => {
+      const stored = options.encode?.(e) ?? { data: e.data as Record<string, unknown>, schemaVersion: 1 };
+      return { type: e.type, data: stored.data, metadata: metadataFor(ctx, ids[i], stored.schemaVersion) };
+    }),
+    { expectedVersion: version },
+  );
+  remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
+  return { events, append };
 }
 
 function remember<S>(cache: Map<string, Folded<S>>, streamId: string, folded: Folded<S>): void {

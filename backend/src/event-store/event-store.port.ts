@@ -68,6 +68,20 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/**
+ * The store cannot take appends right now (disk full, read-only file, I/O error, lost connection). `reason`
+ * says which part failed and what an operator can do; nothing of the append was stored. Answered 503.
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
 export interface SubscribeOptions {
   /** Deliver events with a position strictly greater than this (0 = from the start). */
   from: number;
@@ -97,6 +111,11 @@ export interface EventStore {
    * only when the consumer asks for it (backpressure).
    */
   subscribe(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  /**
+   * Whether an append would be stored now, without adding an event (health checks): resolves, or rejects with
+   * an EventStoreUnavailableError naming the part that failed. Adapters without it are probed by a read.
+   */
+  probeAppend?(): Promise<void>;
   close(): Promise<void>;
 }
 

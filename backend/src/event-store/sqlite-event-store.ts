@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import { basename } from 'node:path';
 import {
   AppendResult,
   EventStore,
+  EventStoreUnavailableError,
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
@@ -24,6 +26,13 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** One stream's part of `appendBatch`. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedVersion: ExpectedVersion;
+}
+
 interface PendingAppend {
   streamId: string;
   events: readonly EventToAppend[];
@@ -41,6 +50,28 @@ function describeAppendError(streamId: string, err: unknown): unknown {
     return new Error(`Stream ${streamId}: an event id of this append already exists elsewhere in the store`);
   }
   return err;
+}
+
+/**
+ * A failed write, as an operator reads it: which file and what to do (nothing of the write was stored). Errors
+ * that are not about the file (a constraint) are returned as they are.
+ */
+export function unavailableReason(file: string, err: unknown): EventStoreUnavailableError | null {
+  const code = (err as { code?: string }).code ?? '';
+  const name = basename(file);
+  const reason =
+    code === 'SQLITE_FULL'
+      ? `${name}: the disk is full; free space on it and writes resume`
+      : code.startsWith('SQLITE_READONLY')
+        ? `${name} is read-only; make the file and its directory writable by the app`
+        : code.startsWith('SQLITE_IOERR')
+          ? `${name}: the disk refused the write (${code}); check its free space and health`
+          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+            ? `${name} is locked by another process`
+            : code === 'SQLITE_CANTOPEN'
+              ? `${name} cannot be opened; check that the directory exists and is writable`
+              : null;
+  return reason ? new EventStoreUnavailableError(reason, { cause: err }) : null;
 }
 
 interface EventRow {
@@ -75,11 +106,16 @@ export class SqliteEventStore implements EventStore {
   /** Appends waiting for the next group commit. */
   private pending: PendingAppend[] = [];
   private readonly commitTx: Database.Transaction<(batch: PendingAppend[]) => void>;
+  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[]) => AppendResult[]>;
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
+  private readonly probe: Database.Statement<[string]>;
 
-  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+  constructor(
+    private readonly file: string,
+    options: SqliteEventStoreOptions = {},
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -94,7 +130,9 @@ export class SqliteEventStore implements EventStore {
         data           TEXT    NOT NULL,
         metadata       TEXT    NOT NULL,
         UNIQUE (stream_id, stream_version)
-      )`);
+      );
+      CREATE TABLE IF NOT EXISTS append_probe (id INTEGER PRIMARY KEY, probed_at TEXT NOT NULL)`);
+    this.probe = this.db.prepare('INSERT OR REPLACE INTO append_probe (id, probed_at) VALUES (1, ?)');
     const columns = 'position, stream_id, stream_version, type, data, metadata';
     this.stmt = {
       insert: this.db.prepare(
@@ -112,6 +150,9 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
     this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
+    this.batchTx = this.db.transaction((appends: readonly StreamAppend[]) =>
+      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion)),
+    );
     // Group commit: the appends that arrive in the same turn of the event loop share one transaction, so one
     // disk sync covers them all. Each runs in its own savepoint (a nested transaction), so one append's
     // conflict rolls back only that append.
@@ -124,6 +165,23 @@ export class SqliteEventStore implements EventStore {
         }
       }
     });
+  }
+
+  /**
+   * Appends to several streams in one transaction, in the order given: all of them or none (an import writes
+   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream.
+   */
+  async appendBatch(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (this.closed) throw new Error('The event store is closed');
+    let results: AppendResult[];
+    try {
+      results = this.batchTx.immediate(appends);
+    } catch (err) {
+      const failed = err instanceof WrongExpectedVersionError ? err.streamId : appends[0]?.streamId ?? '';
+      throw describeAppendError(failed, err);
+    }
+    if (results.length > 0) this.wakeSubscribers();
+    return results;
   }
 
   async appendToStream(
@@ -151,7 +209,8 @@ export class SqliteEventStore implements EventStore {
       this.commitTx.immediate(batch);
     } catch (err) {
       // The commit itself failed (disk full, lock timeout): nothing of the batch was written.
-      for (const item of batch) item.reject(err);
+      const error = unavailableReason(this.file, err) ?? err;
+      for (const item of batch) item.reject(error);
       return;
     }
     let appended = false;
@@ -163,6 +222,16 @@ export class SqliteEventStore implements EventStore {
       }
     }
     if (appended) this.wakeSubscribers();
+  }
+
+  /** A real write (one row of a table of its own, synced like an append) that adds no event. */
+  async probeAppend(): Promise<void> {
+    if (this.closed) throw new EventStoreUnavailableError(`${basename(this.file)} is closed`);
+    try {
+      this.db.transaction(() => this.probe.run(new Date().toISOString())).immediate();
+    } catch (err) {
+      throw unavailableReason(this.file, err) ?? err;
+    }
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { FREE_PLAN_GROUP_LIMIT } from '@joy/domain';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { nameProblem, normalizeName } from '../names/name-rule';
 
 /*
  * Groups (tribes): the consistency boundaries.
@@ -21,7 +23,6 @@ import { Decider, DomainError, DomainEvent } from '../event-store/decider';
 
 export const GROUP_NAME_MAX = 80;
 export const GROUP_DESCRIPTION_MAX = 500;
-export const FREE_PLAN_GROUP_LIMIT = 3;
 
 /** Invite codes: 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
 export const INVITE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -36,7 +37,7 @@ export const MESSAGES = {
   inviteCodeTooLong: `inviteCode must be at most ${INVITE_CODE_LENGTH} characters`,
   inviteCodeNotFound: 'Invite code not found.',
   alreadyMember: 'You are already a member of this group.',
-  freePlanLimit: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.',
+  freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
   groupNotFound: 'Group not found',
 } as const;
 
@@ -65,14 +66,20 @@ export interface GroupDetails {
 /** Trims and checks name and description (the HTTP edge checks too; the rule lives here). */
 export function groupDetails(name: unknown, description: unknown): GroupDetails {
   if (typeof name !== 'string' || name.trim() === '') throw new DomainError(400, MESSAGES.nameRequired);
-  const trimmedName = name.trim();
+  const trimmedName = normalizeName(name);
   if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError(400, MESSAGES.nameTooLong);
+  refuse(nameProblem(trimmedName, 'name'));
   if (description !== undefined && description !== null && typeof description !== 'string') {
     throw new DomainError(400, 'description must be a string');
   }
-  const trimmedDescription = (description ?? '').trim();
+  const trimmedDescription = normalizeName(description ?? '');
   if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError(400, MESSAGES.descriptionTooLong);
+  refuse(nameProblem(trimmedDescription, 'description', { multiline: true }));
   return { name: trimmedName, description: trimmedDescription === '' ? null : trimmedDescription };
+}
+
+function refuse(problem: string | null): void {
+  if (problem) throw new DomainError(400, problem);
 }
 
 // ---- events -------------------------------------------------------------------------------------------

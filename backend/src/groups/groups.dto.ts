@@ -1,4 +1,5 @@
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
+import { IsCleanName } from '../names/name-rule';
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
 
 /**
@@ -10,7 +11,7 @@ function TrimmedText(max: number, messages: { blank?: string; tooLong: string })
     name: 'trimmedText',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'string' && (!messages.blank || value.trim() !== '') && value.trim().length <= max,
+        typeof value === 'string' && (!messages.blank || value.trim() !== '') && value.normalize('NFC').trim().length <= max,
       defaultMessage: ({ value, property }: ValidationArguments) => {
         if (value === undefined || value === null) return messages.blank ?? `${property} must be a string`;
         if (typeof value !== 'string') return `${property} must be a string`;
@@ -24,10 +25,12 @@ function TrimmedText(max: number, messages: { blank?: string; tooLong: string })
 /** POST /api/groups: `name` 1–80 characters after trimming; `description` optional, at most 500 (empty → null). */
 export class CreateGroupDto {
   @TrimmedText(GROUP_NAME_MAX, { blank: MESSAGES.nameRequired, tooLong: MESSAGES.nameTooLong })
+  @IsCleanName()
   name!: string;
 
   @IsOptional()
   @TrimmedText(GROUP_DESCRIPTION_MAX, { tooLong: MESSAGES.descriptionTooLong })
+  @IsCleanName({ multiline: true })
   description?: string | null;
 }
 

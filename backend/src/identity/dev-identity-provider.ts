@@ -1,5 +1,6 @@
-import express, { Express, Request, RequestHandler, Response } from 'express';
+import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { Logger } from '@nestjs/common';
+import { DISPLAY_NAME_MAX, nameProblem, normalizeName } from '../names/name-rule';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
@@ -85,12 +86,16 @@ export async function mountDevIdentityProvider(
   });
   router.post('/interaction/:uid/login', signInLimit, form, async (req: Request, res: Response) => {
     const email = String(req.body?.email ?? '').trim().toLowerCase();
-    const firstName = String(req.body?.firstName ?? '').trim();
+    const firstName = normalizeName(String(req.body?.firstName ?? ''));
     const error = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254
       ? 'Enter a valid e-mail address.'
-      : firstName.length > 80 ? 'First name can be at most 80 characters.' : null;
+      : firstName.length > DISPLAY_NAME_MAX
+        ? `First name can be at most ${DISPLAY_NAME_MAX} characters.`
+        : nameProblem(firstName, 'First name');
     if (error) {
-      res.status(400).type('html').send(signInPage(req.params.uid as string, { email, firstName, error }));
+      // Never echo a long input back: the form shows at most what its fields accept.
+      const shown = { email: email.slice(0, 254), firstName: firstName.slice(0, DISPLAY_NAME_MAX) };
+      res.status(400).type('html').send(signInPage(req.params.uid as string, { ...shown, error }));
       return;
     }
     try {
@@ -100,6 +105,13 @@ export async function mountDevIdentityProvider(
       res.status(400).type('html').send(expiredPage());
     }
   });
+  // A form over its size limit (or otherwise unreadable) gets the form again with the reason, never a 500.
+  router.use('/interaction/:uid/login', ((err, req, res, next) => {
+    const status = (err as { status?: number }).status;
+    if (!status || status >= 500) return next(err);
+    const error = status === 413 ? 'The form was too large: each field holds a few hundred characters at most.' : 'The form could not be read. Please try again.';
+    res.status(status).type('html').send(signInPage(req.params.uid as string, { error }));
+  }) as ErrorRequestHandler);
   router.use(provider.callback());
   app.use('/oidc', router);
   new Logger('Identity').warn(`No OIDC_ISSUER set: using the development sign-in at ${issuer} (no passwords; not for production)`);

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { acceptedNameOrNull, DISPLAY_NAME_MAX } from '../names/name-rule';
 import type { OidcEndpoints } from './dev-identity-provider';
 import { resolveAccount, userStreamCodec } from './accounts';
 import { identityDecider, SignIn } from './identity.decider';
@@ -103,7 +104,8 @@ export class SignInService {
       issuer,
       subject: profile.id,
       email,
-      firstName: claims.given_name || profile.name?.givenName || claims.name?.split(' ')[0] || null,
+      // A claimed name the name rule refuses (bidi overrides, invisible characters) is not shown at all.
+      firstName: acceptedNameOrNull(claims.given_name || profile.name?.givenName || claims.name?.split(' ')[0], DISPLAY_NAME_MAX),
       profileImageUrl: claims.picture ?? profile.photos?.[0]?.value ?? null,
     };
     const key = await this.keys.keyFor(userId);

@@ -1,0 +1,68 @@
+import { ValidateBy, ValidationArguments } from 'class-validator';
+
+/*
+ * One rule for every name people see of each other (group names, display names, care messages where sensible):
+ * the text is normalised to NFC and trimmed, and characters that let a name pretend to be another are refused:
+ * control characters, direction overrides and isolates (U+202A–U+202E, U+2066–U+2069, marks), zero-width and
+ * other invisible format characters (U+200B–U+200F, U+FEFF, U+00AD, tags), line/paragraph separators and lone
+ * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible.
+ */
+
+/** The longest display name (first name) a person can have. */
+export const DISPLAY_NAME_MAX = 80;
+
+/** Unicode categories Cc (controls), Cf (format: bidi, zero-width), Cs (lone surrogates), Zl/Zp (separators). */
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+/** A ZWJ between two pictographs (after an optional variation selector or skin tone) joins an emoji. */
+const EMOJI_ZWJ = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200d(?=\p{Extended_Pictographic})/gu;
+/** In multi-line text (a care message) a line break and a tab are allowed. */
+const LINE_BREAKS = /\r\n|[\n\t]/g;
+
+export interface NameRuleOptions {
+  /** Allow line breaks and tabs (a message rather than a name). */
+  multiline?: boolean;
+}
+
+/** The stored form of a name: NFC, trimmed. */
+export function normalizeName(value: string): string {
+  return value.normalize('NFC').trim();
+}
+
+/**
+ * The reason `value` (normalised: trimmed, so surrounding white space is no reason) is refused as the text of
+ * `field`, or null when it is acceptable. Lengths are checked by each field's own rule, on the normalised text.
+ */
+export function nameProblem(value: string, field: string, options: NameRuleOptions = {}): string | null {
+  let text = value.replace(EMOJI_ZWJ, '$1');
+  if (options.multiline) text = text.replace(LINE_BREAKS, ' ');
+  if (FORBIDDEN.test(text)) {
+    return `${field} must not contain control, direction-changing or invisible characters`;
+  }
+  return null;
+}
+
+/**
+ * A name that comes from elsewhere (an identity provider's claims), where there is no one to answer a 400 to:
+ * normalised, or null when the rule refuses it or it is longer than `max`, so that it is never shown.
+ */
+export function acceptedNameOrNull(value: string | null | undefined, max: number): string | null {
+  if (typeof value !== 'string') return null;
+  const name = normalizeName(value);
+  return name !== '' && name.length <= max && nameProblem(name, 'name') === null ? name : null;
+}
+
+/**
+ * Class-validator decorator for the name rule (strings only: the field's own decorators check type and length).
+ * The 400 names the field: `<field> must not contain control, direction-changing or invisible characters`.
+ */
+export function IsCleanName(options: NameRuleOptions & { field?: string } = {}): PropertyDecorator {
+  return ValidateBy({
+    name: 'cleanName',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) =>
+        typeof value !== 'string' || nameProblem(normalizeName(value), options.field ?? args?.property ?? 'name', options) === null,
+      defaultMessage: ({ value, property }: ValidationArguments) =>
+        nameProblem(normalizeName(String(value)), options.field ?? property, options) ?? `${property} is not valid`,
+    },
+  });
+}
