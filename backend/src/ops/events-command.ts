@@ -5,7 +5,7 @@ import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store'
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
-import { exportEvents, truncatedAway, ExportFileError, importEvents, ImportRefused } from './events-transfer';
+import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 import { progressBar } from './progress';
 
@@ -255,9 +255,8 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof ExportFileError) io.err(`${file} ${err.message}: nothing was imported.\n`);
-    else if (err instanceof ImportRefused) io.err(`${err.message}\n`);
-    else io.err(`${(err as Error).message}\n`);
+    // A damaged line is found before anything is written; a refusal (ImportRefused) says itself what to do.
+    io.err(err instanceof ExportFileError ? `${file} ${err.message}: nothing was imported.\n` : `${(err as Error).message}\n`);
     return 1;
   } finally {
     await target.close();
