@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
-import { SimulatedEventStoreDb } from '../event-store/eventstoredb-simulation';
+import { EventStoreDbStandIn } from '../event-store/standin/server';
 import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { runEvents, type CliIo } from './events-command';
@@ -178,15 +178,15 @@ describe('events import into SQLite', () => {
   });
 });
 
-describe('events import into EventStoreDB (the adapter over the simulated server)', () => {
+describe('events import into EventStoreDB (the adapter through the official client, on the gRPC stand-in)', () => {
   it('recreates the streams, versions, ids and metadata in order; a second import is refused; --resume finishes one', async () => {
     const source = new SqliteEventStore(join(dir, 'events.sqlite'));
     await fill(source);
     const file = join(dir, 'export.ndjson');
     expect(await runEvents(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
 
-    const server = new SimulatedEventStoreDb();
-    const esdb = new EventStoreDbEventStore(server.client());
+    const server = await EventStoreDbStandIn.start();
+    const esdb = new EventStoreDbEventStore(server.url);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     writeFileSync(join(dir, 'half.ndjson'), lines.slice(0, 5).join('\n'));
     expect(await importEvents(esdb, join(dir, 'half.ndjson'), { resume: false, progress: silent, batchSize: 2 })).toEqual({ imported: 5, skipped: 0 });
@@ -195,9 +195,12 @@ describe('events import into EventStoreDB (the adapter over the simulated server
 
     expect(await contents(esdb)).toEqual(await contents(source));
     // EventStoreDB's own ids are the ones the adapter derives from Joy's event ids, so a retried append is recognised.
-    const ids = server.log.filter((r) => r.kind === 'event' && !r.type.startsWith('$')).map((r) => (r.metadata as { eventId: string }).eventId);
+    const ids = server.log.records
+      .filter((r) => r.kind === 'event' && !r.type.startsWith('$'))
+      .map((r) => (JSON.parse(Buffer.from(r.metadata).toString('utf8')) as { eventId: string }).eventId);
     expect(ids).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7']);
     await esdb.close();
+    await server.stop();
     await source.close();
   });
 });
