@@ -205,10 +205,10 @@ describe('events import into EventStoreDB (the adapter through the official clie
   });
 });
 
-describe('events export from EventStoreDB (the adapter over the simulated server)', () => {
+describe('events export from EventStoreDB (the adapter through the official client, on the gRPC stand-in)', () => {
   it('leaves out the events truncated away from a rewritten stream; SQLite takes the stream with its versions', async () => {
-    const server = new SimulatedEventStoreDb();
-    const esdb = new EventStoreDbEventStore(server.client());
+    const [server, empty] = [await EventStoreDbStandIn.start(), await EventStoreDbStandIn.start()];
+    const esdb = new EventStoreDbEventStore(server.url);
     // A stream the personal-data migration rewrote: plaintext originals, their copies, truncated before the copies.
     await esdb.appendToStream('user-1', [event('UserRegistered', 'e1', { firstName: 'Ada' }), event('UserProfileUpdated', 'e2', { firstName: 'Ada L' })], { expectedVersion: 0 });
     await esdb.appendToStream('ratings-1', [event('RatingSubmitted', 'e3', { joy: 7 })], { expectedVersion: 0 });
@@ -233,10 +233,11 @@ describe('events export from EventStoreDB (the adapter over the simulated server
     await target.appendToStream('user-1', [event('UserProfileUpdated', 'e9')], { expectedVersion: 4 });
 
     // EventStoreDB cannot take a stream that starts past version 1: the import says so.
-    const other = new EventStoreDbEventStore(new SimulatedEventStoreDb().client());
+    const other = new EventStoreDbEventStore(empty.url);
     await expect(importEvents(other, file, { resume: false, progress: silent })).rejects.toThrow(
       'line 2: user-1 starts at version 3 in the file (its earlier events were truncated in the source EventStoreDB)',
     );
     await Promise.all([esdb.close(), other.close(), target.close()]);
+    await Promise.all([server.stop(), empty.stop()]);
   });
 });
