@@ -29,9 +29,14 @@ export interface RunningApp {
 export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<RunningApp> {
   const infra = await createInfrastructure(config);
   if (config.role !== 'api') {
-    await infra.pipeline.start();
-    // Embedded read models start empty: serve requests only once the replay has caught up.
-    await infra.pipeline.waitUntilCaughtUp();
+    try {
+      await infra.pipeline.start();
+      // Embedded read models start empty: serve requests only once the replay has caught up.
+      await infra.pipeline.waitUntilCaughtUp();
+    } catch (err) {
+      await infra.close();
+      throw err;
+    }
   }
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, infra), {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import type { RecordedEvent } from '../event-store/event-store.port';
+import { quarantineEvent, verifyEvents } from './event-repair';
 
 /** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
 export interface CliIo {
@@ -25,12 +26,19 @@ const PAGE = 500;
 const FOLLOW_POLL_MS = 250;
 
 const USAGE = `usage: npm run events -- tail --from <position> [--type T]... [--follow] [--checkpoint FILE]
-  Prints the events after <position> in global order, one JSON object a line:
+       npm run events -- verify
+       npm run events -- quarantine <position>
+
+tail: prints the events after <position> in global order, one JSON object a line:
   {position, streamId, streamVersion, type, data, metadata}.
   --type T           only events of type T (repeat or comma-separate for several)
   --follow           keep printing new events as they are appended (until Ctrl-C)
   --checkpoint FILE  resume after the last position printed (FILE is written after each line)
-  Reads EventStoreDB when EVENTSTORE_URL is set, else the SQLite file in DATA_DIR (read-only).`;
+  Reads EventStoreDB when EVENTSTORE_URL is set, else the SQLite file in DATA_DIR (read-only).
+verify: reads every event of DATA_DIR/events.sqlite (read-only, safe beside the app) and lists those that cannot
+  be read, with their positions; exit code 1 when any is damaged.
+quarantine <position>: moves the damaged event at <position> into the file's quarantined_events table, after a
+  backup of the file next to it (events.sqlite.before-quarantine-...). Stop the app first.`;
 
 interface TailOptions {
   from: number;
@@ -129,9 +137,65 @@ export function openEventSource(env: NodeJS.ProcessEnv): EventSource {
   return new ReadOnlySqliteEvents(file);
 }
 
-/** `events tail ...`; resolves to the exit code. */
+function sqliteFile(env: NodeJS.ProcessEnv): string {
+  return join(resolve(env.DATA_DIR ?? './data'), 'events.sqlite');
+}
+
+async function verify(io: CliIo): Promise<number> {
+  if (io.env.EVENTSTORE_URL) {
+    io.err('verify reads the embedded SQLite event store; EventStoreDB checks its own log (see its documentation)\n');
+    return 2;
+  }
+  const file = sqliteFile(io.env);
+  let result: ReturnType<typeof verifyEvents>;
+  try {
+    result = verifyEvents(file);
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+  for (const problem of result.fileProblems) io.err(`${file}: ${problem}\n`);
+  for (const d of result.damaged) await io.out(`position ${d.position}: ${d.reason}\n`);
+  if (result.damaged.length === 0 && result.fileProblems.length === 0) {
+    await io.out(`${file}: all ${result.checked} events read fine\n`);
+    return 0;
+  }
+  const first = result.damaged[0];
+  io.err(
+    `${file}: ${result.damaged.length} damaged event(s) among ${result.checked} read` +
+      (result.fileProblems.length ? `, and the file itself is damaged (restore it from a backup)` : '') +
+      (first ? `. Stop the app, then: npm run events -- quarantine ${first.position}` : '') +
+      '\n',
+  );
+  return 1;
+}
+
+async function quarantine(args: string[], io: CliIo): Promise<number> {
+  const position = Number(args[0]);
+  if (args.length !== 1 || !Number.isSafeInteger(position) || position < 1) {
+    io.err(`quarantine needs one position (an integer >= 1)\n${USAGE}\n`);
+    return 2;
+  }
+  if (io.env.EVENTSTORE_URL) {
+    io.err('quarantine works on the embedded SQLite event store only\n');
+    return 2;
+  }
+  const file = sqliteFile(io.env);
+  try {
+    const { backup, reason } = await quarantineEvent(file, position);
+    await io.out(`Moved the event at position ${position} (${reason}) into quarantined_events.\nBackup of the file before: ${backup}\n`);
+    return 0;
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** `events tail|verify|quarantine ...`; resolves to the exit code. */
 export async function runEvents(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
+  if (command === 'verify') return verify(io);
+  if (command === 'quarantine') return quarantine(args, io);
   if (command !== 'tail') {
     io.err(`${command ? `unknown command ${command}\n` : ''}${USAGE}\n`);
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
