@@ -5,6 +5,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
+COPY packages/domain/package.json packages/domain/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
@@ -15,6 +16,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/backend/package.json ./backend/
+# The shared domain package the backend requires (node_modules/@joy/domain links to it).
+COPY --from=build /app/packages/domain/package.json ./packages/domain/
+COPY --from=build /app/packages/domain/dist ./packages/domain/dist
 COPY --from=build /app/backend/dist ./backend/dist
 COPY --from=build /app/frontend/dist ./frontend/dist
 USER node

@@ -1,7 +1,17 @@
 /** Unit, conformance and API tests of both workspaces. The browser tests have their own config. */
 
+/** Tests read the shared domain package from its source, so they never need it built first. */
+const domainSource = { '^@joy/domain$': '<rootDir>/packages/domain/src/index.ts' };
+
 module.exports = {
   projects: [
+    {
+      displayName: 'domain',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/packages/domain/src'],
+      testMatch: ['**/*.spec.ts'],
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/domain/tsconfig.spec.json' }] },
+    },
     {
       displayName: 'backend',
       testEnvironment: 'node',
@@ -11,6 +21,7 @@ module.exports = {
       testMatch: ['**/*.spec.ts'],
       // isolatedModules (transpile only; `tsc` type-checks) is set in backend/tsconfig.json.
       transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/backend/tsconfig.json' }] },
+      moduleNameMapper: domainSource,
     },
     {
       displayName: 'frontend',
@@ -26,6 +37,7 @@ module.exports = {
         '\\.css$': '<rootDir>/frontend/src/testing/styleStub.ts',
         // @ant-design/icons' CommonJS build requires an ES module file of @ant-design/colors.
         '^@ant-design/colors/es/(.*)$': '@ant-design/colors/lib/$1',
+        ...domainSource,
       },
     },
   ],

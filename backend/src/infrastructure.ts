@@ -10,7 +10,7 @@ import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
-import { KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
+import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -41,11 +41,11 @@ export interface Infrastructure {
  * The key store: MongoDB collection `user-keys` when MONGO_URL is set (shared by api and worker replicas), else
  * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
  */
-export function createKeyStore(config: AppConfig): KeyStore {
+export function createKeyStore(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): KeyStore & KeyArchive {
   return config.mongoUrl ? new MongoKeyStore(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
 }
 
-export function createEventStore(config: AppConfig): EventStore {
+export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'dataDir'>): EventStore {
   return config.eventStoreUrl
     ? new EventStoreDbEventStore(config.eventStoreUrl)
     : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from './api';
 import { TOASTS, toast } from './lib/toast';
-import type { FactorScores, Group, JoyRating } from './types';
+import type { GroupView, RatingView, SubmitRatingRequest } from '@joy/domain';
 
 export const RATINGS_KEY = ['/api/joy-ratings'] as const;
 export const LATEST_RATING_KEY = ['/api/joy-ratings/latest'] as const;
@@ -9,27 +9,27 @@ export const GROUPS_KEY = ['/api/groups'] as const;
 
 /** The user's ratings, newest first. */
 export function useRatings() {
-  return useQuery<JoyRating[]>({ queryKey: RATINGS_KEY });
+  return useQuery<RatingView[]>({ queryKey: RATINGS_KEY });
 }
 
 /** The user's latest rating, or null when there is none. */
 export function useLatestRating() {
-  return useQuery<JoyRating | null>({ queryKey: LATEST_RATING_KEY });
+  return useQuery<RatingView | null>({ queryKey: LATEST_RATING_KEY });
 }
 
 /** The groups the user belongs to. */
 export function useGroups() {
-  return useQuery<Group[]>({ queryKey: GROUPS_KEY });
+  return useQuery<GroupView[]>({ queryKey: GROUPS_KEY });
 }
 
 /**
  * Saves a rating. Success: "Rating Saved!" and the ratings lists are refreshed. Failure: "Error" (a 401 is
  * handled globally: "Unauthorized" and the way to /api/login).
  */
-export function useSubmitRating(options: { onSaved?: (rating: JoyRating) => void } = {}) {
+export function useSubmitRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
   const client = useQueryClient();
-  return useMutation<JoyRating, Error, FactorScores>({
-    mutationFn: (scores) => apiJson<JoyRating>('POST', '/api/joy-ratings', scores),
+  return useMutation<RatingView, Error, SubmitRatingRequest>({
+    mutationFn: (scores) => apiJson<RatingView>('POST', '/api/joy-ratings', scores),
     onSuccess: async (rating) => {
       toast(TOASTS.ratingSaved);
       await Promise.all([

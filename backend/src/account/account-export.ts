@@ -7,7 +7,8 @@ import { readProfile, readProfiles } from '../identity/profiles';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
-import { FACTORS, type RatingSubmitted } from '../ratings/ratings.decider';
+import { FACTOR_NAMES } from '@joy/domain';
+import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 /*
@@ -66,7 +67,7 @@ export const CSV_COLUMNS = [
   'id',
   'date',
   'overall_score',
-  ...FACTORS,
+  ...FACTOR_NAMES,
   'group_id',
   'group_name',
   'role',

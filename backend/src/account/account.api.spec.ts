@@ -7,7 +7,7 @@ import { freePort } from '../bench/app-process';
 import { loadConfig, type AppConfig } from '../config';
 import { metadataFor } from '../event-store/decider';
 import type { EventToAppend } from '../event-store/event-store.port';
-import { FACTORS } from '../ratings/ratings.decider';
+import { FACTOR_NAMES as FACTORS } from '@joy/domain';
 import type { VersionedReadModelStore } from '../read-models/versioned-read-model-store';
 import { api, signIn } from '../testing/app-harness';
 import { assertEventsMatchContract } from '../testing/event-contract';

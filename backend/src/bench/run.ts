@@ -1,3 +1,4 @@
+import { overallScore } from '@joy/domain';
 import autocannon, { Result } from 'autocannon';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -160,10 +161,10 @@ function httpFigure(name: string, result: Result, baselineName: string, base: Re
 function ratingEvent(userId: string, at = new Date()): EventToAppend {
   const ratingId = randomUUID();
   const scores = rating();
-  const overallScore = Math.round(((scores.relationships + scores.health + scores.purpose + scores.growth + scores.joy) / 5) * 10) / 10;
+  const overall = overallScore(scores);
   return {
     type: 'RatingSubmitted',
-    data: { ratingId, userId, ...scores, overallScore, submittedAt: at.toISOString() },
+    data: { ratingId, userId, ...scores, overallScore: overall, submittedAt: at.toISOString() },
     metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at.toISOString() },
   };
 }

@@ -3,20 +3,18 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import Stripe from 'stripe';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import type { SubscriptionStatusView } from '../projections/subscriptions.projector';
+import type { BillingClientConfig, CreateSubscriptionResponse, SubscriptionStatusView } from '@joy/domain';
 import { ConfirmSandboxPaymentDto } from './billing.dto';
 import {
   CancelSubscriptionCommand,
   ConfirmSandboxPaymentCommand,
   CreateSubscriptionCommand,
-  type CreateSubscriptionResult,
   GetSubscriptionStatusQuery,
   SyncProviderSubscriptionCommand,
 } from './billing.handlers';
-import { BILLING_PROVIDER, type BillingClientConfig, type BillingProvider } from './billing.provider';
+import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
 import { StripeBillingProvider } from './stripe.provider';
 
-export type { SubscriptionStatusView };
 
 /** Joy Premium for the signed-in user. */
 @Controller()
@@ -37,7 +35,7 @@ export class BillingController {
   /** `{ clientSecret }` of a checkout to pay, or `{}` when the user already has Joy Premium. No body. */
   @Post('create-subscription')
   @HttpCode(200)
-  create(@CurrentUser() user: SessionUser): Promise<CreateSubscriptionResult> {
+  create(@CurrentUser() user: SessionUser): Promise<CreateSubscriptionResponse> {
     return this.commands.execute(new CreateSubscriptionCommand(user.id));
   }
 

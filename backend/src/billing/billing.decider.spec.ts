@@ -1,10 +1,10 @@
+import { isPremiumAt } from '@joy/domain';
 import { DomainError } from '../event-store/decider';
 import { contractViolations } from '../testing/event-contract';
 import { recorded } from '../testing/events';
 import {
   addOneMonth,
   BILLING_MESSAGES,
-  isPremiumAt,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,

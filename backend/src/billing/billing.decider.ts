@@ -1,3 +1,4 @@
+import { type BillingProviderName, isPremiumAt } from '@joy/domain';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
 
 /*
@@ -10,10 +11,6 @@ import { Decider, DomainError, DomainEvent } from '../event-store/decider';
  * twice changes nothing the second time, and a stale one (an `updated` arriving after `deleted`) changes
  * nothing at all: an ended subscription never comes back.
  */
-
-export type BillingProviderName = 'stripe' | 'sandbox';
-
-export const PREMIUM_PRICE = { amountCents: 499, currency: 'usd', interval: 'month', lookupKey: 'joy_premium_monthly' } as const;
 
 export const BILLING_MESSAGES = {
   nothingToCancel: 'You have no active Joy Premium subscription to cancel.',
@@ -100,16 +97,6 @@ export const initialSubscriptionState: SubscriptionState = {
   attempts: 0,
   endedSubscriptionIds: [],
 };
-
-/** Premium right now: active, or canceling until the end of the paid period. */
-export function isPremiumAt(state: Pick<SubscriptionState, 'status' | 'currentPeriodEnd' | 'provider'>, now: Date): boolean {
-  if (state.status !== 'active' && state.status !== 'canceling') return false;
-  if (!state.currentPeriodEnd) return state.status === 'active';
-  if (Date.parse(state.currentPeriodEnd) > now.getTime()) return true;
-  // A Stripe subscription past its period end stays premium until Stripe says otherwise (the renewal's
-  // invoice.paid, or deleted): a webhook may lag. Sandbox subscriptions and scheduled cancellations end there.
-  return state.status === 'active' && state.provider === 'stripe';
-}
 
 // ---- commands -----------------------------------------------------------------------------------------
 

@@ -4,10 +4,10 @@ import { PIPELINE } from '../app.tokens';
 import { CommandContext, decideAndAppend, DomainError } from '../event-store/decider';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
-import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt, SubscriptionStatusView } from '../projections/subscriptions.projector';
+import { type CreateSubscriptionResponse, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
+import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
-  isPremiumAt,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,
@@ -44,16 +44,7 @@ async function statusOf(readModels: ReadModelStore, userId: string, now = new Da
   return subscriptionStatusAt(await readModels.get<SubscriptionDoc>(subscriptionsProjector.collection, userId), now);
 }
 
-/** The groups' premium lookup, on the subscriptions read model and the clock. */
-export function premiumFromSubscriptions(readModels: ReadModelStore): (userId: string) => Promise<boolean> {
-  return async (userId) => (await statusOf(readModels, userId)).isPremium;
-}
-
 // ---- commands -----------------------------------------------------------------------------------------
-
-export interface CreateSubscriptionResult {
-  clientSecret?: string;
-}
 
 export class CreateSubscriptionCommand {
   constructor(readonly userId: string) {}
@@ -64,14 +55,14 @@ export class CreateSubscriptionCommand {
  * `{}` when the user already has Joy Premium.
  */
 @CommandHandler(CreateSubscriptionCommand)
-export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResult> {
+export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResponse> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
-  async execute({ userId }: CreateSubscriptionCommand): Promise<CreateSubscriptionResult> {
+  async execute({ userId }: CreateSubscriptionCommand): Promise<CreateSubscriptionResponse> {
     const at = new Date();
     const state = await loadState(this.store, userId);
     if (isPremiumAt(state, at)) return {};

@@ -1,4 +1,5 @@
-import type { BillingProviderName, ProviderSubscription, SubscriptionState } from './billing.decider';
+import type { BillingClientConfig, BillingProviderName } from '@joy/domain';
+import type { ProviderSubscription, SubscriptionState } from './billing.decider';
 
 /**
  * The billing port: the payment provider's side of Joy Premium. Two adapters, chosen by configuration:
@@ -28,10 +29,6 @@ export interface BillingProvider {
   cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
 }
 
-export interface BillingClientConfig {
-  provider: BillingProviderName;
-  publishableKey?: string;
-}
 
 export type Checkout =
   | { kind: 'open'; customerId: string; subscriptionId: string; clientSecret: string }

@@ -1,7 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../event-store/decider';
 import { addOneMonth, BILLING_MESSAGES, ProviderSubscription, SubscriptionState } from './billing.decider';
-import type { BillingClientConfig, BillingProvider, Checkout } from './billing.provider';
+import type { BillingClientConfig } from '@joy/domain';
+import type { BillingProvider, Checkout } from './billing.provider';
 
 /** The sandbox's test cards (as Stripe's test mode): one succeeds, one is declined. */
 export const SANDBOX_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;

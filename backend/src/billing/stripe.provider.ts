@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { type BillingClientConfig, PREMIUM_PRICE } from '@joy/domain';
 import Stripe from 'stripe';
 import type { BillingConfig } from '../config';
-import { PREMIUM_PRICE, ProviderSubscription, SubscriptionState } from './billing.decider';
-import type { BillingClientConfig, BillingProvider, Checkout } from './billing.provider';
+import { ProviderSubscription, SubscriptionState } from './billing.decider';
+import type { BillingProvider, Checkout } from './billing.provider';
 
 type StripeBilling = Extract<BillingConfig, { provider: 'stripe' }>;
 

@@ -4,7 +4,7 @@ import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { SendCareActionDto } from './care.dto';
 import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand } from './care.handlers';
-import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from './care.handlers';
+import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
 
 /** Care actions (Joy Premium): send to a member of a shared group; lists of care received and sent. */
 @Controller('care-actions')

@@ -1,3 +1,4 @@
+import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, isCareKind } from '@joy/domain';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -14,19 +15,6 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  * Who may send is decided from facts the handler reads (premium status, the group's members), so the
  * decider stays pure.
  */
-
-export const CARE_KINDS = ['flowers', 'handwritten_card', 'digital_gift_card', 'care_package'] as const;
-export type CareKind = (typeof CARE_KINDS)[number];
-export const CARE_KIND_LABELS: Record<CareKind, string> = {
-  flowers: 'Flowers',
-  handwritten_card: 'Handwritten card',
-  digital_gift_card: 'Digital gift card',
-  care_package: 'Care package',
-};
-
-export const CARE_MESSAGE_MAX = 500;
-/** A member whose latest overall score is below this gets a care suggestion (a product choice, not a clinical one). */
-export const CARE_SUGGESTION_THRESHOLD = 3;
 
 export const CARE_MESSAGES = {
   premiumOnly: 'Care actions are a Joy Premium feature. Upgrade to send care to your tribe.',
@@ -45,10 +33,6 @@ export const CARE_MESSAGES = {
 export const careStream = (careActionId: string) => `care-${careActionId}`;
 /** The id of a care action's CareActionFulfilled event: the same on every retry, so it is appended once. */
 export const fulfilledEventId = (careActionId: string) => `care-fulfilled-${careActionId}`;
-
-export function isCareKind(value: unknown): value is CareKind {
-  return typeof value === 'string' && (CARE_KINDS as readonly string[]).includes(value);
-}
 
 /** Checks kind and message; the message is trimmed, and an empty one is no message (null). */
 export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {

@@ -1,6 +1,7 @@
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
+import { CARE_MESSAGE_MAX, isCareKind } from '@joy/domain';
 import { IsCleanName } from '../names/name-rule';
-import { CARE_MESSAGE_MAX, CARE_MESSAGES, isCareKind } from './care.decider';
+import { CARE_MESSAGES } from './care.decider';
 
 /** A non-blank string id of at most 64 characters. */
 function Id(required: string): PropertyDecorator {

@@ -1,65 +1,22 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
 import { PIPELINE } from '../app.tokens';
 import { decideAndAppend, DomainError } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import type { PremiumLookup } from '../groups/groups.handlers';
-import { CareActionDoc, careActionsProjector, CareActionStatus } from '../projections/care-actions.projector';
+import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
+import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
 import { CareSupportDoc, careSuggestionsProjector } from '../projections/care-suggestions.projector';
 import { GroupDoc, groupsProjector } from '../projections/groups.projector';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { CARE_MESSAGES, careDecider, CareKind, careStream } from './care.decider';
-
-/** Whether the sender has Joy Premium: billing's lookup on the subscriptions read model (see care.module.ts). */
-export const CARE_PREMIUM_LOOKUP = 'CarePremiumLookup';
+import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
 
 /** Newest care actions listed per person. */
 export const CARE_LIST_LIMIT = 100;
-
-// ---- views --------------------------------------------------------------------------------------------
-
-export interface CareActionView {
-  id: string;
-  groupId: string;
-  senderId: string;
-  recipientId: string;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareActionStatus;
-}
-
-export interface ReceivedCareActionView {
-  id: string;
-  groupId: string;
-  senderId: string;
-  senderFirstName: string | null;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareActionStatus;
-}
-
-export interface SentCareActionView {
-  id: string;
-  groupId: string;
-  recipientId: string;
-  recipientFirstName: string | null;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareActionStatus;
-}
-
-export interface CareSuggestionView {
-  userId: string;
-  firstName: string | null;
-  latestScore: number;
-}
 
 // ---- commands -----------------------------------------------------------------------------------------
 
@@ -79,7 +36,7 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
     @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
-    @Inject(CARE_PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+    @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
   ) {}
 
   async execute({ userId, groupId, recipientId, kind, message }: SendCareActionCommand): Promise<CareActionView> {

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { premiumFromSubscriptions } from '../billing/billing.handlers';
-import { READ_MODELS } from '../read-models/read-model-store.port';
+import { PremiumModule } from '../billing/premium';
 import { CareActionsController, CareSuggestionsController } from './care.controller';
 import {
-  CARE_PREMIUM_LOOKUP,
   GetCareReceivedHandler,
   GetCareSentHandler,
   GetCareSuggestionsHandler,
@@ -16,11 +14,9 @@ import {
  * started by the worker (or the embedded process), never by an api-only replica.
  */
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, PremiumModule],
   controllers: [CareActionsController, CareSuggestionsController],
   providers: [
-    // The same lookup the groups use: billing's subscriptions read model, the paid period checked now.
-    { provide: CARE_PREMIUM_LOOKUP, useFactory: premiumFromSubscriptions, inject: [READ_MODELS] },
     SendCareActionHandler,
     GetCareSuggestionsHandler,
     GetCareReceivedHandler,

@@ -37,6 +37,25 @@ describe('SqliteEventStore specifics', () => {
     },
   });
 
+  it('appendBatch writes several streams in order in one transaction: all of them, or none when one conflicts', async () => {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    await store.appendToStream('b', [event('B1')], { expectedVersion: 0 });
+    const results = await store.appendBatch([
+      { streamId: 'a', events: [event('A1'), event('A2')], expectedVersion: 0 },
+      { streamId: 'b', events: [event('B2')], expectedVersion: 1 },
+    ]);
+    expect(results).toEqual([{ nextVersion: 2, position: 3 }, { nextVersion: 2, position: 4 }]);
+
+    await expect(
+      store.appendBatch([
+        { streamId: 'c', events: [event('C1')], expectedVersion: 0 },
+        { streamId: 'a', events: [event('A3')], expectedVersion: 1 }, // a is at version 2
+      ]),
+    ).rejects.toThrow('Stream a: expected version 1, actual 2');
+    expect((await store.readAll({ from: 0, limit: 10 })).map((e) => e.type)).toEqual(['B1', 'A1', 'A2', 'B2']);
+    await store.close();
+  });
+
   it('works in memory and starts at position 1', async () => {
     const store = new SqliteEventStore(':memory:');
     expect(await store.headPosition()).toBe(0);

@@ -27,6 +27,13 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** One stream's part of `appendBatch`. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedVersion: ExpectedVersion;
+}
+
 interface PendingAppend {
   streamId: string;
   events: readonly EventToAppend[];
@@ -100,6 +107,7 @@ export class SqliteEventStore implements EventStore {
   /** Appends waiting for the next group commit. */
   private pending: PendingAppend[] = [];
   private readonly commitTx: Database.Transaction<(batch: PendingAppend[]) => void>;
+  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[]) => AppendResult[]>;
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
@@ -143,6 +151,9 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
     this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
+    this.batchTx = this.db.transaction((appends: readonly StreamAppend[]) =>
+      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion)),
+    );
     // Group commit: the appends that arrive in the same turn of the event loop share one transaction, so one
     // disk sync covers them all. Each runs in its own savepoint (a nested transaction), so one append's
     // conflict rolls back only that append.
@@ -155,6 +166,23 @@ export class SqliteEventStore implements EventStore {
         }
       }
     });
+  }
+
+  /**
+   * Appends to several streams in one transaction, in the order given: all of them or none (an import writes
+   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream.
+   */
+  async appendBatch(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (this.closed) throw new Error('The event store is closed');
+    let results: AppendResult[];
+    try {
+      results = this.batchTx.immediate(appends);
+    } catch (err) {
+      const failed = err instanceof WrongExpectedVersionError ? err.streamId : appends[0]?.streamId ?? '';
+      throw describeAppendError(failed, err);
+    }
+    if (results.length > 0) this.wakeSubscribers();
+    return results;
   }
 
   async appendToStream(

@@ -4,7 +4,7 @@ import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { CreateGroupDto, JoinGroupDto } from './groups.dto';
 import { CreateGroupCommand, GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, JoinGroupCommand } from './groups.handlers';
-import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from './groups.handlers';
+import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
 
 /** Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member. */
 @Controller('groups')

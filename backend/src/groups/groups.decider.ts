@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { FREE_PLAN_GROUP_LIMIT } from '@joy/domain';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 
@@ -22,7 +23,6 @@ import { nameProblem, normalizeName } from '../names/name-rule';
 
 export const GROUP_NAME_MAX = 80;
 export const GROUP_DESCRIPTION_MAX = 500;
-export const FREE_PLAN_GROUP_LIMIT = 3;
 
 /** Invite codes: 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
 export const INVITE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -37,7 +37,7 @@ export const MESSAGES = {
   inviteCodeTooLong: `inviteCode must be at most ${INVITE_CODE_LENGTH} characters`,
   inviteCodeNotFound: 'Invite code not found.',
   alreadyMember: 'You are already a member of this group.',
-  freePlanLimit: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.',
+  freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
   groupNotFound: 'Group not found',
 } as const;
 

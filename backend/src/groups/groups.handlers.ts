@@ -1,7 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import { isInLastWeek, meanScore, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView } from '@joy/domain';
 import { PIPELINE } from '../app.tokens';
+import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend, DomainError, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
@@ -26,15 +28,6 @@ import {
 
 // ---- ports of this feature ----------------------------------------------------------------------------
 
-/** Whether a user has Joy Premium. A function behind a token, so billing can swap the source later. */
-export type PremiumLookup = (userId: string) => Promise<boolean>;
-export const PREMIUM_LOOKUP = 'GroupsPremiumLookup';
-
-/** Reads the `subscriptions` read model (`{ isPremium }`); no document means the free plan. */
-export function premiumFromReadModels(readModels: ReadModelStore): PremiumLookup {
-  return async (userId) => (await readModels.get<{ isPremium?: boolean }>('subscriptions', userId))?.isPremium === true;
-}
-
 /** Produces invite codes; injected so that a test can force a collision. */
 export type InviteCodeGenerator = () => string;
 export const INVITE_CODE_GENERATOR = 'GroupsInviteCodeGenerator';
@@ -42,45 +35,7 @@ export const INVITE_CODE_GENERATOR = 'GroupsInviteCodeGenerator';
 /** How many codes to try before giving up (a collision is about 1 in 8.5e11 per existing group). */
 export const INVITE_CODE_ATTEMPTS = 10;
 
-// ---- views --------------------------------------------------------------------------------------------
-
-/** A group as the API shows it to its members. */
-export interface GroupView {
-  id: string;
-  name: string;
-  description: string | null;
-  inviteCode: string;
-  createdAt: string;
-}
-
-export interface GroupDetailView extends GroupView {
-  memberCount: number;
-  /** Members whose latest rating is at most 7 days old. */
-  activeThisWeek: number;
-  /** Mean of the members' latest overall scores, one decimal; 0 when nobody has rated. */
-  averageScore: number;
-  /** Ratings of the members in the last 7 days. */
-  recentRatingsCount: number;
-}
-
-export interface GroupMemberView {
-  id: string;
-  firstName: string | null;
-  email: string | null;
-  profileImageUrl: string | null;
-  latestScore: number | null;
-}
-
-/** A member's rating as the group sees it: the overall score only, never the five factors. */
-export interface GroupRatingView {
-  id: string;
-  userId: string;
-  overallScore: number;
-  createdAt: string;
-}
-
 export const GROUP_RATINGS_LIMIT = 100;
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 function groupView(g: Pick<GroupDoc, 'id' | 'name' | 'description' | 'inviteCode' | 'createdAt'>): GroupView {
   return { id: g.id, name: g.name, description: g.description, inviteCode: g.inviteCode, createdAt: g.createdAt };
@@ -89,8 +44,6 @@ function groupView(g: Pick<GroupDoc, 'id' | 'name' | 'description' | 'inviteCode
 function viewOfCreated(data: GroupCreated['data']): GroupView {
   return groupView({ id: data.groupId, name: data.name, description: data.description, inviteCode: data.inviteCode, createdAt: data.createdAt });
 }
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 // ---- commands -----------------------------------------------------------------------------------------
 
@@ -264,14 +217,13 @@ export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetail
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group.members);
     // Time-dependent figures are computed now, from the timestamps in the documents.
-    const since = now.getTime() - WEEK_MS;
-    const recent = (r: MemberRating) => Date.parse(r.createdAt) >= since;
+    const recent = (r: MemberRating) => isInLastWeek(r.createdAt, now, 'UTC');
     const latest = stats.flatMap((s) => (s?.latest ? [s.latest] : []));
     return {
       ...groupView(group),
       memberCount: group.members.length,
       activeThisWeek: latest.filter(recent).length,
-      averageScore: latest.length === 0 ? 0 : round1(latest.reduce((sum, r) => sum + r.overallScore, 0) / latest.length),
+      averageScore: meanScore(latest.map((r) => r.overallScore)) ?? 0,
       recentRatingsCount: stats.reduce((n, s) => n + (s?.recent.filter(recent).length ?? 0), 0),
     };
   }

@@ -21,6 +21,27 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
+/** One entry of a key store as `npm run keys -- export|import` moves it: a live key, or a tombstone (key null). */
+export interface KeyRecord {
+  userId: string;
+  key: Buffer | null;
+  /** When the key was destroyed (tombstones only). */
+  destroyedAt: Date | null;
+}
+
+/**
+ * The whole of a key store, for moving it to another one (`npm run keys`): both adapters implement it. Not on the
+ * KeyStore port: the app never lists keys.
+ */
+export interface KeyArchive {
+  /** Every key and tombstone, in user id order, read a page at a time. */
+  records(): AsyncIterable<KeyRecord>;
+  /** The stored key (null: destroyed; undefined: none), bypassing the cache. */
+  stored(userId: string): Promise<Buffer | null | undefined>;
+  /** Writes a record where the user has none yet (a live key), or destroys the user's key (a tombstone). */
+  restore(record: KeyRecord): Promise<void>;
+}
+
 /** Nest injection token of the KeyStore. */
 export const KEY_STORE = 'KeyStore';
 
@@ -31,15 +52,28 @@ const CACHE_SIZE = 5000;
  * end within this delay there too. A destroyed key is final and stays cached.
  */
 const LIVE_KEY_TTL_MS = 5000;
+/** Records read per query by `records()`. */
+const RECORDS_PAGE = 1000;
 
-abstract class CachedKeyStore implements KeyStore {
+abstract class CachedKeyStore implements KeyStore, KeyArchive {
   /** userId → key (null for a destroyed key) and when it was read. */
   private readonly cache = new Map<string, { key: Buffer | null; at: number }>();
 
   protected abstract load(userId: string): Promise<Buffer | null | undefined>;
   protected abstract insertIfAbsent(userId: string, key: Buffer): Promise<void>;
-  protected abstract tombstone(userId: string): Promise<void>;
+  protected abstract tombstone(userId: string, at: Date): Promise<void>;
+  abstract records(): AsyncIterable<KeyRecord>;
   abstract close(): Promise<void>;
+
+  stored(userId: string): Promise<Buffer | null | undefined> {
+    return this.load(userId);
+  }
+
+  async restore(record: KeyRecord): Promise<void> {
+    if (record.key) await this.insertIfAbsent(record.userId, record.key);
+    else await this.tombstone(record.userId, record.destroyedAt ?? new Date());
+    this.cache.delete(record.userId);
+  }
 
   private remember(userId: string, key: Buffer | null): void {
     this.cache.delete(userId);
@@ -74,7 +108,7 @@ abstract class CachedKeyStore implements KeyStore {
   }
 
   async destroy(userId: string): Promise<void> {
-    await this.tombstone(userId);
+    await this.tombstone(userId, new Date());
     this.remember(userId, null);
   }
 }
@@ -102,6 +136,9 @@ export class SqliteKeyStore extends CachedKeyStore {
       destroy: this.db.prepare(
         'INSERT INTO user_keys (user_id, key, destroyed_at) VALUES (?, NULL, ?) ON CONFLICT(user_id) DO UPDATE SET key = NULL, destroyed_at = COALESCE(destroyed_at, excluded.destroyed_at)',
       ),
+      page: this.db.prepare<[string, number], { user_id: string; key: Buffer | null; destroyed_at: string | null }>(
+        'SELECT user_id, key, destroyed_at FROM user_keys WHERE user_id > ? ORDER BY user_id LIMIT ?',
+      ),
     };
   }
 
@@ -122,8 +159,19 @@ export class SqliteKeyStore extends CachedKeyStore {
     this.stmt.insert.run(userId, key);
   }
 
-  protected async tombstone(userId: string): Promise<void> {
-    this.stmt.destroy.run(userId, new Date().toISOString());
+  protected async tombstone(userId: string, at: Date): Promise<void> {
+    this.stmt.destroy.run(userId, at.toISOString());
+  }
+
+  async *records(): AsyncGenerator<KeyRecord> {
+    for (let after = ''; ; ) {
+      const rows = this.stmt.page.all(after, RECORDS_PAGE);
+      for (const row of rows) {
+        yield { userId: row.user_id, key: row.key, destroyedAt: row.destroyed_at ? new Date(row.destroyed_at) : null };
+      }
+      if (rows.length < RECORDS_PAGE) return;
+      after = rows[rows.length - 1].user_id;
+    }
   }
 
   async close(): Promise<void> {
@@ -135,6 +183,13 @@ interface KeyDoc {
   _id: string;
   key: Buffer | null;
   destroyedAt?: Date;
+}
+
+/** The key bytes of a document (the driver returns a BSON Binary), null for a tombstone. */
+function keyBytes(doc: KeyDoc): Buffer | null {
+  if (!doc.key) return null;
+  const key = doc.key as unknown as { buffer?: Uint8Array } | Buffer;
+  return Buffer.isBuffer(key) ? key : Buffer.from((key as { buffer: Uint8Array }).buffer);
 }
 
 /** MongoDB collection `user-keys` (in the MONGO_URL database, apart from the event store). */
@@ -150,10 +205,14 @@ export class MongoKeyStore extends CachedKeyStore {
 
   protected async load(userId: string): Promise<Buffer | null | undefined> {
     const doc = await this.keys.findOne({ _id: userId });
-    if (!doc) return undefined;
-    if (!doc.key) return null;
-    const key = doc.key as unknown as { buffer?: Uint8Array } | Buffer;
-    return Buffer.isBuffer(key) ? key : Buffer.from((key as { buffer: Uint8Array }).buffer);
+    return doc ? keyBytes(doc) : undefined;
+  }
+
+  async *records(): AsyncGenerator<KeyRecord> {
+    // The cursor fetches a batch at a time from the server.
+    for await (const doc of this.keys.find({}, { sort: { _id: 1 }, batchSize: RECORDS_PAGE })) {
+      yield { userId: doc._id, key: keyBytes(doc), destroyedAt: doc.key ? null : (doc.destroyedAt ?? null) };
+    }
   }
 
   protected async insertIfAbsent(userId: string, key: Buffer): Promise<void> {
@@ -165,8 +224,8 @@ export class MongoKeyStore extends CachedKeyStore {
     }
   }
 
-  protected async tombstone(userId: string): Promise<void> {
-    await this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: new Date() } }, { upsert: true });
+  protected async tombstone(userId: string, at: Date): Promise<void> {
+    await this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: at } }, { upsert: true });
   }
 
   async close(): Promise<void> {

@@ -1,15 +1,11 @@
+import type { UserView } from '@joy/domain';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import type { KeyStore } from './key-store';
 import { decryptField } from './personal-data';
 
-/** A person's profile as the API shows it: decrypted; all null once the account is deleted. */
-export interface ProfileView {
-  id: string;
-  email: string | null;
-  firstName: string | null;
-  profileImageUrl: string | null;
-}
+/** A person's profile as the API shows it (GET /api/auth/user): decrypted; all null once the account is deleted. */
+export type ProfileView = UserView;
 
 /**
  * The one place where stored personal data is read back: the user-profiles read model keeps the fields as the

@@ -1,4 +1,4 @@
-import { advancedInsights, forecastWeek, isoWeek, weekdayPattern, weeklyFactorMeans, type RatingInput } from './analytics';
+import { advancedInsights, forecastWeek, weekdayPattern, weeklyFactorMeans, type RatingInput } from './analytics';
 
 const DAY = 86_400_000;
 /** A rating with all five factors equal to `score` (so overall = score) at an instant. */
@@ -14,15 +14,6 @@ const at = (createdAt: string, score: number, factors: Partial<RatingInput> = {}
 });
 /** One rating a day at noon UTC from `first`, with the given overall scores. */
 const daily = (first: string, scores: number[]) => scores.map((s, i) => at(new Date(Date.parse(`${first}T12:00:00Z`) + i * DAY).toISOString(), s));
-
-describe('isoWeek (UTC)', () => {
-  it('gives the ISO week and its Monday, across year boundaries', () => {
-    expect(isoWeek('2026-11-16T00:00:00Z')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' }); // a Monday
-    expect(isoWeek('2026-11-22T23:59:59Z')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' }); // its Sunday
-    expect(isoWeek('2027-01-01T10:00:00Z')).toEqual({ week: '2026-W53', weekStart: '2026-12-28' }); // Friday: 2026's week 53
-    expect(isoWeek('2024-12-30T10:00:00Z')).toEqual({ week: '2025-W01', weekStart: '2024-12-30' }); // Monday: 2025's week 1
-  });
-});
 
 describe('weeklyFactorMeans', () => {
   it('given ratings in two ISO weeks (unordered), when grouped, then each week has its factor and overall means, oldest first', () => {

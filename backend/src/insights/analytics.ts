@@ -1,3 +1,20 @@
+import {
+  addDays,
+  type AdvancedInsights,
+  dayNumber,
+  dayOf,
+  FACTOR_NAMES,
+  type FactorScores,
+  type ForecastDay,
+  isoWeekOfDay,
+  MAX_SCORE,
+  MIN_SCORE,
+  WEEKDAYS,
+  type WeekdayMean,
+  weekdayOfDay,
+  type WeeklyFactorMeans,
+} from '@joy/domain';
+
 /**
  * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings, all in
  * UTC. No I/O, so each is tested given/when/then with hand-checkable numbers (analytics.spec.ts).
@@ -11,37 +28,7 @@
  * Numbers are rounded to two decimals on the way out (never in the middle of a calculation).
  */
 
-export const FACTOR_NAMES = ['relationships', 'health', 'purpose', 'growth', 'joy'] as const;
-export type FactorName = (typeof FACTOR_NAMES)[number];
-
-export type RatingInput = Record<FactorName, number> & { overallScore: number; createdAt: string };
-
-export interface WeeklyFactorMeans extends Record<FactorName, number> {
-  /** ISO week, e.g. "2026-W03". */
-  week: string;
-  /** The week's Monday, YYYY-MM-DD (UTC). */
-  weekStart: string;
-  count: number;
-  overall: number;
-}
-
-export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-export interface WeekdayMean {
-  weekday: Weekday;
-  count: number;
-  /** Mean overall score, or null without ratings on that weekday. */
-  mean: number | null;
-}
-
-export interface ForecastDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  expected: number;
-  low: number;
-  high: number;
-}
+export type RatingInput = FactorScores & { overallScore: number; createdAt: string };
 
 /** The forecast needs at least this many distinct days with ratings. */
 export const FORECAST_MIN_DAYS = 7;
@@ -49,36 +36,18 @@ export const FORECAST_MIN_DAYS = 7;
 export const FORECAST_WINDOW_DAYS = 56;
 export const FORECAST_HORIZON_DAYS = 7;
 const Z95 = 1.96;
-const DAY_MS = 86_400_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const clamp = (n: number) => Math.min(5, Math.max(1, n));
+const clamp = (n: number) => Math.min(MAX_SCORE, Math.max(MIN_SCORE, n));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-/** Days since the epoch of an instant's UTC date. */
-const dayNumber = (iso: string) => Math.floor(Date.parse(iso) / DAY_MS);
-
-/** 0 = Monday … 6 = Sunday (UTC). */
-export function weekdayIndex(iso: string): number {
-  return (new Date(iso).getUTCDay() + 6) % 7;
-}
-
-/** The ISO week of an instant (UTC): `{ week: 'YYYY-Www', weekStart: 'YYYY-MM-DD' }`. */
-export function isoWeek(iso: string): { week: string; weekStart: string } {
-  const day = dayNumber(iso);
-  const monday = day - weekdayIndex(iso);
-  // The ISO year is the year of the week's Thursday.
-  const thursday = new Date((monday + 3) * DAY_MS);
-  const year = thursday.getUTCFullYear();
-  const week = Math.floor((monday + 3 - Date.UTC(year, 0, 1) / DAY_MS) / 7) + 1;
-  return { week: `${year}-W${String(week).padStart(2, '0')}`, weekStart: dayKey(monday * DAY_MS) };
-}
+/** The UTC day of an instant: the analytics are in UTC (the server knows no one's zone). */
+const utcDay = (iso: string) => dayOf(iso, 'UTC')!;
 
 /** Per ISO week, oldest first: the mean of each factor and of the overall score over the whole history. */
 export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFactorMeans[] {
   const weeks = new Map<string, { weekStart: string; ratings: RatingInput[] }>();
   for (const r of ratings) {
-    const { week, weekStart } = isoWeek(r.createdAt);
+    const { week, weekStart } = isoWeekOfDay(utcDay(r.createdAt));
     const bucket = weeks.get(week) ?? { weekStart, ratings: [] };
     bucket.ratings.push(r);
     weeks.set(week, bucket);
@@ -86,7 +55,7 @@ export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFa
   return [...weeks.entries()]
     .sort(([, a], [, b]) => a.weekStart.localeCompare(b.weekStart))
     .map(([week, { weekStart, ratings: rs }]) => {
-      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, round2(mean(rs.map((r) => r[f])))])) as Record<FactorName, number>;
+      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, round2(mean(rs.map((r) => r[f])))])) as FactorScores;
       return { week, weekStart, count: rs.length, ...factors, overall: round2(mean(rs.map((r) => r.overallScore))) };
     });
 }
@@ -94,7 +63,7 @@ export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFa
 /** Mon..Sun: the mean overall score of the ratings made on that weekday (UTC) and their count. */
 export function weekdayPattern(ratings: ReadonlyArray<RatingInput>): WeekdayMean[] {
   const scores: number[][] = WEEKDAYS.map(() => []);
-  for (const r of ratings) scores[weekdayIndex(r.createdAt)].push(r.overallScore);
+  for (const r of ratings) scores[weekdayOfDay(utcDay(r.createdAt))].push(r.overallScore);
   return WEEKDAYS.map((weekday, i) => ({ weekday, count: scores[i].length, mean: scores[i].length ? round2(mean(scores[i])) : null }));
 }
 
@@ -102,7 +71,7 @@ export function weekdayPattern(ratings: ReadonlyArray<RatingInput>): WeekdayMean
 export function dailyMeans(ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt'>>): { day: number; mean: number }[] {
   const days = new Map<number, number[]>();
   for (const r of ratings) {
-    const d = dayNumber(r.createdAt);
+    const d = dayNumber(utcDay(r.createdAt));
     days.set(d, [...(days.get(d) ?? []), r.overallScore]);
   }
   return [...days.entries()].sort(([a], [b]) => a - b).map(([day, xs]) => ({ day, mean: mean(xs) }));
@@ -130,22 +99,14 @@ export function forecastWeek(ratings: ReadonlyArray<Pick<RatingInput, 'overallSc
   const ssr = points.reduce((s, p) => s + (p.mean - (intercept + slope * p.day)) ** 2, 0);
   const residualSe = Math.sqrt(ssr / (n - 2));
 
-  const today = Math.floor(now.getTime() / DAY_MS);
+  const today = dayNumber(utcDay(now.toISOString()));
   return Array.from({ length: FORECAST_HORIZON_DAYS }, (_, i) => {
     const x = today + 1 + i;
     const fit = intercept + slope * x;
     // The OLS prediction interval: wider the further x lies from the data.
     const half = Z95 * residualSe * Math.sqrt(1 + 1 / n + (x - xBar) ** 2 / sxx);
-    return { date: dayKey(x * DAY_MS), expected: round2(clamp(fit)), low: round2(clamp(fit - half)), high: round2(clamp(fit + half)) };
+    return { date: addDays('1970-01-01', x), expected: round2(clamp(fit)), low: round2(clamp(fit - half)), high: round2(clamp(fit + half)) };
   });
-}
-
-export interface AdvancedInsights {
-  weeklyFactors: WeeklyFactorMeans[];
-  weekdayPattern: WeekdayMean[];
-  forecast: ForecastDay[] | null;
-  /** The oldest rating's timestamp (the history the analytics cover), or null without ratings. */
-  since: string | null;
 }
 
 export function advancedInsights(ratings: ReadonlyArray<RatingInput>, now: Date = new Date()): AdvancedInsights {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '../event-store/decider';
-import { ratingsDecider, type FactorScores } from '../ratings/ratings.decider';
+import type { FactorScores } from '@joy/domain';
+import { ratingsDecider } from '../ratings/ratings.decider';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { ADVANCED_INSIGHTS_PREMIUM_ONLY } from './insights.handlers';
 

@@ -2,7 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
-import type { AdvancedInsights } from './analytics';
+import type { AdvancedInsights } from '@joy/domain';
 import { GetAdvancedInsightsQuery } from './insights.handlers';
 
 @Controller('insights')

@@ -1,12 +1,10 @@
 import { ForbiddenException, Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { PremiumLookup } from '../groups/groups.handlers';
+import type { AdvancedInsights } from '@joy/domain';
+import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { advancedInsights, type AdvancedInsights } from './analytics';
-
-/** The premium lookup of advanced analytics (billing's premiumFromSubscriptions, wired in InsightsModule). */
-export const INSIGHTS_PREMIUM_LOOKUP = 'InsightsPremiumLookup';
+import { advancedInsights } from './analytics';
 
 export const ADVANCED_INSIGHTS_PREMIUM_ONLY =
   'Advanced analytics are a Joy Premium feature. Upgrade to see your full history, trends and forecast.';
@@ -20,7 +18,7 @@ export class GetAdvancedInsightsQuery {
 export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsightsQuery, AdvancedInsights> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(INSIGHTS_PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+    @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
   ) {}
 
   async execute({ userId }: GetAdvancedInsightsQuery): Promise<AdvancedInsights> {

@@ -16,6 +16,7 @@ export function processIo(): CliIo {
     err: (text) => void process.stderr.write(text),
     env: process.env,
     signal: stop.signal,
+    progress: process.stderr,
   };
 }
 

@@ -1,8 +1,13 @@
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
-import type { RecordedEvent } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { createEventStore } from '../infrastructure';
+import { keysNote } from './keys-command';
+import { exportEvents, ExportFileError, importEvents, ImportRefused } from './events-transfer';
+import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
+import { progressBar } from './progress';
 import { quarantineEvent, verifyEvents } from './event-repair';
 
 /** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
@@ -13,6 +18,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Ends a `--follow` (the bin file aborts it on SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** Where progress bars are drawn (stderr in the bin files; none in tests). */
+  progress?: NodeJS.WritableStream;
 }
 
 /** The part of the event store the ops CLIs need. */
@@ -25,20 +32,24 @@ export interface EventSource {
 const PAGE = 500;
 const FOLLOW_POLL_MS = 250;
 
-const USAGE = `usage: npm run events -- tail --from <position> [--type T]... [--follow] [--checkpoint FILE]
-       npm run events -- verify
-       npm run events -- quarantine <position>
-
-tail: prints the events after <position> in global order, one JSON object a line:
-  {position, streamId, streamVersion, type, data, metadata}.
-  --type T           only events of type T (repeat or comma-separate for several)
-  --follow           keep printing new events as they are appended (until Ctrl-C)
-  --checkpoint FILE  resume after the last position printed (FILE is written after each line)
-  Reads EventStoreDB when EVENTSTORE_URL is set, else the SQLite file in DATA_DIR (read-only).
-verify: reads every event of DATA_DIR/events.sqlite (read-only, safe beside the app) and lists those that cannot
-  be read, with their positions; exit code 1 when any is damaged.
-quarantine <position>: moves the damaged event at <position> into the file's quarantined_events table, after a
-  backup of the file next to it (events.sqlite.before-quarantine-...). Stop the app first.`;
+const USAGE = `usage: npm run events -- <command>
+  tail --from <position> [--type T]... [--follow] [--checkpoint FILE]
+                     prints the events after <position> in global order, one JSON object a line:
+                     {position, streamId, streamVersion, type, data, metadata}
+    --type T           only events of type T (repeat or comma-separate for several)
+    --follow           keep printing new events as they are appended (until Ctrl-C)
+    --checkpoint FILE  resume after the last position printed (FILE is written after each line)
+  export [--to FILE]   every event in global order as NDJSON (to stdout without --to), up to the head at the
+                       start: {streamId, streamVersion, eventId, type, data, metadata, position}
+  import FILE [--resume]
+                       appends an export's events to the configured store, which must be empty; --resume
+                       continues an interrupted import of the same file after the store's last event
+  verify             reads every event of DATA_DIR/events.sqlite (read-only, safe beside the app) and lists
+                     those that cannot be read, with their positions; exit code 1 when any is damaged
+  quarantine <position>
+                     moves the damaged event at <position> into the file's quarantined_events table, after a
+                     backup of the file next to it (events.sqlite.before-quarantine-...); stop the app first
+  Reads (and import writes) EventStoreDB when EVENTSTORE_URL is set, else events.sqlite in DATA_DIR.`;
 
 interface TailOptions {
   from: number;
@@ -191,15 +202,28 @@ async function quarantine(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** `events tail|verify|quarantine ...`; resolves to the exit code. */
+/** The subcommands of `npm run events`. */
+const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  tail: runTail,
+  export: runExport,
+  import: runImport,
+  verify: (_args, io) => verify(io),
+  quarantine,
+};
+
+/** `events <command> ...`; resolves to the exit code. */
 export async function runEvents(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
-  if (command === 'verify') return verify(io);
-  if (command === 'quarantine') return quarantine(args, io);
-  if (command !== 'tail') {
-    io.err(`${command ? `unknown command ${command}\n` : ''}${USAGE}\n`);
-    return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  const run = command === undefined ? undefined : Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) {
+    const asked = command === undefined || command === '--help' || command === 'help';
+    io.err(`${asked ? '' : `unknown command ${command}\n`}${USAGE}\n`);
+    return asked ? 0 : 2;
   }
+  return run(args, io);
+}
+
+async function runTail(args: string[], io: CliIo): Promise<number> {
   const options = parseTail(args);
   if (typeof options === 'string') {
     io.err(`${options}\n${USAGE}\n`);
@@ -236,4 +260,78 @@ export async function runEvents(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await source.close();
   }
+}
+
+/** `events export [--to FILE]`: to stdout, or to FILE (mode 0600, written aside and renamed when complete). */
+async function runExport(args: string[], io: CliIo): Promise<number> {
+  let to: string | null = null;
+  if (args.length === 2 && args[0] === '--to') to = resolve(args[1]);
+  else if (args.length > 0) return usageError(io, `export takes only --to FILE, got ${args.join(' ')}`);
+  let source: EventSource;
+  try {
+    source = openEventSource(io.env);
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+  const progress = progressBar(io, 'export |{bar}| {percentage}% | position {value}/{total} | {count} events');
+  let file: ExclusiveFile | null = null;
+  try {
+    file = to ? createExclusive(to) : null;
+    const result = await exportEvents(source, file ? file.write : io.out, progress);
+    if (file) await finishExclusive(file);
+    io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}.\n${keysNote(io.env)}\n`);
+    return 0;
+  } catch (err) {
+    if (file) abandonExclusive(file);
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await source.close();
+  }
+}
+
+/** `events import FILE [--resume]` into the configured store; the read models are then built by the usual rebuild. */
+async function runImport(args: string[], io: CliIo): Promise<number> {
+  const resume = args.includes('--resume');
+  const rest = args.filter((a) => a !== '--resume');
+  if (rest.length !== 1 || rest[0].startsWith('--')) return usageError(io, 'import needs one FILE (an `events export`), and optionally --resume');
+  const file = resolve(rest[0]);
+  if (!existsSync(file)) {
+    io.err(`No file ${file}\n`);
+    return 1;
+  }
+  const target = openEventTarget(io.env);
+  const where = io.env.EVENTSTORE_URL ? 'EventStoreDB' : `events.sqlite in ${resolve(io.env.DATA_DIR ?? './data')}`;
+  const progress = progressBar(io, 'import |{bar}| {percentage}% | {value}/{total} events | {imported} written');
+  try {
+    io.err(`Checking ${file}, then importing into ${where}\n`);
+    const result = await importEvents(target, file, { resume, progress });
+    io.err(
+      `Imported ${result.imported} events${result.skipped ? ` (${result.skipped} were already there)` : ''} into ${where}.\n` +
+        'The read models are built from these events by the usual rebuild: on the embedded default at the next start;\n' +
+        'with MONGO_URL, by the worker from position 0 on an empty MongoDB (or `npm run projections -- rebuild <name>`).\n' +
+        `${keysNote(io.env)}\n`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof ExportFileError) io.err(`${file} ${err.message}: nothing was imported.\n`);
+    else if (err instanceof ImportRefused) io.err(`${err.message}\n`);
+    else io.err(`${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await target.close();
+  }
+}
+
+/** The configured event store, to write to: EventStoreDB when EVENTSTORE_URL is set, else DATA_DIR's SQLite file. */
+function openEventTarget(env: NodeJS.ProcessEnv): EventStore {
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  if (!env.EVENTSTORE_URL) mkdirSync(dataDir, { recursive: true });
+  return createEventStore({ eventStoreUrl: env.EVENTSTORE_URL || null, dataDir });
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.err(`${message}\n${USAGE}\n`);
+  return 2;
 }

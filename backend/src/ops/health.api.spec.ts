@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 
 /** Every number anywhere in a JSON value. */
@@ -51,7 +52,6 @@ describe('health', () => {
 
   it('answers 503 naming the event store when it cannot append, and a write answers 503 with Retry-After, never 500', async () => {
     const store = app.running.infra.store;
-    const { EventStoreUnavailableError } = await import('../event-store/event-store.port');
     const full = new EventStoreUnavailableError('events.sqlite: the disk is full; free space on it and writes resume');
     const probe = jest.spyOn(store, 'probeAppend' as never).mockRejectedValue(full as never);
     const append = jest.spyOn(store, 'appendToStream').mockRejectedValue(full);

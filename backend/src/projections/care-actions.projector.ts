@@ -1,7 +1,7 @@
-import type { CareActionFulfilled, CareActionSent, CareKind } from '../care/care.decider';
+import type { CareActionStatus, CareKind } from '@joy/domain';
+import type { CareActionFulfilled, CareActionSent } from '../care/care.decider';
 import { dataOf, Projector } from './projector';
 
-export type CareActionStatus = 'sent' | 'fulfilled';
 
 export interface CareActionDoc {
   id: string;

@@ -1,4 +1,4 @@
-import { CARE_SUGGESTION_THRESHOLD } from '../care/care.decider';
+import { CARE_SUGGESTION_THRESHOLD } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Projector } from './projector';

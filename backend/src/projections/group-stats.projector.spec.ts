@@ -1,6 +1,9 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
-import { isoWeek, MEMBER_RECENT_RATINGS } from './group-stats.projector';
+import { isoWeekOf } from '@joy/domain';
+import { MEMBER_RECENT_RATINGS } from './group-stats.projector';
+
+const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
 import { applyEvent } from './projection-pipeline';
 import { PROJECTIONS } from './projections';
 

@@ -1,3 +1,4 @@
+import { isoWeekOf } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Projector } from './projector';
@@ -68,16 +69,8 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   },
 };
 
-/** The ISO-8601 week of an instant, in UTC: `2026-W47`. */
-export function isoWeek(instant: string): string {
-  const t = new Date(instant);
-  const day = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
-  const weekday = day.getUTCDay() || 7;
-  day.setUTCDate(day.getUTCDate() + 4 - weekday); // the Thursday of this week decides its year
-  const yearStart = Date.UTC(day.getUTCFullYear(), 0, 1);
-  const week = Math.ceil(((day.getTime() - yearStart) / 86_400_000 + 1) / 7);
-  return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
-}
+/** The ISO week of an instant, in UTC: `2026-W47` (the one definition of a week, @joy/domain). */
+const utcWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
 
 /** Keyed `<groupId>:<week>` (see weeklyActivityId): `evolve` does not learn which of the rating's groups it is
  * evolving, so the group is in the key only. */
@@ -114,13 +107,13 @@ export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
   async ids(event, lookup) {
     const d = dataOf<RatingSubmitted['data']>(event);
     const member = await lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId);
-    const week = isoWeek(d.submittedAt);
+    const week = utcWeek(d.submittedAt);
     return (member?.groups ?? []).filter((g) => g.seq < event.position).map((g) => weeklyActivityId(g.groupId, week));
   },
   evolve(doc, event) {
     const d = dataOf<RatingSubmitted['data']>(event);
     const current: GroupWeeklyActivityDoc = doc ?? {
-      week: isoWeek(d.submittedAt),
+      week: utcWeek(d.submittedAt),
       ratingsCount: 0,
       memberIds: [],
       scoreTenths: 0,

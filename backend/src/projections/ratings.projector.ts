@@ -1,8 +1,9 @@
 import type { UserDeleted } from '../identity/identity.decider';
-import type { Factor, RatingSubmitted } from '../ratings/ratings.decider';
+import type { FactorScores } from '@joy/domain';
+import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector } from './projector';
 
-export type RatingDoc = Record<Factor, number> & {
+export type RatingDoc = FactorScores & {
   id: string;
   userId: string;
   overallScore: number;

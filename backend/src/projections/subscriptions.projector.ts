@@ -1,5 +1,5 @@
+import { type BillingProviderName, isPremiumAt, type PlanStatus, type SubscriptionStatusView } from '@joy/domain';
 import type {
-  BillingProviderName,
   SubscriptionActivated,
   SubscriptionCancellationScheduled,
   SubscriptionCheckoutStarted,
@@ -10,12 +10,13 @@ import { dataOf, Projector } from './projector';
 
 /**
  * subscriptions: one document per user, keyed by user id: the plan as the events left it. What depends on
- * the clock (premium until the paid period is over) is computed at query time by `subscriptionStatusAt`.
+ * the clock (premium until the paid period is over) is computed at query time by `subscriptionStatusAt`, with
+ * the one premium rule (`isPremiumAt`).
  */
 export interface SubscriptionDoc {
   userId: string;
   /** free: never paid; active; canceling: ends at currentPeriodEnd; ended. */
-  status: 'free' | 'active' | 'canceling' | 'ended';
+  status: PlanStatus;
   provider: BillingProviderName | null;
   subscriptionId: string | null;
   currentPeriodEnd: string | null;
@@ -23,32 +24,14 @@ export interface SubscriptionDoc {
   endedAt: string | null;
 }
 
-/** GET /api/subscription-status */
-export interface SubscriptionStatusView {
-  isPremium: boolean;
-  status: 'free' | 'active' | 'canceling' | 'ended';
-  /** Active: the renewal date; canceling: the end date; ended: when it ended. */
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-}
-
 const FREE: SubscriptionStatusView = { isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false };
 
-/** The status at `now`: a canceling (or sandbox) subscription whose period is over has ended. */
+/** The status at `now`: an active or canceling subscription that is no longer premium has ended. */
 export function subscriptionStatusAt(doc: SubscriptionDoc | null, now: Date): SubscriptionStatusView {
   if (!doc || doc.status === 'free') return FREE;
-  const periodOver = doc.currentPeriodEnd !== null && Date.parse(doc.currentPeriodEnd) <= now.getTime();
-  switch (doc.status) {
-    case 'active':
-      // Stripe renews (invoice.paid) or ends (deleted) through webhooks, which may lag: stay premium meanwhile.
-      if (periodOver && doc.provider === 'sandbox') return { isPremium: false, status: 'ended', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
-      return { isPremium: true, status: 'active', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
-    case 'canceling':
-      if (periodOver) return { isPremium: false, status: 'ended', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
-      return { isPremium: true, status: 'canceling', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: true };
-    case 'ended':
-      return { isPremium: false, status: 'ended', currentPeriodEnd: doc.endedAt ?? doc.currentPeriodEnd, cancelAtPeriodEnd: false };
-  }
+  if (doc.status === 'ended') return { isPremium: false, status: 'ended', currentPeriodEnd: doc.endedAt ?? doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+  if (!isPremiumAt(doc, now)) return { isPremium: false, status: 'ended', currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: false };
+  return { isPremium: true, status: doc.status, currentPeriodEnd: doc.currentPeriodEnd, cancelAtPeriodEnd: doc.status === 'canceling' };
 }
 
 type Data =

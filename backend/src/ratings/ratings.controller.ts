@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/c
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import { GetLatestRatingQuery, GetRatingsQuery, RatingView, SubmitRatingCommand } from './ratings.handlers';
+import type { RatingView } from '@joy/domain';
+import { GetLatestRatingQuery, GetRatingsQuery, SubmitRatingCommand } from './ratings.handlers';
 import { SubmitRatingDto } from './submit-rating.dto';
 
 @Controller('joy-ratings')

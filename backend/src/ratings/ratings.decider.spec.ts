@@ -1,5 +1,6 @@
 import { DomainError } from '../event-store/decider';
-import { overallScore, ratingsDecider, SubmitRating } from './ratings.decider';
+import { overallScore } from '@joy/domain';
+import { ratingsDecider, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
 const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({

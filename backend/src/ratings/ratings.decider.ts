@@ -1,9 +1,5 @@
+import { FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
 import { Decider, DomainError, DomainEvent } from '../event-store/decider';
-
-/** The five PERMA factors, in the order the product shows them. */
-export const FACTORS = ['relationships', 'health', 'purpose', 'growth', 'joy'] as const;
-export type Factor = (typeof FACTORS)[number];
-export type FactorScores = Record<Factor, number>;
 
 export type RatingSubmitted = DomainEvent<
   'RatingSubmitted',
@@ -18,24 +14,17 @@ export interface SubmitRating {
   at: Date;
 }
 
-/** The mean of the five factors, rounded to one decimal. */
-export function overallScore(scores: FactorScores): number {
-  const sum = FACTORS.reduce((total, f) => total + scores[f], 0);
-  return Math.round((sum / FACTORS.length) * 10) / 10;
-}
-
 export const ratingsDecider: Decider<null, SubmitRating, RatingEvent> = {
   initialState: null,
   evolve: (state) => state,
   decide({ ratingId, userId, scores, at }) {
-    for (const factor of FACTORS) {
-      const value = scores[factor];
+    for (const factor of FACTOR_NAMES) {
       // The HTTP edge validates too; the rule lives here so no other entry point can break it.
-      if (!Number.isInteger(value) || value < 1 || value > 5) {
+      if (!isFactorScore(scores[factor])) {
         throw new DomainError(400, `${factor} must be a whole number from 1 to 5`);
       }
     }
-    const factors = Object.fromEntries(FACTORS.map((f) => [f, scores[f]])) as FactorScores;
+    const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, scores[f]])) as FactorScores;
     return [
       {
         type: 'RatingSubmitted',

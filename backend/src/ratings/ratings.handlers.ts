@@ -1,16 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import type { FactorScores, RatingView } from '@joy/domain';
 import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { RatingDoc, ratingDocFrom } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { FactorScores, ratingsDecider } from './ratings.decider';
-
-/** What the API shows of a rating to its owner. */
-export type RatingView = Omit<RatingDoc, 'seq' | 'userId'>;
+import { ratingsDecider } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;

@@ -1,7 +1,8 @@
+import type { BillingClientConfig, CreateSubscriptionResponse, SubscriptionStatusView } from '@joy/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, paymentFailedToast, toast } from '../lib/toast';
-import { type BillingConfig, type CreateSubscriptionResponse, type SubscriptionStatusView, formatPlanDate, providerMessage } from './logic';
+import { formatPlanDate, providerMessage } from './logic';
 
 export const SUBSCRIPTION_STATUS_KEY = ['/api/subscription-status'] as const;
 export const BILLING_CONFIG_KEY = ['/api/billing/config'] as const;
@@ -12,7 +13,7 @@ export function usePlan() {
 }
 
 export function useBillingConfig() {
-  return useQuery<BillingConfig>({ queryKey: BILLING_CONFIG_KEY });
+  return useQuery<BillingClientConfig>({ queryKey: BILLING_CONFIG_KEY });
 }
 
 /** POST /api/create-subscription; "Error" toast on failure (a 401 is handled globally). */

@@ -1,14 +1,5 @@
-import {
-  cancellationExplanation,
-  formatCardNumber,
-  formatCvc,
-  formatExpiry,
-  formatPlanDate,
-  planSummary,
-  providerMessage,
-  subscribeOutcome,
-  type SubscriptionStatusView,
-} from './logic';
+import type { SubscriptionStatusView } from '@joy/domain';
+import { cancellationExplanation, formatCardNumber, formatCvc, formatExpiry, formatPlanDate, planSummary, providerMessage, subscribeOutcome } from './logic';
 
 const status = (extra: Partial<SubscriptionStatusView>): SubscriptionStatusView => ({
   isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false, ...extra,

@@ -1,25 +1,6 @@
-/** Joy Premium in the browser: the API's shapes and the pure rules of the Subscribe and Account pages. */
+/** Joy Premium in the browser: the pure rules of the Subscribe and Account pages (the API's shapes are in @joy/domain). */
+import { type CreateSubscriptionResponse, FREE_PLAN_GROUP_LIMIT, PREMIUM_PRICE_LABEL, type SubscriptionStatusView } from '@joy/domain';
 
-export type PlanStatus = 'free' | 'active' | 'canceling' | 'ended';
-
-/** GET /api/subscription-status */
-export interface SubscriptionStatusView {
-  isPremium: boolean;
-  status: PlanStatus;
-  /** Active: the renewal date; canceling: the end date; ended: when it ended (ISO 8601). */
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-}
-
-/** GET /api/billing/config: which payment form to show. */
-export type BillingConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
-
-/** POST /api/create-subscription: a client secret, or none when the user already has Joy Premium. */
-export interface CreateSubscriptionResponse {
-  clientSecret?: string;
-}
-
-export const PRICE = { amount: '$4.99', period: 'per month' } as const;
 export const SANDBOX_TEST_CARD = '4242 4242 4242 4242';
 export const SANDBOX_DECLINED_CARD = '4000 0000 0000 0002';
 
@@ -89,7 +70,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
       return {
         name: 'Joy Premium',
         dateLine: date ? `Renews on ${date}` : null,
-        detail: `${PRICE.amount} ${PRICE.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
+        detail: `${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
         canCancel: true,
         canUpgrade: false,
       };
@@ -124,5 +105,5 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
 export function cancellationExplanation(status: SubscriptionStatusView | undefined, locale?: string): string {
   const date = formatPlanDate(status?.currentPeriodEnd ?? null, locale);
   const until = date ? `until the end of your current billing period, on ${date}` : 'until the end of your current billing period';
-  return `Joy Premium stays active ${until}, and you will not be charged again. After that you move to the free plan: no Care Actions, and up to 3 groups.`;
+  return `Joy Premium stays active ${until}, and you will not be charged again. After that you move to the free plan: no Care Actions, and up to ${FREE_PLAN_GROUP_LIMIT} groups.`;
 }

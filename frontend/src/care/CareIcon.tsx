@@ -1,5 +1,5 @@
+import type { CareKind } from '@joy/domain';
 import { CreditCardOutlined, GiftOutlined, HeartOutlined, MailOutlined } from '@ant-design/icons';
-import type { CareKind } from './logic';
 
 /** A decorative icon per kind (the text always names the kind). */
 export function CareIcon({ kind }: { kind: CareKind }) {

@@ -1,9 +1,10 @@
+import type { CareSuggestionView } from '@joy/domain';
 import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
 import { Avatar, Button, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { LinkButton } from '../components/LinkButton';
 import { formatScore } from '../lib/score';
-import { suggestionText, type CareSuggestion } from './logic';
+import { suggestionText } from './logic';
 import { useCareSuggestions, useIsPremium } from './queries';
 import { SendCareDialog } from './SendCareDialog';
 import './care.css';
@@ -17,7 +18,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   const suggestions = useCareSuggestions(groupId);
   const { isPremium, isLoading } = useIsPremium();
   const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
-  const list: CareSuggestion[] = suggestions.data ?? [];
+  const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;
 
   return (

@@ -1,8 +1,9 @@
+import { CARE_KIND_LABELS, CARE_KINDS, CARE_MESSAGE_MAX, type CareKind } from '@joy/domain';
 import { Button, Input, Modal, Radio } from 'antd';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '../lib/toast';
 import { CareIcon } from './CareIcon';
-import { CARE_KIND_HINTS, CARE_KIND_LABELS, CARE_KINDS, CARE_MESSAGE_MAX, careMessage, careSentToast, type CareKind } from './logic';
+import { CARE_KIND_HINTS, careMessage, careSentToast } from './logic';
 import { useSendCare } from './queries';
 
 /**

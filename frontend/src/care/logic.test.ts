@@ -1,4 +1,5 @@
-import { CARE_FAILED_TOAST, CARE_KIND_LABELS, CARE_KINDS, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
+import { CARE_KIND_LABELS, CARE_KINDS } from '@joy/domain';
+import { CARE_FAILED_TOAST, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
 
 describe('care logic', () => {
   it('has the four kinds with their labels', () => {

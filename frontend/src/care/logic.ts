@@ -2,17 +2,8 @@
  * Pure logic of care actions (Joy Premium): the kinds and their labels, the toasts, and how a received care
  * action is told. No React, no I/O: tested in logic.test.ts.
  */
+import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView } from '@joy/domain';
 import type { ToastInput } from '../lib/toast';
-
-export const CARE_KINDS = ['flowers', 'handwritten_card', 'digital_gift_card', 'care_package'] as const;
-export type CareKind = (typeof CARE_KINDS)[number];
-
-export const CARE_KIND_LABELS: Record<CareKind, string> = {
-  flowers: 'Flowers',
-  handwritten_card: 'Handwritten card',
-  digital_gift_card: 'Digital gift card',
-  care_package: 'Care package',
-};
 
 /** A line under each kind in the dialog. */
 export const CARE_KIND_HINTS: Record<CareKind, string> = {
@@ -21,41 +12,6 @@ export const CARE_KIND_HINTS: Record<CareKind, string> = {
   digital_gift_card: 'A gift card sent by e-mail',
   care_package: 'A box of small comforts',
 };
-
-export const CARE_MESSAGE_MAX = 500;
-
-export type CareStatus = 'sent' | 'fulfilled';
-
-/** POST /api/care-actions answers this. */
-export interface CareAction {
-  id: string;
-  groupId: string;
-  senderId: string;
-  recipientId: string;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareStatus;
-}
-
-/** GET /api/care-actions/received. */
-export interface ReceivedCareAction {
-  id: string;
-  groupId: string;
-  senderId: string;
-  senderFirstName: string | null;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareStatus;
-}
-
-/** GET /api/groups/:id/care-suggestions: other members whose latest overall score is below 3. */
-export interface CareSuggestion {
-  userId: string;
-  firstName: string | null;
-  latestScore: number;
-}
 
 export function kindLabel(kind: string): string {
   return CARE_KIND_LABELS[kind as CareKind] ?? 'Care action';
@@ -84,27 +40,26 @@ export function careMessage(text: string): string | undefined {
 }
 
 /** Who sent it: the first name, else "A member of your group". */
-export function senderName(care: Pick<ReceivedCareAction, 'senderFirstName'>): string {
+export function senderName(care: Pick<ReceivedCareActionView, 'senderFirstName'>): string {
   return care.senderFirstName?.trim() || 'A member of your group';
 }
 
 /** "Flowers from Ada". */
-export function receivedTitle(care: Pick<ReceivedCareAction, 'kind' | 'senderFirstName'>): string {
+export function receivedTitle(care: Pick<ReceivedCareActionView, 'kind' | 'senderFirstName'>): string {
   return `${kindLabel(care.kind)} from ${senderName(care)}`;
 }
 
 /** "Mar 7, 2026" (today and yesterday by name), in the browser's time zone. */
-export function receivedWhen(iso: string, now = new Date()): string {
+export function receivedWhen(iso: string, now = new Date(), timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  const days = Math.round((day(now) - day(date)) / 86_400_000);
+  const days = dayNumber(dayOf(now, timeZone)!) - dayNumber(dayOf(date, timeZone)!);
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return date.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone });
 }
 
 /** "On its way" until the order is placed, then "Delivered". */
-export function statusText(status: CareStatus): string {
+export function statusText(status: CareActionStatus): string {
   return status === 'fulfilled' ? 'Delivered' : 'On its way';
 }

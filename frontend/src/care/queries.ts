@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from '../api';
 import { toast } from '../lib/toast';
-import type { SubscriptionStatus } from '../types';
-import { CARE_FAILED_TOAST, type CareAction, type CareKind, type CareSuggestion, type ReceivedCareAction } from './logic';
+import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SendCareRequest, SubscriptionStatusView } from '@joy/domain';
+import { CARE_FAILED_TOAST } from './logic';
 
 /** The same cache entry as the navigation's Upgrade link and the billing pages. */
 export const SUBSCRIPTION_STATUS_KEY = ['/api/subscription-status'] as const;
@@ -12,31 +12,24 @@ export const CARE_SENT_KEY = ['/api/care-actions/sent'] as const;
 export const careSuggestionsKey = (groupId: string) => ['/api/groups', groupId, 'care-suggestions'] as const;
 
 export function useIsPremium() {
-  const status = useQuery<SubscriptionStatus>({ queryKey: SUBSCRIPTION_STATUS_KEY });
+  const status = useQuery<SubscriptionStatusView>({ queryKey: SUBSCRIPTION_STATUS_KEY });
   return { isPremium: status.data?.isPremium === true, isLoading: status.isLoading };
 }
 
 export function useCareSuggestions(groupId: string) {
-  return useQuery<CareSuggestion[]>({ queryKey: careSuggestionsKey(groupId) });
+  return useQuery<CareSuggestionView[]>({ queryKey: careSuggestionsKey(groupId) });
 }
 
 /** Care received, newest first. Looked at again when Home opens after a minute (others send it). */
 export function useReceivedCare() {
-  return useQuery<ReceivedCareAction[]>({ queryKey: CARE_RECEIVED_KEY, staleTime: 60_000 });
-}
-
-export interface SendCareInput {
-  groupId: string;
-  recipientId: string;
-  kind: CareKind;
-  message?: string;
+  return useQuery<ReceivedCareActionView[]>({ queryKey: CARE_RECEIVED_KEY, staleTime: 60_000 });
 }
 
 /** POST /api/care-actions. Failure: the spec's "Error" toast (a 401 is handled globally). */
 export function useSendCare() {
   const client = useQueryClient();
-  return useMutation<CareAction, Error, SendCareInput>({
-    mutationFn: (body) => apiJson<CareAction>('POST', '/api/care-actions', body),
+  return useMutation<CareActionView, Error, SendCareRequest>({
+    mutationFn: (body) => apiJson<CareActionView>('POST', '/api/care-actions', body),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: CARE_SENT_KEY });
     },

@@ -1,13 +1,13 @@
 import { Button, Typography } from 'antd';
 import { useState } from 'react';
-import { DEFAULT_FACTOR_SCORE, FACTORS, defaultFactorScores, formatScore, overallScore, scoreBand } from '../lib/score';
+import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { useSubmitRating } from '../queries';
-import type { FactorName, FactorScores, JoyRating } from '../types';
+import { type FactorName, FACTORS, type FactorScores, overallScore, type RatingView } from '@joy/domain';
 import { StarRating } from './StarRating';
 
 interface RatingFormProps {
   /** Called after a rating was stored and the ratings lists were refreshed. */
-  onSaved?: (rating: JoyRating) => void;
+  onSaved?: (rating: RatingView) => void;
   /** Show the one-line help under each factor label (default true). */
   showHints?: boolean;
 }

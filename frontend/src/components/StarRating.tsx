@@ -1,7 +1,8 @@
+import { MAX_SCORE, MIN_SCORE } from '@joy/domain';
 import { StarFilled } from '@ant-design/icons';
 import { Tooltip } from 'antd';
 import { useId } from 'react';
-import { BAND_WORDS, MAX_SCORE, MIN_SCORE } from '../lib/score';
+import { BAND_WORDS } from '../lib/score';
 
 interface StarRatingProps {
   /** Field name, e.g. "relationships". */

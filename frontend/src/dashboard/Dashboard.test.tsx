@@ -6,7 +6,7 @@ import { createQueryClient } from '../api';
 import DashboardPage from '../pages/Dashboard';
 import { installFakeServer } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
-import type { JoyRating } from '../types';
+import type { RatingView } from '@joy/domain';
 
 // Canvas charts do not run in jsdom: render only the chart's text alternative.
 jest.mock('../charts/EChart', () => ({
@@ -15,7 +15,7 @@ jest.mock('../charts/EChart', () => ({
 
 jest.setTimeout(30000);
 
-function renderWith(ratings: JoyRating[] | { status: number }) {
+function renderWith(ratings: RatingView[] | { status: number }) {
   const body = Array.isArray(ratings) ? { status: 200, body: ratings } : ratings;
   installFakeServer({ 'GET /api/joy-ratings': body });
   render(

@@ -1,7 +1,7 @@
 /** ECharts options of the two dashboard line charts (types only from the chart module: no runtime import). */
+import { FACTORS } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
 import { CATEGORY_COLORS } from '../insights/insights';
-import { FACTORS } from '../lib/score';
 import { PRIMARY } from '../theme';
 import { axisLabel, type TrendPoint } from './summary';
 

@@ -4,7 +4,6 @@ import {
   TREND_UP_COLOR,
   averageScore,
   axisLabel,
-  calendarDay,
   currentFactorTiles,
   dashboardSummary,
   daysTracked,
@@ -15,6 +14,7 @@ import {
   trendColor,
   trendPoints,
 } from './summary';
+import { dayOf as calendarDay } from '@joy/domain';
 
 const at = (...isos: string[]) => isos.map((createdAt) => ({ createdAt }));
 

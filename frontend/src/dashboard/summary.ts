@@ -3,14 +3,13 @@
  * the API lists them. Scores are shown with one decimal; every derived number is rounded to one decimal
  * before it is compared or shown, so what the person sees is what the rules used.
  */
-import { FACTORS, roundToOneDecimal } from '../lib/score';
-import type { FactorName, JoyRating } from '../types';
+import { dayOf, type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
 export const TREND_WINDOW = 14;
 
-type Scored = Pick<JoyRating, 'overallScore'>;
-type Dated = Pick<JoyRating, 'createdAt'>;
+type Scored = Pick<RatingView, 'overallScore'>;
+type Dated = Pick<RatingView, 'createdAt'>;
 
 /** The latest overall score, or null without ratings. */
 export function latestScore(ratings: ReadonlyArray<Scored>): number | null {
@@ -41,27 +40,9 @@ export function trendColor(trend: number | null): string | undefined {
   return trend >= 0 ? TREND_UP_COLOR : TREND_DOWN_COLOR;
 }
 
-/** Mean of the given numbers, one decimal; null for none. */
-export function mean(values: ReadonlyArray<number>): number | null {
-  if (values.length === 0) return null;
-  return roundToOneDecimal(values.reduce((sum, v) => sum + v, 0) / values.length);
-}
-
 /** Mean overall score of all ratings, one decimal, or null. */
 export function averageScore(ratings: ReadonlyArray<Scored>): number | null {
-  return mean(ratings.map((r) => r.overallScore));
-}
-
-/**
- * The calendar day ("2025-08-19") of an instant in a time zone; undefined = the browser's own zone.
- * Returns null for an unparseable timestamp.
- */
-export function calendarDay(iso: string, timeZone?: string): string | null {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  return meanScore(ratings.map((r) => r.overallScore));
 }
 
 /**
@@ -71,7 +52,7 @@ export function calendarDay(iso: string, timeZone?: string): string | null {
 export function daysTracked(ratings: ReadonlyArray<Dated>, timeZone?: string): number {
   const days = new Set<string>();
   for (const r of ratings) {
-    const day = calendarDay(r.createdAt, timeZone);
+    const day = dayOf(r.createdAt, timeZone);
     if (day) days.add(day);
   }
   return days.size;
@@ -86,7 +67,7 @@ export interface DashboardSummary {
 }
 
 /** The four summary cards of the dashboard. */
-export function dashboardSummary(ratings: ReadonlyArray<JoyRating>, timeZone?: string): DashboardSummary {
+export function dashboardSummary(ratings: ReadonlyArray<RatingView>, timeZone?: string): DashboardSummary {
   return {
     overall: latestScore(ratings),
     trend: scoreTrend(ratings),
@@ -125,7 +106,7 @@ export interface TrendPoint {
 }
 
 /** The points of the two dashboard line charts: the latest 14 ratings, oldest to newest. */
-export function trendPoints(ratings: ReadonlyArray<JoyRating>, n: number = TREND_WINDOW): TrendPoint[] {
+export function trendPoints(ratings: ReadonlyArray<RatingView>, n: number = TREND_WINDOW): TrendPoint[] {
   return latestOldestFirst(ratings, n).map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
@@ -135,7 +116,7 @@ export function trendPoints(ratings: ReadonlyArray<JoyRating>, n: number = TREND
 }
 
 /** "Current PERMA Scores": the latest rating's five factors as "x/5" tiles. */
-export function currentFactorTiles(latest: JoyRating | null | undefined): Array<{ name: FactorName; label: string; score: number; text: string }> {
+export function currentFactorTiles(latest: RatingView | null | undefined): Array<{ name: FactorName; label: string; score: number; text: string }> {
   if (!latest) return [];
   return FACTORS.map((f) => ({ name: f.name, label: f.label, score: latest[f.name], text: `${latest[f.name]}/5` }));
 }

@@ -14,7 +14,7 @@ import { CareSuggestions } from '../care/CareSuggestions';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageLoading } from '../components/PageLoading';
 import { scoreBand } from '../lib/score';
-import type { GroupDetail as GroupDetailData, GroupMember, GroupRating } from '../types';
+import type { GroupDetailView as GroupDetailData, GroupMemberView, GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
 import {
   activeMembersText,
@@ -160,9 +160,9 @@ function GroupInsights({ group }: { group: GroupDetailData }) {
   );
 }
 
-function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGroupRatings>; members: GroupMember[] }) {
+function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGroupRatings>; members: GroupMemberView[] }) {
   const names = memberNamesById(members);
-  const items: GroupRating[] = recentActivity(ratings.data ?? []);
+  const items: GroupRatingView[] = recentActivity(ratings.data ?? []);
   return (
     <Card title={<h2 className="card-title">Recent Activity</h2>} className="home-card">
       {ratings.isLoading ? (

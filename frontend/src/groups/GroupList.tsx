@@ -1,12 +1,12 @@
 import { EyeOutlined, PlusOutlined, TeamOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Typography } from 'antd';
-import type { Group } from '../types';
+import type { GroupView } from '@joy/domain';
 
 /** Id of a group card's View button, so the focus can return to it after "Back to Groups". */
 export const viewButtonId = (groupId: string) => `group-view-${groupId}`;
 
 interface GroupListProps {
-  groups: Group[] | undefined;
+  groups: GroupView[] | undefined;
   isLoading: boolean;
   isError: boolean;
   onRetry: () => void;

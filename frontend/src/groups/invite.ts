@@ -1,6 +1,6 @@
 /** Copy and Share of an invite code (SPEC §8): the browser's clipboard and share sheet, with the spec's toasts. */
 import { TOASTS, toast } from '../lib/toast';
-import type { Group } from '../types';
+import type { GroupView } from '@joy/domain';
 import { shareText, shareTitle } from './logic';
 
 /** Copies the code: "Copied!" on success, "Failed to copy invite code" when the clipboard refuses or is missing. */
@@ -20,7 +20,7 @@ export async function copyInviteCode(code: string): Promise<boolean> {
  * Opens the device share sheet with a text offering the invite code. Without share support it copies the
  * code instead. Share errors (including the user closing the sheet) are ignored.
  */
-export async function shareInviteCode(group: Pick<Group, 'name' | 'inviteCode'>): Promise<void> {
+export async function shareInviteCode(group: Pick<GroupView, 'name' | 'inviteCode'>): Promise<void> {
   if (typeof navigator.share !== 'function') {
     await copyInviteCode(group.inviteCode);
     return;

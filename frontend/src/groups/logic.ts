@@ -4,7 +4,7 @@
  */
 import { TOASTS, type ToastInput } from '../lib/toast';
 import { formatScore } from '../lib/score';
-import type { Group, GroupMember, GroupRating } from '../types';
+import type { GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
 
 /** Group recent activity shows the 10 newest ratings (SPEC §9). */
 export const RECENT_ACTIVITY_LIMIT = 10;
@@ -18,7 +18,7 @@ export const SELECTED_GROUP_PARAM = 'group';
 // ---- members --------------------------------------------------------------------------------------------
 
 /** A member's name: first name, else the e-mail before the @, else "Member". */
-export function memberName(member: Pick<GroupMember, 'firstName' | 'email'> | null | undefined): string {
+export function memberName(member: Pick<GroupMemberView, 'firstName' | 'email'> | null | undefined): string {
   const first = member?.firstName?.trim();
   if (first) return first;
   const local = member?.email?.split('@')[0]?.trim();
@@ -27,12 +27,12 @@ export function memberName(member: Pick<GroupMember, 'firstName' | 'email'> | nu
 }
 
 /** The letter shown in a member's avatar when there is no picture. */
-export function memberInitial(member: Pick<GroupMember, 'firstName' | 'email'> | null | undefined): string {
+export function memberInitial(member: Pick<GroupMemberView, 'firstName' | 'email'> | null | undefined): string {
   return memberName(member).charAt(0).toUpperCase();
 }
 
 /** userId → display name, for labelling the group's ratings. */
-export function memberNamesById(members: ReadonlyArray<GroupMember>): Map<string, string> {
+export function memberNamesById(members: ReadonlyArray<GroupMemberView>): Map<string, string> {
   return new Map(members.map((m) => [m.id, memberName(m)]));
 }
 
@@ -69,7 +69,7 @@ export function activeMembersText(active: number, total: number): string {
 }
 
 /** The newest ratings for Recent Activity (the server already lists newest first; sorted again to be safe). */
-export function recentActivity(ratings: ReadonlyArray<GroupRating>, limit = RECENT_ACTIVITY_LIMIT): GroupRating[] {
+export function recentActivity(ratings: ReadonlyArray<GroupRatingView>, limit = RECENT_ACTIVITY_LIMIT): GroupRatingView[] {
   return [...ratings]
     .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
     .slice(0, limit);
@@ -94,13 +94,13 @@ export function activityTimestamp(iso: string, locale?: string): string {
 // ---- invite code ----------------------------------------------------------------------------------------
 
 /** The text of the device share sheet: an invitation with the invite code (and where to enter it). */
-export function shareText(group: Pick<Group, 'name' | 'inviteCode'>, origin?: string): string {
+export function shareText(group: Pick<GroupView, 'name' | 'inviteCode'>, origin?: string): string {
   const where = origin ? ` at ${origin.replace(/\/+$/, '')}/groups` : '';
   return `Join my group "${group.name}" on Joy! Use the invite code ${group.inviteCode} on the Groups page${where}.`;
 }
 
 /** The title of the share sheet. */
-export function shareTitle(group: Pick<Group, 'name'>): string {
+export function shareTitle(group: Pick<GroupView, 'name'>): string {
   return `Join ${group.name} on Joy`;
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, toast } from '../lib/toast';
 import { GROUPS_KEY } from '../queries';
-import type { Group, GroupDetail, GroupMember, GroupRating } from '../types';
+import type { CreateGroupRequest, GroupDetailView, GroupMemberView, GroupRatingView, GroupView, JoinGroupRequest } from '@joy/domain';
 import { groupFailureToast } from './logic';
 
 /** Query keys of one group; the default query function GETs them joined with "/". */
@@ -11,15 +11,15 @@ export const groupMembersKey = (id: string) => ['/api/groups', id, 'members'] as
 export const groupRatingsKey = (id: string) => ['/api/groups', id, 'ratings'] as const;
 
 export function useGroup(id: string) {
-  return useQuery<GroupDetail>({ queryKey: groupKey(id) });
+  return useQuery<GroupDetailView>({ queryKey: groupKey(id) });
 }
 
 export function useGroupMembers(id: string) {
-  return useQuery<GroupMember[]>({ queryKey: groupMembersKey(id) });
+  return useQuery<GroupMemberView[]>({ queryKey: groupMembersKey(id) });
 }
 
 export function useGroupRatings(id: string) {
-  return useQuery<GroupRating[]>({ queryKey: groupRatingsKey(id) });
+  return useQuery<GroupRatingView[]>({ queryKey: groupRatingsKey(id) });
 }
 
 /**
@@ -37,8 +37,8 @@ export function useRefreshGroup() {
  */
 export function useCreateGroup() {
   const client = useQueryClient();
-  return useMutation<Group, Error, { name: string; description?: string }>({
-    mutationFn: (body) => apiJson<Group>('POST', '/api/groups', body),
+  return useMutation<GroupView, Error, CreateGroupRequest>({
+    mutationFn: (body) => apiJson<GroupView>('POST', '/api/groups', body),
     onSuccess: async () => {
       toast(TOASTS.groupCreated);
       await client.invalidateQueries({ queryKey: GROUPS_KEY });
@@ -53,8 +53,8 @@ export function useCreateGroup() {
 /** Joins a group with an invite code (the server matches it case-insensitively). Toasts like useCreateGroup. */
 export function useJoinGroup() {
   const client = useQueryClient();
-  return useMutation<Group, Error, { inviteCode: string }>({
-    mutationFn: (body) => apiJson<Group>('POST', '/api/groups/join', body),
+  return useMutation<GroupView, Error, JoinGroupRequest>({
+    mutationFn: (body) => apiJson<GroupView>('POST', '/api/groups/join', body),
     onSuccess: async () => {
       toast(TOASTS.groupJoined);
       await client.invalidateQueries({ queryKey: GROUPS_KEY });

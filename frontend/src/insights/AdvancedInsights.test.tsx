@@ -1,3 +1,4 @@
+import type { AdvancedInsights } from '@joy/domain';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -6,7 +7,6 @@ import { createQueryClient } from '../api';
 import InsightsPage from '../pages/Insights';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
-import type { AdvancedInsights } from './advanced';
 
 jest.mock('../charts/EChart', () => ({
   EChart: ({ description }: { description: ReactNode }) => <div data-testid="chart">{description}</div>,

@@ -6,7 +6,7 @@ import { createQueryClient } from '../api';
 import InsightsPage from '../pages/Insights';
 import { installFakeServer } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
-import type { JoyRating } from '../types';
+import type { RatingView } from '@joy/domain';
 
 jest.mock('../charts/EChart', () => ({
   EChart: ({ description }: { description: ReactNode }) => <div data-testid="chart">{description}</div>,
@@ -14,7 +14,7 @@ jest.mock('../charts/EChart', () => ({
 
 jest.setTimeout(30000);
 
-function renderWith(ratings: JoyRating[]) {
+function renderWith(ratings: RatingView[]) {
   installFakeServer({ 'GET /api/joy-ratings': { status: 200, body: ratings } });
   render(
     <QueryClientProvider client={createQueryClient()}>

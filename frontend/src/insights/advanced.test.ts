@@ -1,4 +1,5 @@
-import { forecastRows, ratingsWithinDays, weekdayRows, weeklyRows, type WeeklyFactorMeans } from './advanced';
+import type { WeeklyFactorMeans } from '@joy/domain';
+import { forecastRows, ratingsWithinDays, weekdayRows, weeklyRows } from './advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from './advancedChartOptions';
 
 const now = new Date('2026-11-22T12:00:00Z');

@@ -1,10 +1,9 @@
 /**
  * Joy Premium's advanced analytics on the Insights page (PRODUCT.md "Joy Premium"): the API's shapes
- * (GET /api/insights/advanced, computed by the server from the whole history), the free plan's 30-day window
+ * (@joy/domain: GET /api/insights/advanced, computed by the server from the whole history), the free plan's 30-day window
  * and the formatting of the numbers. Pure and tested (advanced.test.ts).
  */
-import { FACTORS } from '../lib/score';
-import type { FactorName, JoyRating } from '../types';
+import { DAY_MS, FACTORS, type ForecastDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 
 export const ADVANCED_INSIGHTS_KEY = ['/api/insights/advanced'] as const;
 
@@ -20,37 +19,9 @@ export const PREMIUM_ADDS: readonly string[] = [
   'A forecast of the coming week with its uncertainty',
 ];
 
-export interface WeeklyFactorMeans extends Record<FactorName, number> {
-  week: string;
-  weekStart: string;
-  count: number;
-  overall: number;
-}
-
-export interface WeekdayMean {
-  weekday: 'Mon' | 'Tue' | 'Wed' | 'Thu' | 'Fri' | 'Sat' | 'Sun';
-  count: number;
-  mean: number | null;
-}
-
-export interface ForecastDay {
-  date: string;
-  expected: number;
-  low: number;
-  high: number;
-}
-
-export interface AdvancedInsights {
-  weeklyFactors: WeeklyFactorMeans[];
-  weekdayPattern: WeekdayMean[];
-  /** Null with fewer than 7 distinct days of ratings. */
-  forecast: ForecastDay[] | null;
-  since: string | null;
-}
-
 /** The ratings of the last `days` days before `now` (inclusive of the boundary instant), order kept. */
-export function ratingsWithinDays<T extends Pick<JoyRating, 'createdAt'>>(ratings: ReadonlyArray<T>, days: number, now: Date = new Date()): T[] {
-  const from = now.getTime() - days * 86_400_000;
+export function ratingsWithinDays<T extends Pick<RatingView, 'createdAt'>>(ratings: ReadonlyArray<T>, days: number, now: Date = new Date()): T[] {
+  const from = now.getTime() - days * DAY_MS;
   return ratings.filter((r) => Date.parse(r.createdAt) >= from);
 }
 

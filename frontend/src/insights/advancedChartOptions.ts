@@ -1,7 +1,7 @@
 /** ECharts options of the Advanced Analytics charts (types only from the chart module: it imports ECharts). */
+import { FACTORS, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
-import { FACTORS } from '../lib/score';
-import { dayLabel, weekLabel, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from './advanced';
+import { dayLabel, weekLabel } from './advanced';
 import { CATEGORY_COLORS } from './insights';
 
 const CHART_TEXT_STYLE = { fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", color: '#4a3b31' };

@@ -7,9 +7,8 @@
  * Ties: the strongest and the weakest area are the highest / lowest one-decimal average; on a tie the
  * factor that comes first in the rating form's order (Relationships, Health, Purpose, Growth, Joy) wins.
  */
-import { averageScore, daysTracked, mean, scoreTrend } from '../dashboard/summary';
-import { FACTORS, roundToOneDecimal } from '../lib/score';
-import type { FactorName, JoyRating } from '../types';
+import { averageScore, daysTracked, scoreTrend } from '../dashboard/summary';
+import { type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
 
 /** SPEC §9: the 7-Day Average uses the latest 7 ratings. */
 export const SEVEN_DAY_WINDOW = 7;
@@ -37,12 +36,12 @@ export interface CategoryAverage {
 }
 
 /** The average of each factor over the given ratings, in form order; empty without ratings. */
-export function categoryAverages(ratings: ReadonlyArray<JoyRating>): CategoryAverage[] {
+export function categoryAverages(ratings: ReadonlyArray<RatingView>): CategoryAverage[] {
   if (ratings.length === 0) return [];
   return FACTORS.map((f) => ({
     name: f.name,
     label: f.label,
-    average: mean(ratings.map((r) => r[f.name])) as number,
+    average: meanScore(ratings.map((r) => r[f.name])) as number,
     color: CATEGORY_COLORS[f.name],
   }));
 }
@@ -58,7 +57,7 @@ export function weakestArea(averages: ReadonlyArray<CategoryAverage>): CategoryA
 }
 
 /** Mean overall score of the latest 7 ratings (all of them when fewer), one decimal, or null. */
-export function sevenDayAverage(ratings: ReadonlyArray<Pick<JoyRating, 'overallScore'>>): number | null {
+export function sevenDayAverage(ratings: ReadonlyArray<Pick<RatingView, 'overallScore'>>): number | null {
   return averageScore(ratings.slice(0, SEVEN_DAY_WINDOW));
 }
 
@@ -76,7 +75,7 @@ export interface InsightsSummary {
   categories: CategoryAverage[];
 }
 
-export function insightsSummary(ratings: ReadonlyArray<JoyRating>, timeZone?: string): InsightsSummary {
+export function insightsSummary(ratings: ReadonlyArray<RatingView>, timeZone?: string): InsightsSummary {
   const categories = categoryAverages(ratings);
   const seven = sevenDayAverage(ratings);
   const overall = averageScore(ratings);

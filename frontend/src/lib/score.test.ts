@@ -1,13 +1,5 @@
-import {
-  BAND_WORDS,
-  FACTORS,
-  defaultFactorScores,
-  formatScore,
-  overallScore,
-  scoreBand,
-  scorePercent,
-  thisWeeksAverage,
-} from './score';
+import { FACTORS, overallScore } from '@joy/domain';
+import { BAND_WORDS, defaultFactorScores, formatScore, scoreBand, scorePercent, thisWeeksAverage } from './score';
 
 describe('factors', () => {
   it('are the five PERMA factors with their labels, in order', () => {

@@ -1,7 +1,7 @@
-import type { User } from '../types';
+import type { UserView } from '@joy/domain';
 
 /** The name a user is greeted with: first name, else the e-mail before the @, else "Friend". */
-export function displayName(user: Pick<User, 'firstName' | 'email'> | null | undefined): string {
+export function displayName(user: Pick<UserView, 'firstName' | 'email'> | null | undefined): string {
   const first = user?.firstName?.trim();
   if (first) return first;
   const local = user?.email?.split('@')[0]?.trim();

@@ -30,9 +30,9 @@ import { PageHeader } from '../components/PageHeader';
 import { ratingsLoadState } from '../components/RatingsLoadState';
 import { RatingForm } from '../components/RatingForm';
 import { CATEGORY_COLORS } from '../insights/insights';
-import { FACTORS, formatScore, scoreBand } from '../lib/score';
+import { formatScore, scoreBand } from '../lib/score';
 import { useRatings } from '../queries';
-import type { JoyRating } from '../types';
+import { FACTORS, type RatingView } from '@joy/domain';
 
 function SummaryCards({ summary }: { summary: DashboardSummary }) {
   const { overall, trend, daysTracked, average, count } = summary;
@@ -120,7 +120,7 @@ function TrendCharts({ points }: { points: TrendPoint[] }) {
   );
 }
 
-function CurrentScores({ latest }: { latest: JoyRating }) {
+function CurrentScores({ latest }: { latest: RatingView }) {
   const tiles = currentFactorTiles(latest);
   return (
     <Card title={<h2 className="card-title">Current PERMA Scores</h2>}>

@@ -28,7 +28,6 @@ import {
   ratingsWithinDays,
   weekdayRows,
   weeklyRows,
-  type AdvancedInsights,
 } from '../insights/advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
 import { CATEGORY_COLORS, insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
@@ -36,9 +35,9 @@ import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { ratingsLoadState } from '../components/RatingsLoadState';
-import { FACTORS, formatScore } from '../lib/score';
+import { formatScore } from '../lib/score';
 import { useRatings } from '../queries';
-import type { SubscriptionStatus } from '../types';
+import { type AdvancedInsights, FACTORS, type SubscriptionStatusView } from '@joy/domain';
 
 const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
   'great-progress': <RiseOutlined />,
@@ -230,7 +229,7 @@ function AdvancedAnalytics() {
 
 export default function InsightsPage() {
   const ratings = useRatings();
-  const subscription = useQuery<SubscriptionStatus>({ queryKey: SUBSCRIPTION_STATUS_KEY });
+  const subscription = useQuery<SubscriptionStatusView>({ queryKey: SUBSCRIPTION_STATUS_KEY });
   // Free: the last 30 days only. Premium, or the plan unknown (its check failed): the ratings as they are.
   const plan = subscription.data?.isPremium === true ? 'premium' : subscription.data?.isPremium === false ? 'free' : 'unknown';
   const all = useMemo(() => ratings.data ?? [], [ratings.data]);

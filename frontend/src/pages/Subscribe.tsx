@@ -3,7 +3,8 @@ import { Card, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import '../billing/billing.css';
 import { useBillingConfig, useCreateSubscription } from '../billing/api';
-import { PRICE, subscribeOutcome } from '../billing/logic';
+import { PREMIUM_PRICE_LABEL } from '@joy/domain';
+import { subscribeOutcome } from '../billing/logic';
 import { SandboxPaymentForm } from '../billing/SandboxPaymentForm';
 import { StripePaymentForm } from '../billing/StripePaymentForm';
 import { LinkButton } from '../components/LinkButton';
@@ -42,9 +43,9 @@ function Features() {
           </li>
         ))}
       </ul>
-      <div className="premium-price" aria-label={`${PRICE.amount} ${PRICE.period}, cancel anytime`}>
-        <span className="premium-price__amount">{PRICE.amount}</span>
-        <span className="premium-price__period">{PRICE.period}</span>
+      <div className="premium-price" aria-label={`${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period}, cancel anytime`}>
+        <span className="premium-price__amount">{PREMIUM_PRICE_LABEL.amount}</span>
+        <span className="premium-price__period">{PREMIUM_PRICE_LABEL.period}</span>
         <span className="premium-price__note">Cancel anytime</span>
       </div>
     </Card>

@@ -1,5 +1,4 @@
-import { overallScore } from '../lib/score';
-import type { FactorScores, JoyRating } from '../types';
+import { type FactorScores, overallScore, type RatingView } from '@joy/domain';
 
 /**
  * Builds a newest-first list of ratings for tests. Each entry is either five factor scores or a single
@@ -9,7 +8,7 @@ export function ratingsFrom(
   entries: Array<Partial<FactorScores> | number>,
   newest = '2025-08-19T12:00:00Z',
   stepMs = 3_600_000,
-): JoyRating[] {
+): RatingView[] {
   const start = Date.parse(newest);
   return entries.map((entry, i) => {
     const scores: FactorScores =
@@ -21,7 +20,7 @@ export function ratingsFrom(
 }
 
 /** A rating with a given overall score (factors not meaningful), for overall-score rules. */
-export function withOverall(scores: number[], newest = '2025-08-19T12:00:00Z'): JoyRating[] {
+export function withOverall(scores: number[], newest = '2025-08-19T12:00:00Z'): RatingView[] {
   const start = Date.parse(newest);
   return scores.map((s, i) => ({
     id: `o${i}`,

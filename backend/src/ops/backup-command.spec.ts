@@ -1,0 +1,129 @@
+import Database from 'better-sqlite3';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { AppProcess, startAppProcess } from '../bench/app-process';
+import { api, signIn } from '../testing/app-harness';
+import type { CliIo } from './events-command';
+import { runBackup } from './backup-command';
+
+/**
+ * `npm run backup` copies a running embedded install: the app runs in its own process (as people run it) and
+ * people keep saving ratings while the built backup CLI copies DATA_DIR; the copy then starts as an install of
+ * its own, and everything acknowledged before the backup started is in it, with the same people, names and
+ * sessions.
+ */
+jest.setTimeout(120_000);
+
+const BACKUP_CLI = resolve(__dirname, '..', '..', 'dist', 'ops', 'backup-cli.js');
+const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'joy-backup-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npm run backup during writes', () => {
+  let app: AppProcess;
+  let restored: AppProcess | null = null;
+  beforeAll(async () => {
+    app = await startAppProcess({ RATE_LIMIT_WRITES_PER_MIN: '100000' });
+  });
+  afterAll(async () => {
+    await restored?.destroy();
+    await app.destroy();
+  });
+
+  it('gives a copy that starts as-is and holds every write acknowledged before it started', async () => {
+    if (!existsSync(BACKUP_CLI)) throw new Error(`${BACKUP_CLI} is missing: run "npm run build" first (npm test does)`);
+    const ada = await signIn(app.baseUrl, 'ada@backup.example', 'Ada');
+    const bob = await signIn(app.baseUrl, 'bob@backup.example', 'Bob');
+    const group = (await api(app.baseUrl, ada).post('/api/groups', { name: 'Family' })).body as { id: string; inviteCode: string };
+    expect((await api(app.baseUrl, bob).post('/api/groups/join', { inviteCode: group.inviteCode })).status).toBe(200);
+
+    const acknowledged: { id: string; cookie: string; at: number }[] = [];
+    let stop = false;
+    const writer = async (cookie: string, n: number) => {
+      for (let i = 0; !stop; i++) {
+        const res = await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(n + i));
+        expect(res.status).toBe(201);
+        acknowledged.push({ id: res.body.id, cookie, at: Date.now() });
+      }
+    };
+    const writers = [ada, bob].flatMap((cookie) => [0, 1, 2].map((n) => writer(cookie, n)));
+    await new Promise((r) => setTimeout(r, 700));
+
+    const startedAt = Date.now();
+    const before = acknowledged.filter((a) => a.at < startedAt);
+    const to = join(work, 'nightly');
+    const { stdout } = await promisify(execFile)(process.execPath, [BACKUP_CLI, '--to', to], {
+      env: { ...process.env, DATA_DIR: app.dataDir, NODE_OPTIONS: '' },
+    });
+    const during = acknowledged.length - before.length;
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await Promise.all(writers);
+    expect(before.length).toBeGreaterThan(10);
+    expect(during).toBeGreaterThan(0); // the writes did go on while the backup ran
+
+    expect(stdout).toMatch(/events\.sqlite\s+\d+\s+online backup, checked: \d+ events up to position \d+/);
+    expect(stdout).toMatch(/keys\.sqlite\s+\d+\s+online backup, checked/);
+    expect(stdout).toMatch(/sessions\.sqlite\s+\d+\s+online backup, checked/);
+    expect(stdout).toMatch(/session-secret\s+\d+\s+copied/);
+    expect(statSync(to).mode & 0o777).toBe(0o700);
+    expect(readdirSync(work)).toEqual(['nightly']); // no half-written staging directory left beside it
+    for (const file of ['events.sqlite', 'keys.sqlite', 'sessions.sqlite']) {
+      const db = new Database(join(to, file), { readonly: true, fileMustExist: true });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    }
+
+    // The copy starts as an install of its own; the same session cookies are still signed in there.
+    restored = await startAppProcess({ DATA_DIR: to });
+    const ratingsOf = async (cookie: string) => {
+      const res = await api(restored!.baseUrl, cookie).get('/api/joy-ratings');
+      expect(res.status).toBe(200);
+      return new Set((res.body as { id: string }[]).map((r) => r.id));
+    };
+    const [adaRatings, bobRatings] = [await ratingsOf(ada), await ratingsOf(bob)];
+    for (const write of before) expect((write.cookie === ada ? adaRatings : bobRatings).has(write.id)).toBe(true);
+    expect((await api(restored.baseUrl, ada).get('/api/auth/user')).body.firstName).toBe('Ada');
+    const members = (await api(restored.baseUrl, ada).get(`/api/groups/${group.id}/members`)).body as { firstName: string }[];
+    expect(members.map((m) => m.firstName).sort()).toEqual(['Ada', 'Bob']);
+  });
+});
+
+describe('npm run backup refuses', () => {
+  function capture(env: NodeJS.ProcessEnv) {
+    let err = '';
+    const io: CliIo = { out: () => undefined, err: (t) => void (err += t), env };
+    return { io, err: () => err };
+  }
+
+  it('a directory that is not empty, and a directory inside DATA_DIR, writing nothing', async () => {
+    const dataDir = join(work, 'data');
+    mkdirSync(dataDir);
+    new Database(join(dataDir, 'events.sqlite')).close();
+    const full = join(work, 'full');
+    mkdirSync(full);
+    writeFileSync(join(full, 'old'), 'x');
+    const notEmpty = capture({ DATA_DIR: dataDir });
+    expect(await runBackup(['--to', full], notEmpty.io)).toBe(1);
+    expect(notEmpty.err()).toContain(`${full} is not empty`);
+    expect(readdirSync(full)).toEqual(['old']);
+
+    const inside = capture({ DATA_DIR: dataDir });
+    expect(await runBackup(['--to', join(dataDir, 'backup')], inside.io)).toBe(2);
+    expect(inside.err()).toContain('cannot go inside DATA_DIR');
+    expect(readFileSync(join(full, 'old'), 'utf8')).toBe('x');
+  });
+
+  it('a DATA_DIR that is not an install', async () => {
+    const cli = capture({ DATA_DIR: join(work, 'nothing-here') });
+    expect(await runBackup(['--to', join(work, 'b')], cli.io)).toBe(1);
+    expect(cli.err()).toContain('No install at');
+  });
+});

@@ -1,0 +1,206 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
+import { EventStoreDbStandIn } from '../event-store/standin/server';
+import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { runEvents, type CliIo } from './events-command';
+import { importEvents } from './events-transfer';
+import type { Progress } from './progress';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'joy-transfer-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const event = (type: string, id: string, data: Record<string, unknown> = {}): EventToAppend => ({
+  type,
+  data,
+  metadata: { eventId: id, schemaVersion: 2, correlationId: `c-${id}`, causationId: `k-${id}`, actorUserId: 'u1', occurredAt: '2026-11-20T08:00:00.000Z' },
+});
+
+/** A small install's log: several streams interleaved, a multi-event append, encrypted-looking personal data. */
+async function fill(store: EventStore): Promise<void> {
+  await store.appendToStream('user-1', [event('UserRegistered', 'e1', { name: { v: 2, iv: 'aXY=', ct: 'Y2lwaGVy' } })], { expectedVersion: 0 });
+  await store.appendToStream('ratings-1', [event('RatingSubmitted', 'e2', { joy: 7 })], { expectedVersion: 0 });
+  await store.appendToStream('user-2', [event('UserRegistered', 'e3', { name: null })], { expectedVersion: 0 });
+  await store.appendToStream('ratings-1', [event('RatingSubmitted', 'e4', { joy: 8 }), event('RatingSubmitted', 'e5', { joy: 9 })], { expectedVersion: 1 });
+  await store.appendToStream('group-9', [event('GroupCreated', 'e6', { name: 'Family' })], { expectedVersion: 0 });
+  await store.appendToStream('user-1', [event('MemberJoined', 'e7', { groupId: '9' })], { expectedVersion: 1 });
+}
+
+function capture(env: NodeJS.ProcessEnv) {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
+  return { io, out: () => out, err: () => err };
+}
+
+/** What an event store holds, without its own positions (the target numbers its own). */
+async function contents(store: EventStore): Promise<Omit<RecordedEvent, 'position'>[]> {
+  const all = await store.readAll({ from: 0, limit: 10_000 });
+  return all.map(({ position: _, ...rest }) => rest);
+}
+
+const silent: Progress = { start() {}, update() {}, stop() {} };
+
+describe('events export', () => {
+  let source: SqliteEventStore;
+  beforeEach(async () => {
+    source = new SqliteEventStore(join(dir, 'events.sqlite'));
+    await fill(source);
+  });
+  afterEach(() => source.close());
+
+  it('writes every event in global order as NDJSON, data and metadata exactly as stored, to a 0600 file', async () => {
+    const file = join(dir, 'export.ndjson');
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runEvents(['export', '--to', file], cli.io)).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const stored = await source.readAll({ from: 0, limit: 100 });
+    expect(lines).toEqual(
+      stored.map((e) => ({ streamId: e.streamId, streamVersion: e.streamVersion, eventId: e.metadata.eventId, type: e.type, data: e.data, metadata: e.metadata, position: e.position })),
+    );
+    expect(lines.map((l) => l.eventId)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7']);
+    expect(lines[0].data).toEqual({ name: { v: 2, iv: 'aXY=', ct: 'Y2lwaGVy' } }); // still encrypted
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cli.err()).toContain('Exported 7 events (up to position 7)');
+    expect(cli.err()).toContain('npm run keys -- export');
+  });
+
+  it('writes to stdout without --to, and refuses to replace an existing file', async () => {
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runEvents(['export'], cli.io)).toBe(0);
+    expect(cli.out().trim().split('\n')).toHaveLength(7);
+
+    const file = join(dir, 'taken.ndjson');
+    writeFileSync(file, 'mine');
+    const again = capture({ DATA_DIR: dir });
+    expect(await runEvents(['export', '--to', file], again.io)).toBe(1);
+    expect(again.err()).toContain(`${file} already exists`);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it('says where the events are missing from', async () => {
+    const cli = capture({ DATA_DIR: join(dir, 'nowhere') });
+    expect(await runEvents(['export'], cli.io)).toBe(1);
+    expect(cli.err()).toContain('No event store at');
+  });
+});
+
+describe('events import into SQLite', () => {
+  let file: string;
+  let target: string;
+  beforeEach(async () => {
+    const source = new SqliteEventStore(join(dir, 'events.sqlite'));
+    await fill(source);
+    await source.close();
+    file = join(dir, 'export.ndjson');
+    expect(await runEvents(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
+    target = join(dir, 'target');
+  });
+
+  const open = (at: string) => new SqliteEventStore(join(at, 'events.sqlite'));
+
+  it('recreates the same streams, versions, event ids, order and metadata', async () => {
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', file], cli.io)).toBe(0);
+    expect(cli.err()).toContain('Imported 7 events');
+    const [from, to] = [open(dir), open(target)];
+    expect(await contents(to)).toEqual(await contents(from));
+    expect((await to.readStream('ratings-1')).map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+    await from.close();
+    await to.close();
+  });
+
+  it('refuses a target that already holds events, and changes nothing in it', async () => {
+    const existing = open(dir); // the source itself: not empty
+    const before = await contents(existing);
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runEvents(['import', file], cli.io)).toBe(1);
+    expect(cli.err()).toContain('The target event store already holds events (up to position 7)');
+    expect(cli.err()).toContain('--resume');
+    expect(await contents(existing)).toEqual(before);
+    await existing.close();
+  });
+
+  it('refuses a damaged file before writing anything, naming the line and the field', async () => {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const bad = JSON.parse(lines[4]);
+    delete bad.type;
+    writeFileSync(file.replace('export', 'bad'), [...lines.slice(0, 4), JSON.stringify(bad), ...lines.slice(5)].join('\n'));
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', file.replace('export', 'bad')], cli.io)).toBe(1);
+    expect(cli.err()).toContain('line 5: type must be a non-empty string: nothing was imported');
+    const to = open(target);
+    expect(await to.headPosition()).toBe(0);
+    await to.close();
+  });
+
+  it('refuses a file whose stream versions do not follow, naming the line', async () => {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(join(dir, 'gap.ndjson'), [...lines.slice(0, 3), ...lines.slice(4)].join('\n')); // ratings-1 v2 missing
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', join(dir, 'gap.ndjson')], cli.io)).toBe(1);
+    expect(cli.err()).toContain('line 4: ratings-1 version 3 does not follow the target\'s version 1 of that stream');
+  });
+
+  it('--resume continues an interrupted import after the last event the target holds', async () => {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const half = join(dir, 'half.ndjson');
+    writeFileSync(half, lines.slice(0, 4).join('\n')); // the import stopped after e4 (mid-append of e4, e5)
+    expect(await runEvents(['import', half], capture({ DATA_DIR: target }).io)).toBe(0);
+
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', file, '--resume'], cli.io)).toBe(0);
+    expect(cli.err()).toContain('Imported 3 events (4 were already there)');
+    const [from, to] = [open(dir), open(target)];
+    expect(await contents(to)).toEqual(await contents(from));
+    await from.close();
+    await to.close();
+
+    // Resuming a finished import writes nothing more.
+    const done = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', file, '--resume'], done.io)).toBe(0);
+    expect(done.err()).toContain('Imported 0 events (7 were already there)');
+  });
+
+  it('--resume refuses a file that does not hold the target\'s last event', async () => {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(await runEvents(['import', file], capture({ DATA_DIR: target }).io)).toBe(0);
+    const other = join(dir, 'other.ndjson');
+    writeFileSync(other, lines.slice(0, 3).join('\n'));
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', other, '--resume'], cli.io)).toBe(1);
+    expect(cli.err()).toContain("The target's last event (e7, user-1 version 2) is not in");
+  });
+});
+
+describe('events import into EventStoreDB (the adapter through the official client, on the gRPC stand-in)', () => {
+  it('recreates the streams, versions, ids and metadata in order; a second import is refused; --resume finishes one', async () => {
+    const source = new SqliteEventStore(join(dir, 'events.sqlite'));
+    await fill(source);
+    const file = join(dir, 'export.ndjson');
+    expect(await runEvents(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
+
+    const server = await EventStoreDbStandIn.start();
+    const esdb = new EventStoreDbEventStore(server.url);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(join(dir, 'half.ndjson'), lines.slice(0, 5).join('\n'));
+    expect(await importEvents(esdb, join(dir, 'half.ndjson'), { resume: false, progress: silent, batchSize: 2 })).toEqual({ imported: 5, skipped: 0 });
+    await expect(importEvents(esdb, file, { resume: false, progress: silent })).rejects.toThrow('already holds events');
+    expect(await importEvents(esdb, file, { resume: true, progress: silent })).toEqual({ imported: 2, skipped: 5 });
+
+    expect(await contents(esdb)).toEqual(await contents(source));
+    // EventStoreDB's own ids are the ones the adapter derives from Joy's event ids, so a retried append is recognised.
+    const ids = server.log.records
+      .filter((r) => r.kind === 'event' && !r.type.startsWith('$'))
+      .map((r) => (JSON.parse(Buffer.from(r.metadata).toString('utf8')) as { eventId: string }).eventId);
+    expect(ids).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7']);
+    await esdb.close();
+    await server.stop();
+    await source.close();
+  });
+});

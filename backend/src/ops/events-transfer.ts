@@ -1,0 +1,232 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
+import { WrongExpectedVersionError } from '../event-store/event-store.port';
+import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
+import type { EventSource } from './events-command';
+import type { Progress } from './progress';
+
+/**
+ * `events export` / `events import`: the whole event log as NDJSON, one event a line in global order, so that
+ * an install moves from one event store to the other (SQLite ⇄ EventStoreDB). Data and metadata travel exactly
+ * as stored: personal data stays encrypted (its keys move with `npm run keys`), event ids and stream versions are
+ * kept; positions are the source's (the target numbers its own).
+ */
+export interface ExportedEvent {
+  streamId: string;
+  streamVersion: number;
+  eventId: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  position: number;
+}
+
+/** Events read per page by the export, and events written per batch by the import. */
+export const EXPORT_PAGE = 1000;
+export const IMPORT_BATCH = 500;
+
+export function exportedLine(event: RecordedEvent): string {
+  const { streamId, streamVersion, type, data, metadata, position } = event;
+  return JSON.stringify({ streamId, streamVersion, eventId: metadata.eventId, type, data, metadata, position } satisfies ExportedEvent);
+}
+
+/**
+ * Writes every event up to the head as it was when the export started (a well-defined cut of a running
+ * install), one page in memory at a time; `write` may return a promise (backpressure). Resolves to the count and
+ * the last position written.
+ */
+export async function exportEvents(
+  source: EventSource,
+  write: (text: string) => void | Promise<void>,
+  progress: Progress,
+): Promise<{ count: number; head: number }> {
+  const head = await source.headPosition();
+  let position = 0;
+  let count = 0;
+  progress.start(Math.max(head, 1), 0, { count });
+  try {
+    while (position < head) {
+      const page = (await source.readAll({ from: position, limit: EXPORT_PAGE })).filter((e) => e.position <= head);
+      if (page.length === 0) break;
+      await write(page.map((e) => `${exportedLine(e)}\n`).join(''));
+      position = page[page.length - 1].position;
+      count += page.length;
+      progress.update(position, { count });
+    }
+  } finally {
+    progress.stop();
+  }
+  return { count, head: position };
+}
+
+/** A line of an export file that is not an exported event: names the line and the field. */
+export class ExportFileError extends Error {}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** One line of an export file as an event, or an ExportFileError naming what is wrong. */
+export function parseExportedLine(line: string, lineNumber: number): ExportedEvent {
+  const fail = (what: string) => new ExportFileError(`line ${lineNumber}: ${what}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw fail('not JSON');
+  }
+  if (!isObject(value)) throw fail('not a JSON object');
+  const { streamId, streamVersion, eventId, type, data, metadata, position } = value;
+  if (!isText(streamId)) throw fail('streamId must be a non-empty string');
+  if (!(Number.isSafeInteger(streamVersion) && (streamVersion as number) >= 1)) throw fail('streamVersion must be an integer >= 1');
+  if (!isText(eventId)) throw fail('eventId must be a non-empty string');
+  if (!isText(type)) throw fail('type must be a non-empty string');
+  if (!isObject(data)) throw fail('data must be a JSON object');
+  if (!isObject(metadata)) throw fail('metadata must be a JSON object');
+  if (metadata.eventId !== eventId) throw fail(`metadata.eventId (${String(metadata.eventId)}) is not the line's eventId (${eventId})`);
+  if (!(Number.isSafeInteger(position) && (position as number) >= 1)) throw fail('position must be an integer >= 1');
+  return value as unknown as ExportedEvent;
+}
+
+/** The lines of a file with their numbers and the bytes read so far, one at a time (constant memory). */
+async function* linesOf(file: string): AsyncGenerator<{ line: string; number: number; bytes: number }> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let number = 0;
+  let bytes = 0;
+  for await (const line of lines) {
+    number += 1;
+    bytes += Buffer.byteLength(line) + 1;
+    if (line.trim() === '') continue;
+    yield { line, number, bytes };
+  }
+}
+
+/** Reads the whole file once before anything is written, so that a damaged file changes nothing. */
+export async function checkExportFile(file: string): Promise<number> {
+  let count = 0;
+  for await (const { line, number } of linesOf(file)) {
+    parseExportedLine(line, number);
+    count += 1;
+  }
+  return count;
+}
+
+export interface ImportOptions {
+  /** Continue an interrupted import: skip the file's events up to the target's last one (matched by event id). */
+  resume: boolean;
+  progress: Progress;
+  /** Events written per batch (IMPORT_BATCH). */
+  batchSize?: number;
+}
+
+export interface ImportResult {
+  imported: number;
+  /** Events found already in the target by --resume. */
+  skipped: number;
+}
+
+/** Why an import cannot start or go on; the message says what to do. */
+export class ImportRefused extends Error {}
+
+/** One append of the import: consecutive events of one stream in the file, with where they came from. */
+interface PlannedAppend extends StreamAppend {
+  line: number;
+  events: EventToAppend[];
+}
+
+/**
+ * Appends the file's events to `target` in the file's order, with their stream names, versions (as expected
+ * versions: a stream's first event must find the stream at its version - 1), ids and metadata. The target must
+ * be empty, or with `resume` hold exactly a prefix of the file (it then goes on after the target's last event).
+ * SQLite targets take whole batches in one transaction; EventStoreDB gets one append at a time, in order
+ * (appends to different streams are not ordered between themselves otherwise).
+ */
+export async function importEvents(target: EventStore, file: string, options: ImportOptions): Promise<ImportResult> {
+  const total = await checkExportFile(file);
+  const head = await target.headPosition();
+  let resumeAfter: RecordedEvent | null = null;
+  if (head > 0) {
+    if (!options.resume) {
+      throw new ImportRefused(
+        `The target event store already holds events (up to position ${head}): an import goes only into an empty store.\n` +
+          'To continue an interrupted import of this same file, run it again with --resume.',
+      );
+    }
+    [resumeAfter] = await target.readAll({ from: head - 1, limit: 1 });
+  }
+  const batchSize = options.batchSize ?? IMPORT_BATCH;
+  const { progress } = options;
+  const result: ImportResult = { imported: 0, skipped: 0 };
+  let batch: PlannedAppend[] = [];
+  let inBatch = 0;
+  const flush = async () => {
+    await writeBatch(target, batch);
+    result.imported += inBatch;
+    batch = [];
+    inBatch = 0;
+  };
+
+  progress.start(Math.max(total, 1), 0, { imported: 0 });
+  try {
+    let skipping = resumeAfter !== null;
+    for await (const { line, number } of linesOf(file)) {
+      const event = parseExportedLine(line, number);
+      if (skipping) {
+        result.skipped += 1;
+        if (event.eventId === resumeAfter!.metadata.eventId) {
+          if (event.streamId !== resumeAfter!.streamId || event.streamVersion !== resumeAfter!.streamVersion) {
+            throw new ImportRefused(
+              `line ${number}: event ${event.eventId} is ${event.streamId} version ${event.streamVersion} in the file but ` +
+                `${resumeAfter!.streamId} version ${resumeAfter!.streamVersion} in the target: not the same import.`,
+            );
+          }
+          skipping = false;
+        }
+        continue;
+      }
+      const last = batch[batch.length - 1];
+      const toAppend: EventToAppend = { type: event.type, data: event.data, metadata: event.metadata };
+      if (last && last.streamId === event.streamId && (last.expectedVersion as number) + last.events.length + 1 === event.streamVersion) {
+        last.events.push(toAppend);
+      } else {
+        batch.push({ streamId: event.streamId, expectedVersion: event.streamVersion - 1, events: [toAppend], line: number });
+      }
+      inBatch += 1;
+      if (inBatch >= batchSize) {
+        await flush();
+        progress.update(result.skipped + result.imported, { imported: result.imported });
+      }
+    }
+    if (skipping) {
+      throw new ImportRefused(
+        `The target's last event (${resumeAfter!.metadata.eventId}, ${resumeAfter!.streamId} version ${resumeAfter!.streamVersion}) ` +
+          `is not in ${file}: --resume continues an import of the same file only.`,
+      );
+    }
+    if (inBatch > 0) await flush();
+    progress.update(total, { imported: result.imported });
+  } finally {
+    progress.stop();
+  }
+  return result;
+}
+
+async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<void> {
+  if (batch.length === 0) return;
+  try {
+    if (target instanceof SqliteEventStore) {
+      await target.appendBatch(batch);
+      return;
+    }
+    for (const append of batch) {
+      await target.appendToStream(append.streamId, append.events, { expectedVersion: append.expectedVersion });
+    }
+  } catch (err) {
+    if (!(err instanceof WrongExpectedVersionError)) throw err;
+    const at = batch.find((a) => a.streamId === err.streamId && a.expectedVersion === err.expectedVersion);
+    throw new ImportRefused(
+      `line ${at?.line ?? '?'}: ${err.streamId} version ${Number(err.expectedVersion) + 1} does not follow the target's version ` +
+        `${err.actualVersion} of that stream: the file is not a whole export in global order.`,
+    );
+  }
+}

@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type RunningApp } from '../app';
+import { freePort } from '../bench/app-process';
+import { loadConfig } from '../config';
+import { api, signIn } from '../testing/app-harness';
+import type { CliIo } from './events-command';
+import { runEvents } from './events-command';
+import { runKeys } from './keys-command';
+
+/**
+ * Growing without losing anything: an embedded install is moved to another event store with the ops CLIs as an
+ * operator would (events export → import, keys export → import), and the app started on the new store serves the
+ * same people, names, ratings and groups; a deleted account stays deleted.
+ */
+jest.setTimeout(120_000);
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'joy-growing-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const cli = (env: NodeJS.ProcessEnv) => {
+  let err = '';
+  const io: CliIo = { out: () => undefined, err: (t) => void (err += t), env };
+  return { io, err: () => err };
+};
+
+/** The app on a given port: the same port keeps the same public URL, so the same sign-in issuer. */
+async function startOn(port: number, env: Record<string, string>): Promise<RunningApp> {
+  const config = loadConfig({
+    PORT: String(port),
+    FRONTEND_DIST: join(work, 'no-frontend'),
+    RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
+    RATE_LIMIT_WRITES_PER_MIN: '10000',
+    ...env,
+  });
+  const running = await createApp(config, { logger: false });
+  await running.app.listen(port, '127.0.0.1');
+  return running;
+}
+
+const PEOPLE = [
+  ['ada@grow.example', 'Ada'],
+  ['bob@grow.example', 'Bob'],
+  ['cy@grow.example', 'Cy'],
+] as const;
+
+/** Everything a person sees of their data and their groups. */
+async function whatTheySee(baseUrl: string, cookie: string) {
+  const as = api(baseUrl, cookie);
+  const user = (await as.get('/api/auth/user')).body;
+  const ratings = (await as.get('/api/joy-ratings')).body;
+  const latest = (await as.get('/api/joy-ratings/latest')).body;
+  const groups = (await as.get('/api/groups')).body as { id: string }[];
+  const details = [];
+  for (const group of groups) {
+    details.push({
+      group: (await as.get(`/api/groups/${group.id}`)).body,
+      members: (await as.get(`/api/groups/${group.id}/members`)).body,
+      ratings: (await as.get(`/api/groups/${group.id}/ratings`)).body,
+    });
+  }
+  return { user, ratings, latest, groups, details };
+}
+
+/** An embedded install used by three people (one of whom deleted their account), what they saw, then stopped. */
+async function embeddedInstall(port: number, dataDir: string) {
+  const app = await startOn(port, { DATA_DIR: dataDir });
+  const baseUrl = `http://localhost:${port}`;
+  const [ada, bob, cy] = await Promise.all(PEOPLE.map(([email, name]) => signIn(baseUrl, email, name)));
+  const family = (await api(baseUrl, ada).post('/api/groups', { name: 'Family', description: 'Sunday calls' })).body;
+  for (const cookie of [bob, cy]) expect((await api(baseUrl, cookie).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+  let n = 0;
+  for (const cookie of [ada, bob, cy, ada, bob, ada]) {
+    n += 1;
+    const score = 1 + (n % 5);
+    expect((await api(baseUrl, cookie).post('/api/joy-ratings', { relationships: score, health: 3, purpose: 4, growth: 2, joy: score })).status).toBe(201);
+  }
+  expect((await api(baseUrl, cy).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+  const seen = { ada: await whatTheySee(baseUrl, ada), bob: await whatTheySee(baseUrl, bob) };
+  expect(seen.ada.user.firstName).toBe('Ada');
+  expect(seen.ada.details[0].members.map((m: { firstName: string }) => m.firstName).sort()).toEqual(['Ada', 'Bob']);
+  expect(seen.ada.ratings).toHaveLength(3);
+  await app.close();
+  return seen;
+}
+
+/**
+ * Moves the install at `source` to the store `target` describes, with the CLIs, starts the app there on the same
+ * port, and answers what the same people see after signing in again.
+ */
+async function moveAndLook(port: number, source: string, target: Record<string, string>) {
+  const events = join(work, `events-${port}.ndjson`);
+  const keys = join(work, `keys-${port}.ndjson`);
+  const exported = cli({ DATA_DIR: source });
+  expect(await runEvents(['export', '--to', events], exported.io)).toBe(0);
+  expect(await runKeys(['export', '--to', keys], cli({ DATA_DIR: source }).io)).toBe(0);
+  const imported = cli(target);
+  expect(await runEvents(['import', events], imported.io)).toBe(0);
+  expect(imported.err()).toMatch(/Imported \d+ events/);
+  expect(await runKeys(['import', keys], cli(target).io)).toBe(0);
+
+  // A second import into the now non-empty store is refused.
+  const again = cli(target);
+  expect(await runEvents(['import', events], again.io)).toBe(1);
+  expect(again.err()).toContain('already holds events');
+
+  const app = await startOn(port, target);
+  try {
+    const baseUrl = `http://localhost:${port}`;
+    // Signing in writes the person's own name again (from the provider), so Ada looks before Bob signs in: the
+    // name she sees for Bob is the one in the moved events, readable only with Bob's moved key.
+    const ada = await whatTheySee(baseUrl, await signIn(baseUrl, PEOPLE[0][0], 'Ada'));
+    const bob = await whatTheySee(baseUrl, await signIn(baseUrl, PEOPLE[1][0], 'Bob'));
+    const seen = { ada, bob };
+    // Cy deleted their account: signing in again with the same address starts a new, empty account.
+    const cy = await whatTheySee(baseUrl, await signIn(baseUrl, PEOPLE[2][0], 'Cy'));
+    return { seen, cy };
+  } finally {
+    await app.close();
+  }
+}
+
+describe('moving an embedded install with events export/import and keys export/import', () => {
+  it('to another embedded install (SQLite): the same people, names, ratings and groups', async () => {
+    const port = await freePort();
+    const source = join(work, 'sqlite-source');
+    const target = join(work, 'sqlite-target');
+    mkdirSync(target);
+    const before = await embeddedInstall(port, source);
+    const after = await moveAndLook(port, source, { DATA_DIR: target });
+    expect(after.seen).toEqual(before);
+    expect(after.cy.ratings).toEqual([]);
+    expect(after.cy.groups).toEqual([]);
+  });
+});

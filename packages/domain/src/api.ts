@@ -1,0 +1,191 @@
+/*
+ * The API's request and response shapes (the routes are in SPEC.md): the backend answers these, the frontend
+ * reads these. Timestamps are ISO 8601 strings.
+ */
+import type { CareActionStatus, CareKind } from './care';
+import type { FactorName, FactorScores } from './factors';
+import type { PlanStatus } from './premium';
+
+// ---- identity -----------------------------------------------------------------------------------------
+
+/** GET /api/auth/user: the signed-in person (decrypted; all null once the account is deleted). */
+export interface UserView {
+  id: string;
+  email: string | null;
+  firstName: string | null;
+  profileImageUrl: string | null;
+}
+
+// ---- ratings ------------------------------------------------------------------------------------------
+
+/** POST /api/joy-ratings: the five factor scores, whole numbers from 1 to 5. */
+export type SubmitRatingRequest = FactorScores;
+
+/** A rating as its owner sees it (POST /api/joy-ratings, GET /api/joy-ratings, GET /api/joy-ratings/latest). */
+export interface RatingView extends FactorScores {
+  id: string;
+  createdAt: string;
+  /** The mean of the five factors, one decimal (see `overallScore`). */
+  overallScore: number;
+}
+
+// ---- groups -------------------------------------------------------------------------------------------
+
+/** POST /api/groups */
+export interface CreateGroupRequest {
+  name: string;
+  description?: string;
+}
+
+/** POST /api/groups/join */
+export interface JoinGroupRequest {
+  inviteCode: string;
+}
+
+/** A group as the API shows it to its members. */
+export interface GroupView {
+  id: string;
+  name: string;
+  description: string | null;
+  inviteCode: string;
+  createdAt: string;
+}
+
+/** GET /api/groups/:id: a group with its figures (members only). */
+export interface GroupDetailView extends GroupView {
+  memberCount: number;
+  /** Members whose latest rating is in the last 7 days (see `isInLastWeek`, UTC). */
+  activeThisWeek: number;
+  /** Mean of the members' latest overall scores, one decimal; 0 when nobody has rated. */
+  averageScore: number;
+  /** Ratings of the members in the last 7 days. */
+  recentRatingsCount: number;
+}
+
+/** GET /api/groups/:id/members: a member as the group sees them (never the five factors). */
+export interface GroupMemberView {
+  id: string;
+  firstName: string | null;
+  email: string | null;
+  profileImageUrl: string | null;
+  latestScore: number | null;
+}
+
+/** GET /api/groups/:id/ratings: newest first, the overall score only, never the five factors. */
+export interface GroupRatingView {
+  id: string;
+  userId: string;
+  overallScore: number;
+  createdAt: string;
+}
+
+// ---- billing ------------------------------------------------------------------------------------------
+
+/** GET /api/subscription-status (and the answer of cancel and sandbox confirm). */
+export interface SubscriptionStatusView {
+  isPremium: boolean;
+  status: PlanStatus;
+  /** Active: the renewal date; canceling: the end date; ended: when it ended. */
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** POST /api/create-subscription: a client secret to pay with, or none when the user already has Joy Premium. */
+export interface CreateSubscriptionResponse {
+  clientSecret?: string;
+}
+
+/** GET /api/billing/config: which payment form to show. */
+export type BillingClientConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+
+// ---- care ---------------------------------------------------------------------------------------------
+
+/** POST /api/care-actions */
+export interface SendCareRequest {
+  groupId: string;
+  recipientId: string;
+  kind: CareKind;
+  message?: string | null;
+}
+
+/** POST /api/care-actions answers this. */
+export interface CareActionView {
+  id: string;
+  groupId: string;
+  senderId: string;
+  recipientId: string;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+/** GET /api/care-actions/received */
+export interface ReceivedCareActionView {
+  id: string;
+  groupId: string;
+  senderId: string;
+  senderFirstName: string | null;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+/** GET /api/care-actions/sent */
+export interface SentCareActionView {
+  id: string;
+  groupId: string;
+  recipientId: string;
+  recipientFirstName: string | null;
+  kind: CareKind;
+  message: string | null;
+  sentAt: string;
+  status: CareActionStatus;
+}
+
+/** GET /api/groups/:id/care-suggestions: other members whose latest overall score is below the threshold. */
+export interface CareSuggestionView {
+  userId: string;
+  firstName: string | null;
+  latestScore: number;
+}
+
+// ---- insights -----------------------------------------------------------------------------------------
+
+export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export interface WeeklyFactorMeans extends Record<FactorName, number> {
+  /** ISO week, e.g. "2026-W03". */
+  week: string;
+  /** The week's Monday, YYYY-MM-DD (UTC). */
+  weekStart: string;
+  count: number;
+  overall: number;
+}
+
+export interface WeekdayMean {
+  weekday: Weekday;
+  count: number;
+  /** Mean overall score, or null without ratings on that weekday. */
+  mean: number | null;
+}
+
+export interface ForecastDay {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  expected: number;
+  low: number;
+  high: number;
+}
+
+/** GET /api/insights/advanced (Joy Premium). */
+export interface AdvancedInsights {
+  weeklyFactors: WeeklyFactorMeans[];
+  weekdayPattern: WeekdayMean[];
+  /** Null with fewer than 7 distinct days of ratings. */
+  forecast: ForecastDay[] | null;
+  /** The oldest rating's timestamp (the history the analytics cover), or null without ratings. */
+  since: string | null;
+}

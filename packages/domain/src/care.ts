@@ -1,0 +1,23 @@
+/** Care actions (Joy Premium): what can be sent, and when a member is suggested for one. */
+
+export const CARE_KINDS = ['flowers', 'handwritten_card', 'digital_gift_card', 'care_package'] as const;
+export type CareKind = (typeof CARE_KINDS)[number];
+
+export const CARE_KIND_LABELS: Record<CareKind, string> = {
+  flowers: 'Flowers',
+  handwritten_card: 'Handwritten card',
+  digital_gift_card: 'Digital gift card',
+  care_package: 'Care package',
+};
+
+export function isCareKind(value: unknown): value is CareKind {
+  return typeof value === 'string' && (CARE_KINDS as readonly string[]).includes(value);
+}
+
+/** The longest message a care action may carry, in characters (after trimming). */
+export const CARE_MESSAGE_MAX = 500;
+
+/** A member whose latest overall score is below this gets a care suggestion (a product choice, not a clinical one). */
+export const CARE_SUGGESTION_THRESHOLD = 3;
+
+export type CareActionStatus = 'sent' | 'fulfilled';

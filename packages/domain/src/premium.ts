@@ -1,0 +1,35 @@
+/*
+ * Joy Premium: the one rule of who has it, a pure function of the subscription's state and a time.
+ *
+ * - active: premium. Past the end of the paid period a Stripe subscription stays premium until Stripe says
+ *   otherwise (the renewal's invoice.paid, or the deletion: a webhook may lag); a sandbox subscription, which
+ *   nobody renews, ends there. An active subscription without a known period end is premium.
+ * - canceling: premium until the end of the paid period, which it must know.
+ * - anything else (none, free, ended): not premium.
+ *
+ * The period end itself belongs to the next period: at `currentPeriodEnd` exactly, a period that is not
+ * renewed is over (`end > now`, never `>=`). Billing's decider and the subscription status the API shows both
+ * ask this function, so they cannot disagree at that instant (they used to: one kept a canceling subscription
+ * without a period end premium, the other did not).
+ */
+
+export type BillingProviderName = 'stripe' | 'sandbox';
+
+/** The plan as the API shows it: free (never paid), active, canceling (ends at currentPeriodEnd), ended. */
+export type PlanStatus = 'free' | 'active' | 'canceling' | 'ended';
+
+export interface SubscriptionFacts {
+  /** `none` and `free` both mean never paid. */
+  status: 'none' | PlanStatus;
+  provider?: BillingProviderName | null;
+  /** Null or absent: not known (yet). */
+  currentPeriodEnd?: string | null;
+}
+
+export function isPremiumAt(subscription: SubscriptionFacts, now: Date): boolean {
+  const { status, provider, currentPeriodEnd } = subscription;
+  const periodRunning = !!currentPeriodEnd && Date.parse(currentPeriodEnd) > now.getTime();
+  if (status === 'active') return !currentPeriodEnd || periodRunning || provider === 'stripe';
+  if (status === 'canceling') return periodRunning;
+  return false;
+}

@@ -1,0 +1,41 @@
+import { addDays, dayOf, isInLastWeek, isoWeekOf, lastWeekFirstDay } from './time';
+
+const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC');
+
+describe('isoWeek (UTC)', () => {
+  it('gives the ISO week and its Monday, across year boundaries', () => {
+    expect(isoWeek('2026-11-16T00:00:00Z')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' }); // a Monday
+    expect(isoWeek('2026-11-22T23:59:59Z')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' }); // its Sunday
+    expect(isoWeek('2027-01-01T10:00:00Z')).toEqual({ week: '2026-W53', weekStart: '2026-12-28' }); // Friday: 2026's week 53
+    expect(isoWeek('2024-12-30T10:00:00Z')).toEqual({ week: '2025-W01', weekStart: '2024-12-30' }); // Monday: 2025's week 1
+  });
+});
+
+describe('a day and a week in a time zone', () => {
+  it('puts an instant on the calendar day of the zone', () => {
+    expect(dayOf('2026-11-22T23:30:00Z', 'UTC')).toBe('2026-11-22');
+    expect(dayOf('2026-11-22T23:30:00Z', 'Europe/Berlin')).toBe('2026-11-23');
+    expect(dayOf('2026-11-23T03:00:00Z', 'America/Los_Angeles')).toBe('2026-11-22');
+    expect(dayOf('not a date', 'UTC')).toBeNull();
+  });
+
+  it('starts the week on Monday in the zone: Sunday night in UTC is already Monday in Tokyo', () => {
+    expect(isoWeekOf('2026-11-22T20:00:00Z', 'UTC')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' });
+    expect(isoWeekOf('2026-11-22T20:00:00Z', 'Asia/Tokyo')).toEqual({ week: '2026-W48', weekStart: '2026-11-23' });
+  });
+
+  it('counts the last 7 days as today and the six calendar days before it, in the zone', () => {
+    const now = new Date('2026-11-23T10:00:00Z'); // a Monday
+    expect(lastWeekFirstDay(now, 'UTC')).toBe('2026-11-17');
+    expect(isInLastWeek('2026-11-17T00:00:00Z', now, 'UTC')).toBe(true);
+    expect(isInLastWeek('2026-11-16T23:59:59Z', now, 'UTC')).toBe(false);
+    // 16 Nov 23:30 UTC is already 17 Nov in Berlin.
+    expect(isInLastWeek('2026-11-16T23:30:00Z', now, 'Europe/Berlin')).toBe(true);
+    expect(isInLastWeek('garbage', now, 'UTC')).toBe(false);
+  });
+
+  it('does calendar arithmetic across months and leap days', () => {
+    expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+});

@@ -1,0 +1,76 @@
+/*
+ * The one definition of a day and of a week (PRODUCT.md): a rating's day is its calendar day in a time zone;
+ * a week runs Monday to Sunday in that zone (ISO 8601 weeks); "the last 7 days" are today and the six calendar
+ * days before it. The server, which knows no one's zone, passes 'UTC'; the browser passes its own zone (or
+ * undefined: the runtime's zone). Days are `YYYY-MM-DD` strings, so comparing them is comparing text.
+ */
+
+export const DAY_MS = 86_400_000;
+/** How many calendar days "this week" and "the last 7 days" span. */
+export const WEEK_DAYS = 7;
+
+export type Instant = string | number | Date;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** The calendar day (`YYYY-MM-DD`) of an instant in a time zone; null for an invalid instant. */
+export function dayOf(instant: Instant, timeZone: string | undefined): string | null {
+  const date = instant instanceof Date ? instant : new Date(instant);
+  if (!Number.isFinite(date.getTime())) return null;
+  if (timeZone === 'UTC') return date.toISOString().slice(0, 10);
+  const parts = formatterFor(timeZone).formatToParts(date);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` day (calendar arithmetic, no zone involved). */
+export function dayNumber(day: string): number {
+  return Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+}
+
+/** The `YYYY-MM-DD` day `n` days after `day` (before, for a negative n). */
+export function addDays(day: string, n: number): string {
+  return new Date((dayNumber(day) + n) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** 0 = Monday … 6 = Sunday, of a `YYYY-MM-DD` day. */
+export function weekdayOfDay(day: string): number {
+  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+}
+
+/** The ISO week of a `YYYY-MM-DD` day: `{ week: '2026-W03', weekStart: the Monday }`. */
+export function isoWeekOfDay(day: string): { week: string; weekStart: string } {
+  const monday = dayNumber(day) - weekdayOfDay(day);
+  // The ISO year is the year of the week's Thursday.
+  const year = new Date((monday + 3) * DAY_MS).getUTCFullYear();
+  const week = Math.floor((monday + 3 - Date.UTC(year, 0, 1) / DAY_MS) / 7) + 1;
+  return { week: `${year}-W${String(week).padStart(2, '0')}`, weekStart: new Date(monday * DAY_MS).toISOString().slice(0, 10) };
+}
+
+/** The ISO week (Monday to Sunday) an instant falls in, in a time zone. */
+export function isoWeekOf(instant: Instant, timeZone: string | undefined): { week: string; weekStart: string } {
+  const day = dayOf(instant, timeZone);
+  if (day === null) throw new RangeError(`Not an instant: ${String(instant)}`);
+  return isoWeekOfDay(day);
+}
+
+/** The first day of "the last 7 days" at `now`: six calendar days before today, in the zone. */
+export function lastWeekFirstDay(now: Date, timeZone: string | undefined): string {
+  return addDays(dayOf(now, timeZone)!, -(WEEK_DAYS - 1));
+}
+
+/** Whether an instant's day is one of the last 7 days at `now` (today and the six before), in the zone. */
+export function isInLastWeek(instant: Instant, now: Date, timeZone: string | undefined): boolean {
+  const day = dayOf(instant, timeZone);
+  return day !== null && day >= lastWeekFirstDay(now, timeZone);
+}
