@@ -107,7 +107,7 @@ export class SqliteEventStore implements EventStore {
   /** Appends waiting for the next group commit. */
   private pending: PendingAppend[] = [];
   private readonly commitTx: Database.Transaction<(batch: PendingAppend[]) => void>;
-  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[]) => AppendResult[]>;
+  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[], truncatedStreams: boolean) => AppendResult[]>;
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
@@ -151,8 +151,8 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
     this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
-    this.batchTx = this.db.transaction((appends: readonly StreamAppend[]) =>
-      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion)),
+    this.batchTx = this.db.transaction((appends: readonly StreamAppend[], truncatedStreams: boolean) =>
+      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion, truncatedStreams)),
     );
     // Group commit: the appends that arrive in the same turn of the event loop share one transaction, so one
     // disk sync covers them all. Each runs in its own savepoint (a nested transaction), so one append's
@@ -170,13 +170,15 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Appends to several streams in one transaction, in the order given: all of them or none (an import writes
-   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream.
+   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream, except that with
+   * `truncatedStreams` a stream that does not exist yet may start past version 1: an EventStoreDB stream truncated
+   * before an event (see the port) imported with its versions unchanged.
    */
-  async appendBatch(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+  async appendBatch(appends: readonly StreamAppend[], options: { truncatedStreams?: boolean } = {}): Promise<AppendResult[]> {
     if (this.closed) throw new Error('The event store is closed');
     let results: AppendResult[];
     try {
-      results = this.batchTx.immediate(appends);
+      results = this.batchTx.immediate(appends, options.truncatedStreams ?? false);
     } catch (err) {
       const failed = err instanceof WrongExpectedVersionError ? err.streamId : appends[0]?.streamId ?? '';
       throw describeAppendError(failed, err);
@@ -298,9 +300,10 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 
-  private appendInTx(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion): AppendResult {
+  private appendInTx(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion, truncatedStream = false): AppendResult {
     const head = this.stmt.streamHead.get(streamId);
-    const current = head?.version ?? 0;
+    let current = head?.version ?? 0;
+    if (truncatedStream && !head && typeof expected === 'number') current = expected; // starts past version 1
     if (expected === 'any') {
       // A retried 'any' append is recognised by its first event id already being in this stream.
       const first = events.length > 0 ? this.stmt.byEventId.get(events[0].metadata.eventId) : undefined;

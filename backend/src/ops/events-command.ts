@@ -5,7 +5,7 @@ import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store'
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
-import { exportEvents, ExportFileError, importEvents, ImportRefused } from './events-transfer';
+import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 import { progressBar } from './progress';
 import { quarantineEvent, verifyEvents } from './event-repair';
@@ -278,9 +278,11 @@ async function runExport(args: string[], io: CliIo): Promise<number> {
   let file: ExclusiveFile | null = null;
   try {
     file = to ? createExclusive(to) : null;
-    const result = await exportEvents(source, file ? file.write : io.out, progress);
+    const hidden = source instanceof EventStoreDbEventStore ? truncatedAway(source) : undefined;
+    const result = await exportEvents(source, file ? file.write : io.out, progress, hidden);
     if (file) await finishExclusive(file);
-    io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}.\n${keysNote(io.env)}\n`);
+    const left = result.hidden ? ` (left out: ${result.hidden} events truncated away from their streams, awaiting a scavenge)` : '';
+    io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}${left}.\n${keysNote(io.env)}\n`);
     return 0;
   } catch (err) {
     if (file) abandonExclusive(file);
@@ -315,9 +317,8 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof ExportFileError) io.err(`${file} ${err.message}: nothing was imported.\n`);
-    else if (err instanceof ImportRefused) io.err(`${err.message}\n`);
-    else io.err(`${(err as Error).message}\n`);
+    // A damaged line is found before anything is written; a refusal (ImportRefused) says itself what to do.
+    io.err(err instanceof ExportFileError ? `${file} ${err.message}: nothing was imported.\n` : `${(err as Error).message}\n`);
     return 1;
   } finally {
     await target.close();

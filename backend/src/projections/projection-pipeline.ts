@@ -668,8 +668,9 @@ export class ProjectionPipeline {
     const old = versioned.activeVersion(name);
     const version = Math.max(old + 1, options.version ?? 0);
     const target = versioned.atVersion(name, version);
-    // A leftover of an interrupted attempt at this version is dropped; the build starts from nothing.
-    await versioned.dropVersion(name, version);
+    // A leftover of an interrupted attempt at this version is dropped; the build starts from nothing, with the
+    // collection options and indexes of the active version.
+    await versioned.prepareVersion(name, version);
     for (const projector of projection.projectors) {
       for (const field of projector.indexes ?? []) await target.ensureIndex(projector.collection, field);
     }
