@@ -4,6 +4,7 @@ import {
   AppendResult,
   EventStore,
   EventStoreUnavailableError,
+  UnreadableEventError,
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
@@ -237,12 +238,33 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
-    return this.stmt.readStream.all(streamId, options.afterVersion ?? 0).map(toRecorded);
+    return this.rows(0, () => this.stmt.readStream.all(streamId, options.afterVersion ?? 0)).map((row) => this.toRecorded(row));
   }
 
   async readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]> {
     if (options.limit <= 0) return [];
-    return this.stmt.readAll.all(options.from, options.limit).map(toRecorded);
+    return this.rows(options.from + 1, () => this.stmt.readAll.all(options.from, options.limit)).map((row) => this.toRecorded(row));
+  }
+
+  /** Runs a read; a damaged file becomes an UnreadableEventError at `position` (the first one the read wanted). */
+  private rows<T>(position: number, read: () => T[]): T[] {
+    try {
+      return read();
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_IOERR')) {
+        throw new UnreadableEventError(this.file, position, `the file is damaged: ${code}`);
+      }
+      throw err;
+    }
+  }
+
+  private toRecorded(row: EventRow): RecordedEvent {
+    try {
+      return toRecorded(row);
+    } catch (err) {
+      throw new UnreadableEventError(this.file, row.position, `its stored JSON is damaged: ${(err as Error).message}`);
+    }
   }
 
   async headPosition(): Promise<number> {
@@ -255,7 +277,7 @@ export class SqliteEventStore implements EventStore {
     let cursor = options.from;
     while (!signal?.aborted && !this.closed) {
       // One page at a time: the next page is read only once the consumer has taken this one.
-      const rows = this.stmt.readAll.all(cursor, PAGE_SIZE);
+      const rows = this.rows(cursor + 1, () => this.stmt.readAll.all(cursor, PAGE_SIZE));
       if (rows.length === 0) {
         await this.waitForAppend(signal);
         continue;
@@ -264,7 +286,7 @@ export class SqliteEventStore implements EventStore {
         cursor = row.position;
         // Filtered-out rows are skipped without parsing their JSON.
         if (wanted && !wanted.has(row.type)) continue;
-        yield toRecorded(row);
+        yield this.toRecorded(row);
         if (signal?.aborted || this.closed) return;
       }
     }
@@ -345,13 +367,18 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/** A row as an event; throws when its JSON does not parse to an object (a damaged row). */
 function toRecorded(row: EventRow): RecordedEvent {
+  const data: unknown = JSON.parse(row.data);
+  const metadata: unknown = JSON.parse(row.metadata);
+  if (typeof data !== 'object' || data === null) throw new Error('data is not an object');
+  if (typeof metadata !== 'object' || metadata === null) throw new Error('metadata is not an object');
   return {
     streamId: row.stream_id,
     streamVersion: row.stream_version,
     position: row.position,
     type: row.type,
-    data: JSON.parse(row.data) as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    data: data as RecordedEvent['data'],
+    metadata: metadata as RecordedEvent['metadata'],
   };
 }
