@@ -1,4 +1,5 @@
 import express, { ErrorRequestHandler, RequestHandler } from 'express';
+import { apiError, codeOfStatus, sendApiError } from './api-exception.filter';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -13,12 +14,12 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
     if (!STATE_CHANGING.has(req.method) || exempt.some((p) => req.originalUrl.startsWith(p))) return next();
     const origin = req.headers.origin;
     if (origin && origin !== allowed) {
-      res.status(403).json({ statusCode: 403, message: 'Cross-origin requests are not allowed' });
+      sendApiError(res, 'request.cross_origin', 'Cross-origin requests are not allowed');
       return;
     }
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
-      res.status(415).json({ statusCode: 415, message: 'Content-Type must be application/json' });
+      sendApiError(res, 'request.not_json', 'Content-Type must be application/json');
       return;
     }
     next();
@@ -44,7 +45,7 @@ function prototypeKey(value: unknown, depth = 0): string | null {
 const refusePrototypeKeys: RequestHandler = (req, res, next) => {
   const key = prototypeKey(req.body);
   if (key) {
-    res.status(400).json({ statusCode: 400, message: `${key} is not an accepted field`, errors: [{ field: key, message: `${key} is not an accepted field` }] });
+    sendApiError(res, 'request.invalid', `${key} is not an accepted field`, [{ field: key, message: `${key} is not an accepted field` }]);
     return;
   }
   next();
@@ -59,11 +60,11 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
   const status = (err as { status?: number; type?: string }).status;
   const type = (err as { type?: string }).type;
   if (type === 'entity.parse.failed') {
-    res.status(400).json({ statusCode: 400, message: 'Request body is not valid JSON' });
+    sendApiError(res, 'request.malformed_json', 'Request body is not valid JSON');
   } else if (type === 'entity.too.large') {
-    res.status(413).json({ statusCode: 413, message: 'Request body is too large (100 KB at most)' });
+    sendApiError(res, 'request.too_large', 'Request body is too large (100 KB at most)');
   } else if (status && status >= 400 && status < 500) {
-    res.status(status).json({ statusCode: status, message: (err as Error).message });
+    res.status(status).json({ ...apiError(codeOfStatus(status), (err as Error).message), statusCode: status });
   } else {
     next(err);
   }
