@@ -75,7 +75,7 @@ describe('decideAndAppend', () => {
     const b = new SqliteEventStore(join(dir, 'events.sqlite'));
     const unbounded: Decider<number, { n: number }, Added> = { ...counter, decide: ({ n }) => [{ type: 'Added', data: { n } }] };
     await Promise.all(Array.from({ length: 20 }, (_, n) => decideAndAppend(n % 2 ? a : b, 'shared-1', unbounded, { n }, ctx)));
-    expect((await a.readStream('shared-1')).map((e) => e.data.n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect((await a.readStream('shared-1')).map((e) => e.data.n as number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     await a.close();
     await b.close();
     rmSync(dir, { recursive: true, force: true });

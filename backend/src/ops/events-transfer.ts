@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { WrongExpectedVersionError } from '../event-store/event-store.port';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
 import type { EventSource } from './events-command';
 import type { Progress } from './progress';
@@ -40,24 +41,53 @@ export async function exportEvents(
   source: EventSource,
   write: (text: string) => void | Promise<void>,
   progress: Progress,
-): Promise<{ count: number; head: number }> {
+  hidden: (event: RecordedEvent) => Promise<boolean> = async () => false,
+): Promise<{ count: number; head: number; hidden: number }> {
   const head = await source.headPosition();
   let position = 0;
   let count = 0;
+  let skipped = 0;
   progress.start(Math.max(head, 1), 0, { count });
   try {
     while (position < head) {
       const page = (await source.readAll({ from: position, limit: EXPORT_PAGE })).filter((e) => e.position <= head);
       if (page.length === 0) break;
-      await write(page.map((e) => `${exportedLine(e)}\n`).join(''));
+      let text = '';
+      for (const event of page) {
+        if (await hidden(event)) skipped += 1;
+        else text += `${exportedLine(event)}\n`;
+      }
+      await write(text);
       position = page[page.length - 1].position;
       count += page.length;
-      progress.update(position, { count });
+      progress.update(position, { count: count - skipped });
     }
   } finally {
     progress.stop();
   }
-  return { count, head: position };
+  return { count: count - skipped, head: position, hidden: skipped };
+}
+
+/** Streams whose truncate-before is remembered by `truncatedAway` (a bounded cache: memory stays constant). */
+const TRUNCATION_CACHE = 10_000;
+
+/**
+ * For an EventStoreDB source: whether an event is before its stream's truncate-before. `$all` still holds such
+ * events until a scavenge deletes them (the originals of streams the personal-data migration rewrote, with
+ * plaintext personal data): they are no longer part of the stream, and are never exported.
+ */
+export function truncatedAway(store: EventStoreDbEventStore): (event: RecordedEvent) => Promise<boolean> {
+  const cache = new Map<string, number>();
+  return async (event) => {
+    let before = cache.get(event.streamId);
+    if (before === undefined) {
+      const tb = (await store.streamMetadata(event.streamId)).truncateBefore;
+      before = typeof tb === 'number' ? tb : typeof tb === 'bigint' ? Number(tb) : 0;
+      cache.set(event.streamId, before);
+      if (cache.size > TRUNCATION_CACHE) cache.delete(cache.keys().next().value!);
+    }
+    return event.streamVersion - 1 < before; // truncate-before is a revision (version - 1)
+  };
 }
 
 /** A line of an export file that is not an exported event: names the line and the field. */
@@ -215,7 +245,7 @@ async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<v
   if (batch.length === 0) return;
   try {
     if (target instanceof SqliteEventStore) {
-      await target.appendBatch(batch);
+      await target.appendBatch(batch, { truncatedStreams: true });
       return;
     }
     for (const append of batch) {
@@ -224,6 +254,12 @@ async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<v
   } catch (err) {
     if (!(err instanceof WrongExpectedVersionError)) throw err;
     const at = batch.find((a) => a.streamId === err.streamId && a.expectedVersion === err.expectedVersion);
+    if (err.actualVersion === 0 && !(target instanceof SqliteEventStore)) {
+      throw new ImportRefused(
+        `line ${at?.line ?? '?'}: ${err.streamId} starts at version ${Number(err.expectedVersion) + 1} in the file (its earlier ` +
+          'events were truncated in the source EventStoreDB): EventStoreDB cannot recreate a stream that starts past version 1.',
+      );
+    }
     throw new ImportRefused(
       `line ${at?.line ?? '?'}: ${err.streamId} version ${Number(err.expectedVersion) + 1} does not follow the target's version ` +
         `${err.actualVersion} of that stream: the file is not a whole export in global order.`,
