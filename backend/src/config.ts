@@ -15,6 +15,8 @@ export interface AppConfig {
   /** api: HTTP only; worker: relay + projectors + reactors only; all: both in one process. */
   role: 'all' | 'api' | 'worker';
   sessionSecret: string;
+  /** Bearer token of the local ops view (GET /api/health/details): OPS_TOKEN, or generated once into DATA_DIR/ops-token. */
+  opsToken: string;
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
   eventStoreUrl: string | null;
   mongoUrl: string | null;
@@ -23,6 +25,8 @@ export interface AppConfig {
   redisPrefix: string;
   frontendDist: string;
   rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
+  /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
+  acceptLostKeys: boolean;
   /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
   billing: BillingConfig;
 }
@@ -60,7 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     production: env.NODE_ENV === 'production',
     role,
-    sessionSecret: env.SESSION_SECRET || persistedSecret(dataDir),
+    sessionSecret: env.SESSION_SECRET || persistedSecret(dataDir, 'session-secret'),
+    opsToken: env.OPS_TOKEN || persistedSecret(dataDir, 'ops-token'),
     oidc,
     eventStoreUrl: env.EVENTSTORE_URL || null,
     mongoUrl,
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
     },
+    acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
     billing: billingConfig(env),
   };
 }
@@ -120,9 +126,9 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
-/** The embedded default keeps its session secret next to its data, so sessions survive a restart. */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'session-secret');
+/** A secret generated once and kept next to the data (so sessions survive a restart, and the ops CLIs find the token). */
+export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-token'): string {
+  const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
