@@ -15,13 +15,20 @@ export interface AppConfig {
   /** api: HTTP only; worker: relay + projectors + reactors only; all: both in one process. */
   role: 'all' | 'api' | 'worker';
   sessionSecret: string;
+  /** Bearer token of the local ops view (GET /api/health/details): OPS_TOKEN, or generated once into DATA_DIR/ops-token. */
+  opsToken: string;
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
   eventStoreUrl: string | null;
   mongoUrl: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key (queues, leases, sessions), so that installs (or test apps) can share a Redis. */
+  redisPrefix: string;
   frontendDist: string;
   rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
   /** Stripe when STRIPE_SECRET_KEY is set; the sandbox (a labelled test-mode checkout) only with BILLING_SANDBOX=1; else none. */
+  /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
+  acceptLostKeys: boolean;
+  /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
   billing: BillingConfig;
   /** AUTH_DEV_LOGIN=1: the built-in provider also offers the password-less development form. */
   devLogin: boolean;
@@ -72,15 +79,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     production,
     role,
     sessionSecret: sessionSecret(env, dataDir, production),
+    opsToken: env.OPS_TOKEN || persistedSecret(dataDir, 'ops-token'),
     oidc,
     eventStoreUrl: env.EVENTSTORE_URL || null,
     mongoUrl,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: redisPrefix(env),
     frontendDist: resolve(env.FRONTEND_DIST ?? join(__dirname, '..', '..', 'frontend', 'dist')),
     rateLimits: {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
     },
+    acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
     billing: billingConfig(env),
     devLogin: flag(env, 'AUTH_DEV_LOGIN'),
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
@@ -154,7 +164,7 @@ export const MIN_SECRET_LENGTH = 32;
  */
 function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean): string {
   const value = env.SESSION_SECRET;
-  if (!value) return persistedSecret(dataDir);
+  if (!value) return persistedSecret(dataDir, 'session-secret');
   // A placeholder, or a value of very few distinct characters (one repeated) is no secret either.
   const placeholder = PLACEHOLDER_SECRETS.test(value.trim()) || new Set(value).size < 8;
   const weak = value.length < MIN_SECRET_LENGTH ? `shorter than ${MIN_SECRET_LENGTH} characters` : placeholder ? 'a well-known placeholder' : null;
@@ -165,6 +175,12 @@ function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string, production: bool
     );
   }
   return value;
+}
+
+function redisPrefix(env: NodeJS.ProcessEnv): string {
+  const prefix = env.REDIS_PREFIX || 'joy';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got ${prefix}`);
+  return prefix;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -181,9 +197,9 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
-/** The embedded default keeps its session secret next to its data, so sessions survive a restart. */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'session-secret');
+/** A secret generated once and kept next to the data (so sessions survive a restart, and the ops CLIs find the token). */
+export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-token'): string {
+  const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }

@@ -15,6 +15,7 @@ import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
+import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { BullMqQueue } from './queue/bullmq-queue';
@@ -36,6 +37,8 @@ export interface Infrastructure {
   keys: KeyStore;
   /** The built-in sign-in's accounts (`accounts.sqlite` in DATA_DIR); null with an external OIDC_ISSUER. */
   accounts: LocalAccounts | null;
+  /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
+  keyFile: string | null;
   close(): Promise<void>;
 }
 
@@ -71,7 +74,7 @@ export function createReadModels(config: AppConfig): VersionedReadModelStore {
 }
 
 export function createQueue(config: AppConfig): JobQueue {
-  return config.redisUrl ? new BullMqQueue(config.redisUrl) : new InProcessQueue();
+  return config.redisUrl ? new BullMqQueue(config.redisUrl, config.redisPrefix) : new InProcessQueue();
 }
 
 /**
@@ -92,6 +95,8 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
 }
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
+  if (keyFile && !config.eventStoreUrl) checkKeyFile(keyFile, join(config.dataDir, 'events.sqlite'), config.acceptLostKeys);
   const keys = createKeyStore(config);
   if (!config.eventStoreUrl && config.role !== 'api') {
     // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
@@ -115,7 +120,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
-    ? new RedisStore({ client: redis, prefix: 'joy:sess:' })
+    ? new RedisStore({ client: redis, prefix: `${config.redisPrefix}:sess:` })
     : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [
@@ -138,6 +143,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     sessions,
     keys,
     accounts,
+    keyFile,
     async close() {
       await pipeline.stop();
       await queue.close();

@@ -1,5 +1,5 @@
-import { type BillingProviderName, isPremiumAt } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { type BillingProviderName, DomainError, isPremiumAt } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 
 /*
  * Joy Premium: one stream per user, `subscription-<userId>`.
@@ -217,7 +217,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'ScheduleCancellation': {
         if (state.status === 'canceling' && isPremiumAt(state, command.at)) return []; // already scheduled: idempotent
         if (state.status !== 'active' || !state.subscriptionId || !state.currentPeriodEnd) {
-          throw new DomainError(409, BILLING_MESSAGES.nothingToCancel);
+          throw new DomainError('billing.nothing_to_cancel', BILLING_MESSAGES.nothingToCancel);
         }
         return [
           {
@@ -227,8 +227,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         ];
       }
       case 'GrantPremium': {
-        if (isPremiumAt(state, command.at)) throw new DomainError(409, BILLING_MESSAGES.alreadyPremium);
-        if (command.until.getTime() <= command.at.getTime()) throw new DomainError(400, 'A grant must end in the future.');
+        if (isPremiumAt(state, command.at)) throw new DomainError('billing.already_premium', BILLING_MESSAGES.alreadyPremium);
+        if (command.until.getTime() <= command.at.getTime()) throw new DomainError('billing.grant_invalid', 'A grant must end in the future.');
         const { userId, at, until } = command;
         const subscriptionId = `operator-grant-${at.getTime()}`;
         return [

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { PIPELINE } from '../app.tokens';
-import { CommandContext, decideAndAppend, DomainError } from '../event-store/decider';
+import { CommandContext, decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
-import { type CreateSubscriptionResponse, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
+import { type CreateSubscriptionResponse, DomainError, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
 import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
@@ -68,7 +68,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const state = await loadState(this.store, userId);
     if (isPremiumAt(state, at)) return {};
     const provider = this.provider.name;
-    if (provider === 'none') throw new DomainError(409, BILLING_MESSAGES.notSetUp);
+    if (provider === 'none') throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);
     const ctx: CommandContext = { actorUserId: userId, now: at };
     if (checkout.kind === 'paid') {
@@ -108,7 +108,7 @@ export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSand
   ) {}
 
   async execute({ userId, clientSecret, card }: ConfirmSandboxPaymentCommand): Promise<SubscriptionStatusView> {
-    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError(404, 'Not found');
+    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError('request.not_found', 'Not found');
     const at = new Date();
     const state = await loadState(this.store, userId);
     // Paid already (a retried confirmation): answer the status as it is.

@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { DomainError } from '@joy/domain';
 import { BILLING_MESSAGES, ProviderSubscription } from './billing.decider';
 import type { BillingClientConfig } from '@joy/domain';
 import type { BillingProvider, Checkout } from './billing.provider';
@@ -16,7 +16,7 @@ export class UnconfiguredBillingProvider implements BillingProvider {
   }
 
   async checkout(): Promise<Checkout> {
-    throw new DomainError(409, BILLING_MESSAGES.notSetUp);
+    throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
   }
 
   async cancelAtPeriodEnd(): Promise<ProviderSubscription | null> {

@@ -4,7 +4,6 @@ import { containerRuntimeMayExist, eventStoreDbUrl, TestServer } from '../testin
 import { Decider, decideAndAppend, DomainEvent } from './decider';
 import { describeEventStoreConformance } from './event-store.conformance';
 import { copyEventId, EventToAppend } from './event-store.port';
-import { SimulatedEventStoreDb } from './eventstoredb-simulation';
 import {
   esdbEventId,
   EventStoreDbEventStore,
@@ -15,6 +14,7 @@ import {
   uuidV5,
   withKeepAlive,
 } from './eventstoredb-event-store';
+import { EventStoreDbStandIn } from './standin/server';
 
 // Starting a container (and pulling its image the first time) takes a while; the unit tests are instant.
 jest.setTimeout(180_000);
@@ -130,20 +130,26 @@ describe('EventStoreDbEventStore mappings (no server)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// The adapter's own logic (paging, start positions, idempotent retries, resubscription, truncation) against a
-// simulated EventStoreDB (eventstoredb-simulation.ts: it follows the documented server behaviour, but it is no
-// substitute for the conformance suite against a real server above).
+// The adapter through the official client on the wire, against the gRPC stand-in (standin/server.ts: EventStoreDB's
+// protocol and the behaviour the adapter relies on, in memory; the conformance suite above runs against a real
+// server where one is available).
 
-const simulated = new SimulatedEventStoreDb();
+let standIn: EventStoreDbStandIn;
+beforeAll(async () => {
+  standIn = await EventStoreDbStandIn.start();
+});
+afterAll(async () => {
+  await standIn.stop();
+});
 
-describeEventStoreConformance('simulated EventStoreDB', async () => ({
-  store: new EventStoreDbEventStore(simulated.client()),
-  reopen: async () => new EventStoreDbEventStore(simulated.client()),
+describeEventStoreConformance('EventStoreDB stand-in (gRPC)', async () => ({
+  store: new EventStoreDbEventStore(standIn.url),
+  reopen: async () => new EventStoreDbEventStore(standIn.url),
   cleanup: async () => undefined,
   gapFreePositions: false,
 }));
 
-describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
+describe('EventStoreDbEventStore on the stand-in', () => {
   const event = (type: string, eventId: string = randomUUID()): EventToAppend => ({
     type,
     data: { type },
@@ -158,7 +164,7 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
   });
   let store: EventStoreDbEventStore;
   beforeEach(() => {
-    store = new EventStoreDbEventStore(simulated.client());
+    store = new EventStoreDbEventStore(standIn.url);
   });
   afterEach(() => store.close());
 
@@ -177,13 +183,12 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
     };
     try {
       expect(await next()).toBe('A');
-      const subscribed = simulated.subscribeCalls;
-      simulated.dropSubscriptions();
+      expect(standIn.dropSubscriptions()).toBeGreaterThan(0);
       expect(await next()).toBe('B');
       expect(await next()).toBe('C');
-      expect(simulated.subscribeCalls).toBeGreaterThan(subscribed);
       const pending = next();
-      simulated.dropSubscriptions();
+      while (standIn.liveSubscriptions === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // resubscribed
+      expect(standIn.dropSubscriptions()).toBeGreaterThan(0);
       await store.appendToStream(stream, [event('D')], { expectedVersion: 3 });
       expect(await pending).toBe('D');
     } finally {
@@ -226,7 +231,7 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
     expect(all.some((e) => e.type.startsWith('$'))).toBe(false);
     expect(await store.readAll({ from: 1, limit: 1 })).toEqual([all[0]]);
     expect(await store.readAll({ from: all[0].position + 1, limit: 1 })).toEqual([all[1]]);
-    expect(await store.readAll({ from: Number(simulated.end) + 5, limit: 10 })).toEqual([]);
+    expect(await store.readAll({ from: Number(standIn.log.end) + 5, limit: 10 })).toEqual([]);
 
     const controller = new AbortController();
     const iterator = store.subscribe({ from: a.position + 1, signal: controller.signal })[Symbol.asyncIterator]();
@@ -238,7 +243,8 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
   it('headPosition skips the system events written after the last event', async () => {
     const written = await store.appendToStream(`head-${randomUUID()}`, [event('A')], { expectedVersion: 0 });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(simulated.log[simulated.log.length - 1].type).toBe('$>');
+    const records = standIn.log.records.filter((r) => r.kind === 'event');
+    expect(records[records.length - 1].type).toBe('$>');
     expect(await store.headPosition()).toBe(written.position);
   });
 
@@ -269,7 +275,7 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
     const inAll = async () => (await store.readAll({ from: 0, limit: 100_000 })).filter((e) => e.streamId === stream).map((e) => e.type);
     expect(await inAll()).toEqual(['A', 'B', 'C', 'D']);
     expect((await store.readAll({ from: 0, limit: 100_000 })).some((e) => e.streamId.startsWith('$'))).toBe(false);
-    simulated.scavenge();
+    standIn.scavenge();
     expect(await inAll()).toEqual(['D']);
     expect((await store.readStream(stream)).map((e) => [e.type, e.streamVersion])).toEqual([['D', 4]]);
     expect((await store.appendToStream(stream, [event('E')], { expectedVersion: 4 })).nextVersion).toBe(5);
@@ -292,7 +298,7 @@ describe('EventStoreDbEventStore on the simulated EventStoreDB', () => {
     await store.appendToStream(stream, copies, { expectedVersion: 3 });
     await store.truncateBefore(stream, 4);
     // The stale fold (version 3) meets the copies and folds again from the start; a fresh one reads only them.
-    const fresh = new EventStoreDbEventStore(simulated.client());
+    const fresh = new EventStoreDbEventStore(standIn.url);
     expect((await decideAndAppend(store, stream, total, { n: 8 }, { actorUserId: 'u' })).append?.nextVersion).toBe(7);
     expect((await decideAndAppend(fresh, stream, total, { n: 16 }, { actorUserId: 'u' })).append?.nextVersion).toBe(8);
     expect((await store.readStream(stream)).map((e) => [e.data.n, e.data.before, e.streamVersion])).toEqual([

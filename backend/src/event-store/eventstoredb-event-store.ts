@@ -309,15 +309,13 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The commit position of the event at `revision` (0-based) of a stream. */
   private async positionAtRevision(streamId: string, revision: bigint): Promise<number> {
-    for await (const resolved of this.client.readStream(streamId, {
-      direction: FORWARDS,
-      fromRevision: revision,
-      maxCount: 1,
-    })) {
-      const recorded = toRecorded(resolved);
-      if (recorded) return recorded.position;
+    let position: number | null = null;
+    // Read to the end (one event): a read left early keeps its gRPC call open, and `dispose` then waits for it.
+    for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 })) {
+      position ??= toRecorded(resolved)?.position ?? null;
     }
-    throw missingPosition(streamId);
+    if (position === null) throw missingPosition(streamId);
+    return position;
   }
 
   /** Up to `limit` non-system events with a commit position above `after`, reading forwards from `start`. */

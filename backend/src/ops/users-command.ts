@@ -1,6 +1,7 @@
 import { subscriptionDecider, subscriptionStream } from '../billing/billing.decider';
 import { loadConfig } from '../config';
-import { decideAndAppend, DomainError } from '../event-store/decider';
+import { DomainError } from '@joy/domain';
+import { decideAndAppend } from '../event-store/decider';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { normaliseEmail } from '../identity/accounts/local-accounts';
 import type { KeyStore } from '../identity/key-store';
