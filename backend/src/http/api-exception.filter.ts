@@ -20,6 +20,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof EventStoreUnavailableError) this.logger.error(`Cannot store events: ${exception.reason}`);
     else if (body.statusCode >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (body.statusCode === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+    if (exception instanceof DomainError && exception.retryAfterSeconds) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(body.statusCode).json(body);
   }
 }

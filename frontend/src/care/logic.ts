@@ -33,6 +33,21 @@ export const CARE_FAILED_TOAST: ToastInput = {
   variant: 'destructive',
 };
 
+/**
+ * The toast for a failed send: the server's own words when it refused for a reason the sender can act on (the
+ * member declines care actions: 403; a daily limit: 429), else the generic CARE_FAILED_TOAST.
+ */
+export function careFailedToast(error: Error): ToastInput {
+  const match = /^(403|429): (.*)$/s.exec(error.message);
+  if (!match) return CARE_FAILED_TOAST;
+  try {
+    const message = (JSON.parse(match[2]) as { message?: unknown }).message;
+    return typeof message === 'string' && message ? { ...CARE_FAILED_TOAST, title: 'Care not sent', description: message } : CARE_FAILED_TOAST;
+  } catch {
+    return CARE_FAILED_TOAST;
+  }
+}
+
 /** The message as sent: trimmed, and none when blank. */
 export function careMessage(text: string): string | undefined {
   const trimmed = text.trim();
