@@ -1,5 +1,5 @@
-import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, isCareKind } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
 
@@ -46,12 +46,12 @@ export const fulfilledEventId = (careActionId: string) => `care-fulfilled-${care
 
 /** Checks kind and message; the message is trimmed, and an empty one is no message (null). */
 export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {
-  if (!isCareKind(kind)) throw new DomainError(400, CARE_MESSAGES.kindInvalid);
-  if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError(400, CARE_MESSAGES.messageNotText);
+  if (!isCareKind(kind)) throw new DomainError('care.kind_invalid', CARE_MESSAGES.kindInvalid);
+  if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError('care.message_not_text', CARE_MESSAGES.messageNotText);
   const trimmed = normalizeName(message ?? '');
-  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError(400, CARE_MESSAGES.messageTooLong);
+  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError('care.message_too_long', CARE_MESSAGES.messageTooLong);
   const problem = nameProblem(trimmed, 'message', { multiline: true });
-  if (problem) throw new DomainError(400, problem);
+  if (problem) throw new DomainError('text.not_clean', problem);
   return { kind, message: trimmed === '' ? null : trimmed };
 }
 
@@ -105,11 +105,11 @@ export interface RecentCare {
  * The limit `sentAt` (the times of care within the window) has reached, as a 429 whose Retry-After is when the
  * window frees a place; null when there is room.
  */
-function limitReached(sentAt: readonly string[], limit: number, message: string, at: Date): DomainError | null {
+function limitReached(sentAt: readonly string[], limit: number, code: ErrorCode, message: string, at: Date): LimitReachedError | null {
   const inWindow = sentAt.map((t) => Date.parse(t)).filter((t) => at.getTime() - t < CARE_LIMITS.windowMs).sort((a, b) => a - b);
   if (inWindow.length < limit) return null;
   const freesAt = inWindow[inWindow.length - limit] + CARE_LIMITS.windowMs;
-  return new DomainError(429, message, Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)));
+  return new LimitReachedError(code, message, Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)));
 }
 
 export interface FulfilCareAction {
@@ -135,23 +135,23 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
   },
   decide(command, state) {
     if (command.type === 'FulfilCareAction') {
-      if (state.status === 'none') throw new DomainError(404, CARE_MESSAGES.notFound);
+      if (state.status === 'none') throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
       // Already fulfilled (a redelivered job, a retry after a crash): nothing new to record.
       if (state.status === 'fulfilled') return [];
       return [{ type: 'CareActionFulfilled', data: { careActionId: command.careActionId, orderId: command.orderId, fulfilledAt: command.at.toISOString() } }];
     }
-    if (state.status !== 'none') throw new DomainError(409, CARE_MESSAGES.alreadySent);
+    if (state.status !== 'none') throw new DomainError('care.already_sent', CARE_MESSAGES.alreadySent);
     const details = careDetails(command.kind, command.message);
-    if (!command.senderIsPremium) throw new DomainError(403, CARE_MESSAGES.premiumOnly);
+    if (!command.senderIsPremium) throw new DomainError('plan.premium_required', CARE_MESSAGES.premiumOnly);
     // A group the sender is not in answers as if it did not exist (as the group routes do).
-    if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError(404, CARE_MESSAGES.groupNotFound);
-    if (command.recipientId === command.senderId) throw new DomainError(400, CARE_MESSAGES.toSelf);
-    if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError(400, CARE_MESSAGES.recipientNotMember);
-    if (!command.recipientAcceptsCare) throw new DomainError(403, CARE_MESSAGES.declined);
+    if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError('group.not_found', CARE_MESSAGES.groupNotFound);
+    if (command.recipientId === command.senderId) throw new DomainError('care.to_self', CARE_MESSAGES.toSelf);
+    if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError('care.recipient_not_member', CARE_MESSAGES.recipientNotMember);
+    if (!command.recipientAcceptsCare) throw new DomainError('care.declined', CARE_MESSAGES.declined);
     const limited =
-      limitReached(command.recent.bySenderToRecipient, CARE_LIMITS.perPair, CARE_MESSAGES.pairLimit, command.at) ??
-      limitReached(command.recent.bySender, CARE_LIMITS.perSender, CARE_MESSAGES.senderLimit, command.at) ??
-      limitReached(command.recent.toRecipient, CARE_LIMITS.perRecipient, CARE_MESSAGES.recipientLimit, command.at);
+      limitReached(command.recent.bySenderToRecipient, CARE_LIMITS.perPair, 'care.pair_limit', CARE_MESSAGES.pairLimit, command.at) ??
+      limitReached(command.recent.bySender, CARE_LIMITS.perSender, 'care.sender_limit', CARE_MESSAGES.senderLimit, command.at) ??
+      limitReached(command.recent.toRecipient, CARE_LIMITS.perRecipient, 'care.recipient_limit', CARE_MESSAGES.recipientLimit, command.at);
     if (limited) throw limited;
     return [
       {

@@ -80,7 +80,7 @@ describe('bad input never breaks anything', () => {
   it('answers a JSON body over 100 KB with 413 before reading it, naming the limit', async () => {
     const res = await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(200 * 1024) }));
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ statusCode: 413, message: 'Request body is too large (100 KB at most)' });
+    expect(res.body).toEqual({ statusCode: 413, code: 'request.too_large', message: 'Request body is too large (100 KB at most)' });
   });
 
   it.each([
@@ -91,7 +91,7 @@ describe('bad input never breaks anything', () => {
     const before = await app.running.infra.store.headPosition();
     const res = await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send(raw);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: 'Request body is nested too deeply (32 levels at most)' });
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'Request body is nested too deeply (32 levels at most)' });
     expect(await app.running.infra.store.headPosition()).toBe(before);
   });
 
@@ -103,7 +103,7 @@ describe('bad input never breaks anything', () => {
   it('answers a webhook body over 1 MB with 413, never 500', async () => {
     const res = await api(app.baseUrl).post('/api/billing/webhook').set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1100 * 1024) }));
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ statusCode: 413, message: 'Request body is too large (1 MB at most)' });
+    expect(res.body).toEqual({ statusCode: 413, code: 'request.too_large', message: 'Request body is too large (1 MB at most)' });
   });
 
   it('never echoes a long input in an error answer (< 4 KB in all)', async () => {

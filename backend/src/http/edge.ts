@@ -1,4 +1,5 @@
 import express, { ErrorRequestHandler, RequestHandler } from 'express';
+import { apiError, codeOfStatus, sendApiError } from './api-exception.filter';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -13,12 +14,12 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
     if (!STATE_CHANGING.has(req.method) || exempt.some((p) => req.originalUrl.startsWith(p))) return next();
     const origin = req.headers.origin;
     if (origin && origin !== allowed) {
-      res.status(403).json({ statusCode: 403, message: 'Cross-origin requests are not allowed' });
+      sendApiError(res, 'request.cross_origin', 'Cross-origin requests are not allowed');
       return;
     }
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
-      res.status(415).json({ statusCode: 415, message: 'Content-Type must be application/json' });
+      sendApiError(res, 'request.not_json', 'Content-Type must be application/json');
       return;
     }
     next();
@@ -51,7 +52,7 @@ const refusePrototypeKeys: RequestHandler = (req, res, next) => {
   if (Buffer.isBuffer(req.body)) return next();
   const key = prototypeKey(req.body);
   if (key) {
-    res.status(400).json({ statusCode: 400, message: `${key} is not an accepted field`, errors: [{ field: key, message: `${key} is not an accepted field` }] });
+    sendApiError(res, 'request.invalid', `${key} is not an accepted field`, [{ field: key, message: `${key} is not an accepted field` }]);
     return;
   }
   next();
@@ -113,16 +114,16 @@ export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
   const status = (err as { status?: number; type?: string }).status;
   const type = (err as { type?: string }).type;
   if (type === 'entity.parse.failed') {
-    res.status(400).json({ statusCode: 400, message: 'Request body is not valid JSON' });
+    sendApiError(res, 'request.malformed_json', 'Request body is not valid JSON');
   } else if (type === 'entity.too.deep') {
-    res.status(400).json({ statusCode: 400, message: (err as Error).message });
+    sendApiError(res, 'request.invalid', (err as Error).message);
   } else if (type === 'entity.too.large') {
     const limit = Buffer.isBuffer(req.body) || req.originalUrl.startsWith('/api/billing/webhook') ? '1 MB' : '100 KB';
-    res.status(413).json({ statusCode: 413, message: `Request body is too large (${limit} at most)` });
+    sendApiError(res, 'request.too_large', `Request body is too large (${limit} at most)`);
   } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    res.status(415).json({ statusCode: 415, message: 'Request body must be UTF-8 JSON' });
+    sendApiError(res, 'request.not_json', 'Request body must be UTF-8 JSON');
   } else if (status && status >= 400 && status < 500) {
-    res.status(status).json({ statusCode: status, message: 'Request body could not be read' });
+    res.status(status).json({ ...apiError(codeOfStatus(status), 'Request body could not be read'), statusCode: status });
   } else {
     next(err);
   }

@@ -41,7 +41,7 @@ export async function exportEvents(
   source: EventSource,
   write: (text: string) => void | Promise<void>,
   progress: Progress,
-  hidden: (event: RecordedEvent) => Promise<boolean> = async () => false,
+  hidden: HiddenEvents = async (page) => page.map(() => false),
 ): Promise<{ count: number; head: number; hidden: number }> {
   const head = await source.headPosition();
   let position = 0;
@@ -52,11 +52,12 @@ export async function exportEvents(
     while (position < head) {
       const page = (await source.readAll({ from: position, limit: EXPORT_PAGE })).filter((e) => e.position <= head);
       if (page.length === 0) break;
+      const hide = await hidden(page);
       let text = '';
-      for (const event of page) {
-        if (await hidden(event)) skipped += 1;
+      page.forEach((event, i) => {
+        if (hide[i]) skipped += 1;
         else text += `${exportedLine(event)}\n`;
-      }
+      });
       await write(text);
       position = page[page.length - 1].position;
       count += page.length;
@@ -68,25 +69,41 @@ export async function exportEvents(
   return { count: count - skipped, head: position, hidden: skipped };
 }
 
-/** Streams whose truncate-before is remembered by `truncatedAway` (a bounded cache: memory stays constant). */
+/** Which events of a page are not part of their stream any more (left out of an export). */
+export type HiddenEvents = (page: readonly RecordedEvent[]) => Promise<boolean[]>;
+
+/** Streams whose truncate-before `truncatedAway` remembers (a bounded cache: memory stays constant). */
 const TRUNCATION_CACHE = 10_000;
+/** Stream metadata read at once, for the streams a page holds. */
+const METADATA_READS = 32;
 
 /**
- * For an EventStoreDB source: whether an event is before its stream's truncate-before. `$all` still holds such
+ * For an EventStoreDB source: which events are before their stream's truncate-before. `$all` still holds such
  * events until a scavenge deletes them (the originals of streams the personal-data migration rewrote, with
- * plaintext personal data): they are no longer part of the stream, and are never exported.
+ * plaintext personal data): they are no longer part of their stream, and are never exported. The metadata of the
+ * streams a page holds is read in parallel.
  */
-export function truncatedAway(store: EventStoreDbEventStore): (event: RecordedEvent) => Promise<boolean> {
+export function truncatedAway(store: EventStoreDbEventStore): HiddenEvents {
   const cache = new Map<string, number>();
-  return async (event) => {
-    let before = cache.get(event.streamId);
-    if (before === undefined) {
-      const tb = (await store.streamMetadata(event.streamId)).truncateBefore;
-      before = typeof tb === 'number' ? tb : typeof tb === 'bigint' ? Number(tb) : 0;
-      cache.set(event.streamId, before);
-      if (cache.size > TRUNCATION_CACHE) cache.delete(cache.keys().next().value!);
+  const remember = (streamId: string, before: number) => {
+    cache.set(streamId, before);
+    if (cache.size > TRUNCATION_CACHE) cache.delete(cache.keys().next().value!);
+  };
+  return async (page) => {
+    const unknown = [...new Set(page.map((e) => e.streamId))].filter((id) => !cache.has(id));
+    const known = new Map<string, number>();
+    for (let i = 0; i < unknown.length; i += METADATA_READS) {
+      const ids = unknown.slice(i, i + METADATA_READS);
+      const found = await Promise.all(ids.map((id) => store.streamMetadata(id)));
+      ids.forEach((id, j) => {
+        const tb = found[j].truncateBefore;
+        const before = typeof tb === 'number' ? tb : typeof tb === 'bigint' ? Number(tb) : 0;
+        known.set(id, before);
+        remember(id, before);
+      });
     }
-    return event.streamVersion - 1 < before; // truncate-before is a revision (version - 1)
+    // Truncate-before is a revision (version - 1).
+    return page.map((e) => e.streamVersion - 1 < (known.get(e.streamId) ?? cache.get(e.streamId) ?? 0));
   };
 }
 

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, INFRASTRUCTURE } from '../app.tokens';
 import type { AppConfig } from '../config';
+import { sendApiError } from '../http/api-exception.filter';
 import type { Infrastructure } from '../infrastructure';
 import { healthReport, publicHealth } from './health';
 
@@ -34,7 +35,7 @@ export class HealthController {
   @Get('details')
   async details(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!isLocalOperator(req, this.config.opsToken)) {
-      res.status(404).json({ statusCode: 404, message: 'Not found' });
+      sendApiError(res, 'request.not_found', 'Not found');
       return;
     }
     const report = await healthReport(this.infra);

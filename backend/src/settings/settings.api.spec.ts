@@ -68,7 +68,7 @@ describe('settings and declining care actions, over HTTP', () => {
     expect(await suggested(ada)).toEqual([]);
     const refused = await care(ada, 'bob');
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ statusCode: 403, message: 'This member does not accept care actions.' });
+    expect(refused.body).toEqual({ statusCode: 403, code: 'care.declined', message: 'This member does not accept care actions.' });
     expect(await head()).toBe(before);
     expect((await as(bob).get('/api/care-actions/received')).body).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('settings and declining care actions, over HTTP', () => {
     const limited = answers.filter((a) => a.status === 429);
     expect(limited).toHaveLength(20 - (3 - before));
     for (const res of limited) {
-      expect(res.body.message).toBe(CARE_MESSAGES.pairLimit);
+      expect(res.body).toEqual({ statusCode: 429, code: 'care.pair_limit', message: CARE_MESSAGES.pairLimit });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(23 * 3600);
     }
     expect((await as(bob).get('/api/care-actions/received')).body).toHaveLength(3);

@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { expectRefusal } from '../testing/refusals';
 import { DEFAULT_SETTINGS, SETTINGS_MESSAGES, settingsDecider, UserSettingsChanged } from './settings.decider';
 
 const given = (events: UserSettingsChanged[]) => events.reduce(settingsDecider.evolve, settingsDecider.initialState);
@@ -22,6 +22,6 @@ describe('settings decider', () => {
   });
 
   it('refuses a change that names no setting', () => {
-    expect(() => settingsDecider.decide({ userId: 'ada', changes: {} }, given([]))).toThrow(new DomainError(400, SETTINGS_MESSAGES.nothingToChange));
+    expectRefusal(() => settingsDecider.decide({ userId: 'ada', changes: {} }, given([])), { kind: 'invalid', code: 'settings.nothing_to_change', message: SETTINGS_MESSAGES.nothingToChange });
   });
 });

@@ -1,4 +1,5 @@
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { DomainError } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 
 /*
  * A person's settings, on their user stream `user-<userId>` as `UserSettingsChanged` events that carry only
@@ -36,7 +37,7 @@ export const settingsDecider: Decider<UserSettings, ChangeSettings, UserSettings
   },
   decide({ userId, changes }, state) {
     const given = (Object.keys(changes) as (keyof UserSettings)[]).filter((k) => changes[k] !== undefined);
-    if (given.length === 0) throw new DomainError(400, SETTINGS_MESSAGES.nothingToChange);
+    if (given.length === 0) throw new DomainError('settings.nothing_to_change', SETTINGS_MESSAGES.nothingToChange);
     const changed = given.filter((k) => changes[k] !== state[k]);
     if (changed.length === 0) return [];
     return [{ type: 'UserSettingsChanged', data: { userId, ...Object.fromEntries(changed.map((k) => [k, changes[k]])) } }];
