@@ -106,12 +106,9 @@ function copiesOf(stages, stage) {
   const parent = stages.find((s) => s.name === stage.base);
   const own = stage.instructions
     .filter((i) => i.op === 'COPY' && !/--from=/.test(i.args))
-    .flatMap((i) => {
-      const words = i.args.split(/\s+/).filter((w) => !w.startsWith('--'));
-      const dest = words.at(-1);
-      // `COPY backend/package.json backend/` copies that file; `COPY package.json package-lock.json ./` both.
-      return words.slice(0, -1).map((src) => (src === '.' ? '.' : src.replace(/^\.\//, ''))).filter(() => dest);
-    });
+    // The sources: every word but the flags and the destination (`COPY package.json package-lock.json ./`).
+    .flatMap((i) => i.args.split(/\s+/).filter((w) => !w.startsWith('--')).slice(0, -1))
+    .map((src) => (src === '.' ? '.' : src.replace(/^\.\//, '')));
   return [...(parent ? copiesOf(stages, parent) : []), ...own];
 }
 
