@@ -17,6 +17,13 @@ const runs = existsSync(dir)
       .filter(({ report }) => typeof report.numTotalTests === 'number' && Array.isArray(report.testResults))
   : [];
 
+/** The text after "skipped:" in a title, without the ')' closing a "(skipped: ...)" around it. */
+function reasonIn(title) {
+  let reason = /skipped:\s*(.+)$/i.exec(title)?.[1];
+  if (reason?.endsWith(')') && reason.split('(').length < reason.split(')').length) reason = reason.slice(0, -1);
+  return reason;
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -32,7 +39,7 @@ for (const { report } of runs) {
       const key = `${relative(repo, file.name)} › ${test.ancestorTitles[0] ?? test.title}`;
       const suite = suites.get(key) ?? { count: 0, reasons: new Set() };
       suite.count++;
-      const reason = [test.title, ...test.ancestorTitles].map((t) => /skipped:\s*(.+)$/i.exec(t)?.[1]).find(Boolean);
+      const reason = [test.title, ...test.ancestorTitles].map(reasonIn).find(Boolean);
       if (reason) suite.reasons.add(reason);
       suites.set(key, suite);
     }
