@@ -82,6 +82,20 @@ export class EventStoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The store refuses this client for good (EventStoreDB: access denied, the connection's user lacks the rights):
+ * retrying cannot help until an operator changes the credentials or the ACLs. `reason` says so.
+ */
+export class EventStoreRefusedError extends Error {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'EventStoreRefusedError';
+  }
+}
+
 export interface SubscribeOptions {
   /** Deliver events with a position strictly greater than this (0 = from the start). */
   from: number;

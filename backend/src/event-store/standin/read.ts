@@ -33,7 +33,9 @@ export function readHandler(context: ReadContext) {
       if (!options.hasAll()) return void call.emit('error', { code: status.UNIMPLEMENTED, details: 'The stand-in subscribes to $all only' });
       run = subscribeToAll(call, options, context);
     } else {
-      run = Promise.resolve(options.hasStream() ? readStream(call, options, context.log) : readAll(call, options, context.log)).then(() => void call.end());
+      run = Promise.resolve()
+        .then(() => (options.hasStream() ? readStream(call, options, context.log) : readAll(call, options, context.log)))
+        .then(() => void call.end());
     }
     run.catch((err: unknown) => {
       if (call.cancelled || call.destroyed) return;
