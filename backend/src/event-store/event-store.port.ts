@@ -84,13 +84,11 @@ export class EventStoreUnavailableError extends Error {
 
 /**
  * The store refuses this client for good (EventStoreDB: access denied, the connection's user lacks the rights):
- * retrying cannot help until an operator changes the credentials or the ACLs. `reason` says so.
+ * unavailable (503) to the caller, but retrying cannot help until an operator changes the credentials or the
+ * ACLs, so long-running readers (the relay) stop on it rather than retry. `reason` says so.
  */
-export class EventStoreRefusedError extends Error {
-  constructor(
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
+export class EventStoreRefusedError extends EventStoreUnavailableError {
+  constructor(reason: string, options?: { cause?: unknown }) {
     super(reason, options);
     this.name = 'EventStoreRefusedError';
   }
