@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, PIPELINE, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, PIPELINE, SESSION_STORE } from './app.tokens';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
@@ -28,6 +28,7 @@ export class AppModule {
       { provide: PIPELINE, useValue: infra.pipeline },
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
+      { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {
       module: AppModule,

@@ -2,3 +2,5 @@
 export const APP_CONFIG = 'AppConfig';
 export const PIPELINE = 'ProjectionPipeline';
 export const SESSION_STORE = 'SessionStore';
+/** The whole Infrastructure (health looks at every part). */
+export const INFRASTRUCTURE = 'Infrastructure';

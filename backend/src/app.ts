@@ -1,13 +1,12 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
 import helmet from 'helmet';
 import 'reflect-metadata';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { chain } from './http/chain';
-import { bodyErrors, jsonBody, sameOriginJsonOnly } from './http/edge';
+import { bodyErrors, jsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { serveFrontend } from './http/frontend';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
@@ -30,9 +29,14 @@ export interface RunningApp {
 export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<RunningApp> {
   const infra = await createInfrastructure(config);
   if (config.role !== 'api') {
-    await infra.pipeline.start();
-    // Embedded read models start empty: serve requests only once the replay has caught up.
-    await infra.pipeline.waitUntilCaughtUp();
+    try {
+      await infra.pipeline.start();
+      // Embedded read models start empty: serve requests only once the replay has caught up.
+      await infra.pipeline.waitUntilCaughtUp();
+    } catch (err) {
+      await infra.close();
+      throw err;
+    }
   }
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, infra), {
@@ -71,7 +75,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret, signInLimit));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
-  app.use(STRIPE_WEBHOOK_PATH, express.raw({ type: 'application/json', limit: '1mb' }));
+  app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));
   // One chain, so that the router checks the /api prefix once per request rather than once per middleware.
   app.use(
     '/api',

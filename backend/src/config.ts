@@ -15,12 +15,18 @@ export interface AppConfig {
   /** api: HTTP only; worker: relay + projectors + reactors only; all: both in one process. */
   role: 'all' | 'api' | 'worker';
   sessionSecret: string;
+  /** Bearer token of the local ops view (GET /api/health/details): OPS_TOKEN, or generated once into DATA_DIR/ops-token. */
+  opsToken: string;
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
   eventStoreUrl: string | null;
   mongoUrl: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key (queues, leases, sessions), so that installs (or test apps) can share a Redis. */
+  redisPrefix: string;
   frontendDist: string;
   rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
+  /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
+  acceptLostKeys: boolean;
   /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
   billing: BillingConfig;
 }
@@ -58,16 +64,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     production: env.NODE_ENV === 'production',
     role,
-    sessionSecret: env.SESSION_SECRET || persistedSecret(dataDir),
+    sessionSecret: env.SESSION_SECRET || persistedSecret(dataDir, 'session-secret'),
+    opsToken: env.OPS_TOKEN || persistedSecret(dataDir, 'ops-token'),
     oidc,
     eventStoreUrl: env.EVENTSTORE_URL || null,
     mongoUrl,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: redisPrefix(env),
     frontendDist: resolve(env.FRONTEND_DIST ?? join(__dirname, '..', '..', 'frontend', 'dist')),
     rateLimits: {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
     },
+    acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
     billing: billingConfig(env),
   };
 }
@@ -97,6 +106,12 @@ function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
   };
 }
 
+function redisPrefix(env: NodeJS.ProcessEnv): string {
+  const prefix = env.REDIS_PREFIX || 'joy';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got ${prefix}`);
+  return prefix;
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -111,9 +126,9 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
-/** The embedded default keeps its session secret next to its data, so sessions survive a restart. */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'session-secret');
+/** A secret generated once and kept next to the data (so sessions survive a restart, and the ops CLIs find the token). */
+export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-token'): string {
+  const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }

@@ -12,6 +12,7 @@ import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulf
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
 import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
+import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { BullMqQueue } from './queue/bullmq-queue';
@@ -31,6 +32,8 @@ export interface Infrastructure {
   sessions: session.Store;
   /** Per-person encryption keys of personal data, apart from the events (crypto-shredding). */
   keys: KeyStore;
+  /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
+  keyFile: string | null;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,7 @@ export function createReadModels(config: AppConfig): VersionedReadModelStore {
 }
 
 export function createQueue(config: AppConfig): JobQueue {
-  return config.redisUrl ? new BullMqQueue(config.redisUrl) : new InProcessQueue();
+  return config.redisUrl ? new BullMqQueue(config.redisUrl, config.redisPrefix) : new InProcessQueue();
 }
 
 /**
@@ -82,6 +85,8 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
 }
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
+  if (keyFile && !config.eventStoreUrl) checkKeyFile(keyFile, join(config.dataDir, 'events.sqlite'), config.acceptLostKeys);
   const keys = createKeyStore(config);
   if (!config.eventStoreUrl && config.role !== 'api') {
     // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
@@ -104,7 +109,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
-    ? new RedisStore({ client: redis, prefix: 'joy:sess:' })
+    ? new RedisStore({ client: redis, prefix: `${config.redisPrefix}:sess:` })
     : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [
@@ -126,6 +131,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     pipeline,
     sessions,
     keys,
+    keyFile,
     async close() {
       await pipeline.stop();
       await queue.close();

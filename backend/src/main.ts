@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { loadConfig } from './config';
+import { UnreadableEventError } from './event-store/event-store.port';
+import { RefusedToStart } from './ops/integrity';
 
 async function main() {
   const config = loadConfig();
@@ -17,6 +19,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A refusal names the file and what to do: its message alone says it all.
+  if (err instanceof RefusedToStart || err instanceof UnreadableEventError) console.error(`Joy refuses to start: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

@@ -5,7 +5,7 @@ import { createQueryClient } from './api';
 import { AppRoutes } from './App';
 import { installFakeServer } from './testing/fakeServer';
 
-const signedOut = { 'GET /api/auth/user': { status: 401, body: { statusCode: 401, message: 'Unauthorized' } } };
+const signedOut = { 'GET /api/auth/user': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } };
 const signedIn = (firstName: string | null, isPremium = false) => ({
   'GET /api/auth/user': { status: 200, body: { id: 'u1', email: 'maya@example.com', firstName, profileImageUrl: null } },
   'GET /api/subscription-status': { status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } },

@@ -25,12 +25,14 @@ describe('responseErrorMessage', () => {
 });
 
 describe('isUnauthorizedError', () => {
-  it('recognises a 401 Unauthorized error', () => {
-    expect(isUnauthorizedError(new Error('401: {"statusCode":401,"message":"Unauthorized"}'))).toBe(true);
-    expect(isUnauthorizedError(new Error('401: Unauthorized'))).toBe(true);
+  it('recognises the server\'s 401 by its code', () => {
+    expect(isUnauthorizedError(new Error('401: {"statusCode":401,"code":"auth.unauthorized","message":"Unauthorized"}'))).toBe(true);
+    expect(isUnauthorizedError(new Error('401: {"statusCode":401,"code":"auth.unauthorized","message":"Session gone"}'))).toBe(true);
   });
 
-  it('rejects anything else', () => {
+  it('rejects anything else, whatever its text says', () => {
+    expect(isUnauthorizedError(new Error('403: {"statusCode":403,"code":"request.cross_origin","message":"Unauthorized"}'))).toBe(false);
+    expect(isUnauthorizedError(new Error('401: Unauthorized'))).toBe(false); // not one of our answers: no code
     expect(isUnauthorizedError(new Error('403: Unauthorized'))).toBe(false);
     expect(isUnauthorizedError(new Error('401: Session gone'))).toBe(false);
     expect(isUnauthorizedError(new Error('Unauthorized 401:'))).toBe(false);
@@ -92,12 +94,12 @@ describe('getQueryFn', () => {
   });
 
   it('returns null on 401 when asked to (the sign-in check)', async () => {
-    mockFetch(json({ statusCode: 401, message: 'Unauthorized' }, 401));
+    mockFetch(json({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' }, 401));
     await expect(getQueryFn<unknown>({ on401: 'returnNull' })(context(['/api/auth/user']))).resolves.toBeNull();
   });
 
   it('fails on 401 by default', async () => {
-    mockFetch(json({ statusCode: 401, message: 'Unauthorized' }, 401));
+    mockFetch(json({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' }, 401));
     const error = await Promise.resolve(getQueryFn<unknown>({ on401: 'throw' })(context(['/api/joy-ratings']))).catch((e: unknown) => e);
     expect(isUnauthorizedError(error)).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { parseApiError } from './lib/apiError';
 import { handleUnauthorized } from './lib/session';
 
 /**
@@ -9,10 +10,9 @@ export function responseErrorMessage(status: number, statusText: string, bodyTex
   return `${status}: ${bodyText || statusText}`;
 }
 
-/** An expired or missing session: the message starts with "401:" and contains "Unauthorized". */
+/** An expired or missing session: the server answered `auth.unauthorized`. */
 export function isUnauthorizedError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return error.message.startsWith('401:') && error.message.includes('Unauthorized');
+  return parseApiError(error).code === 'auth.unauthorized';
 }
 
 async function throwIfResNotOk(res: Response): Promise<void> {

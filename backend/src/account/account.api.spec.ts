@@ -235,7 +235,7 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
         expect(res.status).toBe(400);
       }
       const res = await as(zel).delete('/api/account').send({ confirm: 'nope' });
-      expect(res.body).toEqual({ statusCode: 400, message: 'confirm must be "DELETE": type DELETE to confirm the deletion.', errors: [{ field: 'confirm', message: expect.any(String) }] });
+      expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'confirm must be "DELETE": type DELETE to confirm the deletion.', errors: [{ field: 'confirm', message: expect.any(String) }] });
       expect(await app.running.infra.store.headPosition()).toBe(head);
       expect((await as().delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(401);
       expect((await as(zel).get('/api/auth/user')).status).toBe(200);

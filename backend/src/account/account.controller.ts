@@ -1,4 +1,5 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Logger, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { DomainError } from '@joy/domain';
+import { Body, Controller, Delete, Get, HttpCode, Logger, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { SESSION_COOKIE } from '../identity/session';
@@ -22,7 +23,7 @@ export class AccountController {
   /** GET /api/account/export?format=json|csv → a file `joy-export-YYYY-MM-DD.json|csv`, written as it is read. */
   @Get('export')
   async export(@CurrentUser() user: SessionUser, @Query('format') format: unknown, @Res() res: Response): Promise<void> {
-    if (format !== 'json' && format !== 'csv') throw new BadRequestException({ statusCode: 400, message: ACCOUNT_MESSAGES.format, errors: [{ field: 'format', message: ACCOUNT_MESSAGES.format }] });
+    if (format !== 'json' && format !== 'csv') throw new DomainError('account.export_format', ACCOUNT_MESSAGES.format, [{ field: 'format', message: ACCOUNT_MESSAGES.format }]);
     const kind: ExportFormat = format;
     res.status(200);
     res.setHeader('Content-Type', kind === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8');

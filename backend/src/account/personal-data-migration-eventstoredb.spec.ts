@@ -1,9 +1,10 @@
+import { expectRejection } from '../testing/refusals';
 import { isoWeekOf } from '@joy/domain';
 import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decideAndAppend, DomainError } from '../event-store/decider';
+import { decideAndAppend } from '../event-store/decider';
 import {
   WrongExpectedVersionError,
   type EventMetadata,
@@ -322,13 +323,14 @@ function describeMigration(
         decideAndAppend(store, `user-${w.ada}`, membershipDecider, { groupId, userId: w.ada, role: 'member', isPremium: false, at: NOW }, { actorUserId: w.ada }, {
           upcast: (e) => ({ type: e.type, data: e.data }) as never,
         });
-      await expect(join(w.g1)).rejects.toThrow(MESSAGES.alreadyMember);
+      await expectRejection(join(w.g1), { kind: 'conflict', code: 'group.already_member', message: MESSAGES.alreadyMember });
       expect((await join(`${w.g1}-3`)).append?.nextVersion).toBe(10);
-      await expect(join(`${w.g1}-4`)).rejects.toThrow(MESSAGES.freePlanLimit);
+      await expectRejection(join(`${w.g1}-4`), { kind: 'forbidden', code: 'plan.group_limit', message: MESSAGES.freePlanLimit });
       // Cleo stays deleted.
-      await expect(
+      await expectRejection(
         decideAndAppend(store, `user-${w.cleo}`, identityDecider, { ...signIn('Cleo'), userId: w.cleo }, { actorUserId: w.cleo }, userStreamCodec(null)),
-      ).rejects.toThrow(new DomainError(409, IDENTITY_MESSAGES.deleted));
+        { kind: 'conflict', code: 'account.deleted', message: IDENTITY_MESSAGES.deleted },
+      );
       expect((await store.readStream(`user-${w.ada}`)).map((e) => e.streamVersion)).toEqual([5, 6, 7, 8, 9, 10]);
     });
 

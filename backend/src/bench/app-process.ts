@@ -17,20 +17,39 @@ export async function freePort(): Promise<number> {
 
 const MAIN = resolve(__dirname, '..', '..', 'dist', 'main.js');
 
+/** The app process ended at start instead of answering (a refusal to start, or a crash): its code and output. */
+export class AppExited extends Error {
+  constructor(
+    readonly code: number,
+    readonly output: string,
+  ) {
+    super(`The app exited at start (code ${code}):\n${output}`);
+    this.name = 'AppExited';
+  }
+}
+
 export interface AppProcess {
   baseUrl: string;
   dataDir: string;
-  start(): Promise<void>;
+  /** Starts the app again (after stop) and waits until it answers; rejects with its output when it exits instead. */
+  start(env?: Record<string, string>): Promise<void>;
   /** Stops the process with a signal (SIGKILL to simulate a crash) and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
   destroy(): Promise<void>;
   output(): string;
 }
 
+export interface AppProcessOptions {
+  /** The largest file the process may write, in KiB (`ulimit -f`): a small disk, filled by the app's own writes. */
+  fileSizeLimitKb?: number;
+  /** Use this data directory (kept on destroy) instead of a new one. */
+  dataDir?: string;
+}
+
 /** The built app as people run it (`node backend/dist/main.js`), on a free port with its own data directory. */
-export async function startAppProcess(env: Record<string, string> = {}): Promise<AppProcess> {
+export async function startAppProcess(env: Record<string, string> = {}, options: AppProcessOptions = {}): Promise<AppProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'joy-process-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'joy-process-'));
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   let child: ChildProcess | null = null;
@@ -39,17 +58,17 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
     baseUrl,
     dataDir,
     output: () => output,
-    async start() {
+    async start(extraEnv: Record<string, string> = {}) {
       output = '';
-      child = spawn(process.execPath, [MAIN], {
-        env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const childEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...env, ...extraEnv };
+      child = options.fileSizeLimitKb
+        ? spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$1"`, process.execPath, MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`The app exited at start:\n${output}`);
+        if (child.exitCode !== null) throw new AppExited(child.exitCode, output);
         try {
           if ((await fetch(`${baseUrl}/api/auth/user`)).status === 401) return;
         } catch {
@@ -69,7 +88,7 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
     },
     async destroy() {
       await app.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   await app.start();

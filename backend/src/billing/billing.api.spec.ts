@@ -33,7 +33,7 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
       await as().post('/api/billing/sandbox/confirm', { clientSecret: 'x', cardNumber: GOOD_CARD }),
     ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+      expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
     }
     expect(await head()).toBe(before);
   });
@@ -51,7 +51,7 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
   it('refuses to cancel a free plan with 409', async () => {
     const res = await as(ada).post('/api/subscription/cancel');
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ statusCode: 409, message: BILLING_MESSAGES.nothingToCancel });
+    expect(res.body).toEqual({ statusCode: 409, code: 'billing.nothing_to_cancel', message: BILLING_MESSAGES.nothingToCancel });
   });
 
   let secret: string;
@@ -102,7 +102,7 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     const before = await head();
     const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber, ...extra });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message });
+    expect(res.body).toEqual({ statusCode: 400, code: 'billing.card_refused', message });
     expect(await head()).toBe(before);
     expect((await as(ada).get('/api/subscription-status')).body.isPremium).toBe(false);
   });

@@ -1,9 +1,9 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Inject, Logger, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Logger, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import Stripe from 'stripe';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import type { BillingClientConfig, CreateSubscriptionResponse, SubscriptionStatusView } from '@joy/domain';
+import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError, type SubscriptionStatusView } from '@joy/domain';
 import { ConfirmSandboxPaymentDto } from './billing.dto';
 import {
   CancelSubscriptionCommand,
@@ -80,14 +80,14 @@ export class StripeWebhookController {
   @Post('webhook')
   @HttpCode(200)
   async receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined): Promise<{ received: true }> {
-    if (!(this.provider instanceof StripeBillingProvider)) throw new NotFoundException('Not found');
-    if (!Buffer.isBuffer(req.body) || !signature) throw new BadRequestException('Missing Stripe signature or body');
+    if (!(this.provider instanceof StripeBillingProvider)) throw new DomainError('request.not_found', 'Not found');
+    if (!Buffer.isBuffer(req.body) || !signature) throw new DomainError('billing.webhook_invalid', 'Missing Stripe signature or body');
     let event: Stripe.Event;
     try {
       event = this.provider.verifyWebhook(req.body, signature);
     } catch (err) {
       this.logger.warn(`Webhook refused: ${(err as Error).message}`);
-      throw new BadRequestException('Invalid Stripe signature');
+      throw new DomainError('billing.webhook_invalid', 'Invalid Stripe signature');
     }
     const subscriptionId = this.provider.subscriptionIdOf(event);
     if (!subscriptionId) return { received: true };

@@ -1,5 +1,5 @@
+import { expectRefusal } from '../testing/refusals';
 import { isPremiumAt } from '@joy/domain';
-import { DomainError } from '../event-store/decider';
 import { contractViolations } from '../testing/event-contract';
 import { recorded } from '../testing/events';
 import {
@@ -144,7 +144,7 @@ describe('subscription decider', () => {
 
     it('refuses with 409 when there is nothing to cancel', () => {
       for (const history of [[], [started()], [started(), activated(), ended()]]) {
-        expect(() => when(history, cancel)).toThrow(new DomainError(409, BILLING_MESSAGES.nothingToCancel));
+        expectRefusal(() => when(history, cancel), { kind: 'conflict', code: 'billing.nothing_to_cancel', message: BILLING_MESSAGES.nothingToCancel });
       }
     });
   });

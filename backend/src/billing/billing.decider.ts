@@ -1,5 +1,5 @@
-import { type BillingProviderName, isPremiumAt } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { type BillingProviderName, DomainError, isPremiumAt } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 
 /*
  * Joy Premium: one stream per user, `subscription-<userId>`.
@@ -213,7 +213,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'ScheduleCancellation': {
         if (state.status === 'canceling' && isPremiumAt(state, command.at)) return []; // already scheduled: idempotent
         if (state.status !== 'active' || !state.subscriptionId || !state.currentPeriodEnd) {
-          throw new DomainError(409, BILLING_MESSAGES.nothingToCancel);
+          throw new DomainError('billing.nothing_to_cancel', BILLING_MESSAGES.nothingToCancel);
         }
         return [
           {

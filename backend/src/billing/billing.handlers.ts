@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { PIPELINE } from '../app.tokens';
-import { CommandContext, decideAndAppend, DomainError } from '../event-store/decider';
+import { CommandContext, decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
-import { type CreateSubscriptionResponse, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
+import { type CreateSubscriptionResponse, DomainError, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
 import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
@@ -105,7 +105,7 @@ export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSand
   ) {}
 
   async execute({ userId, clientSecret, card }: ConfirmSandboxPaymentCommand): Promise<SubscriptionStatusView> {
-    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError(404, 'Not found');
+    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError('request.not_found', 'Not found');
     const at = new Date();
     const state = await loadState(this.store, userId);
     // Paid already (a retried confirmation): answer the status as it is.

@@ -1,7 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { DomainError } from '../event-store/decider';
 import { addOneMonth, BILLING_MESSAGES, ProviderSubscription, SubscriptionState } from './billing.decider';
-import type { BillingClientConfig } from '@joy/domain';
+import { type BillingClientConfig, DomainError } from '@joy/domain';
 import type { BillingProvider, Checkout } from './billing.provider';
 
 /** The sandbox's test cards (as Stripe's test mode): one succeeds, one is declined. */
@@ -29,24 +28,24 @@ function luhnValid(digits: string): boolean {
 
 /**
  * Checks a card as a card provider's test mode would: format first (number, expiry, security code), then the
- * outcome of the test card. Throws a 400 DomainError with the provider-style message.
+ * outcome of the test card. Throws a DomainError (`billing.card_refused`) with the provider-style message.
  */
 export function chargeTestCard(card: TestCard, now: Date): void {
   const digits = card.number.replace(/[\s-]/g, '');
-  if (!/^\d*$/.test(digits)) throw new DomainError(400, BILLING_MESSAGES.invalidNumber);
-  if (digits.length < 16) throw new DomainError(400, BILLING_MESSAGES.incompleteNumber);
-  if (digits.length > 19 || !luhnValid(digits)) throw new DomainError(400, BILLING_MESSAGES.invalidNumber);
+  if (!/^\d*$/.test(digits)) throw new DomainError('billing.card_refused', BILLING_MESSAGES.invalidNumber);
+  if (digits.length < 16) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteNumber);
+  if (digits.length > 19 || !luhnValid(digits)) throw new DomainError('billing.card_refused', BILLING_MESSAGES.invalidNumber);
   if (card.expiry !== undefined) {
     const match = /^\s*(\d{2})\s*\/\s*(\d{2})\s*$/.exec(card.expiry);
     const month = match ? Number(match[1]) : 0;
-    if (!match || month < 1 || month > 12) throw new DomainError(400, BILLING_MESSAGES.incompleteExpiry);
+    if (!match || month < 1 || month > 12) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteExpiry);
     // Valid through the last moment of the expiry month.
     const endOfMonth = Date.UTC(2000 + Number(match[2]), month, 1);
-    if (endOfMonth <= now.getTime()) throw new DomainError(400, BILLING_MESSAGES.pastExpiry);
+    if (endOfMonth <= now.getTime()) throw new DomainError('billing.card_refused', BILLING_MESSAGES.pastExpiry);
   }
-  if (card.cvc !== undefined && !/^\d{3,4}$/.test(card.cvc.trim())) throw new DomainError(400, BILLING_MESSAGES.incompleteCvc);
-  if (digits === SANDBOX_CARDS.declined) throw new DomainError(400, BILLING_MESSAGES.declined);
-  if (digits !== SANDBOX_CARDS.succeeds) throw new DomainError(400, BILLING_MESSAGES.notTestCard);
+  if (card.cvc !== undefined && !/^\d{3,4}$/.test(card.cvc.trim())) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteCvc);
+  if (digits === SANDBOX_CARDS.declined) throw new DomainError('billing.card_refused', BILLING_MESSAGES.declined);
+  if (digits !== SANDBOX_CARDS.succeeds) throw new DomainError('billing.card_refused', BILLING_MESSAGES.notTestCard);
 }
 
 /**
@@ -91,7 +90,7 @@ export class SandboxBillingProvider implements BillingProvider {
    */
   confirm(userId: string, state: SubscriptionState, clientSecret: string, card: TestCard): ProviderSubscription {
     const pending = state.pending?.provider === 'sandbox' ? state.pending : null;
-    if (!pending || !this.secretMatches(pending.subscriptionId, clientSecret)) throw new DomainError(400, BILLING_MESSAGES.staleCheckout);
+    if (!pending || !this.secretMatches(pending.subscriptionId, clientSecret)) throw new DomainError('billing.checkout_stale', BILLING_MESSAGES.staleCheckout);
     const now = this.clock();
     chargeTestCard(card, now);
     return {

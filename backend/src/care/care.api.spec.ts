@@ -61,7 +61,7 @@ describe('care actions over HTTP', () => {
       await as().get(`/api/groups/${family.id}/care-suggestions`),
     ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+      expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
     }
     expect(await head()).toBe(before);
   });
@@ -91,7 +91,7 @@ describe('care actions over HTTP', () => {
     for (const id of [family.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await as(dan).get(`/api/groups/${id}/care-suggestions`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+      expect(res.body).toEqual({ statusCode: 404, code: 'group.not_found', message: 'Group not found' });
     }
   });
 
@@ -99,7 +99,7 @@ describe('care actions over HTTP', () => {
     const before = await head();
     const res = await send(bob, { groupId: family.id, recipientId: ids.cy, kind: 'flowers' });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ statusCode: 403, message: CARE_MESSAGES.premiumOnly });
+    expect(res.body).toEqual({ statusCode: 403, code: 'plan.premium_required', message: CARE_MESSAGES.premiumOnly });
     expect(await head()).toBe(before);
   });
 
@@ -108,7 +108,7 @@ describe('care actions over HTTP', () => {
     for (const groupId of [family.id, '00000000-0000-4000-8000-000000000000']) {
       const res = await send(dan, { groupId, recipientId: ids.bob, kind: 'flowers' });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+      expect(res.body).toEqual({ statusCode: 404, code: 'group.not_found', message: 'Group not found' });
     }
     expect(await head()).toBe(before);
   });
@@ -117,11 +117,11 @@ describe('care actions over HTTP', () => {
     const before = await head();
     const self = await send(ada, { groupId: family.id, recipientId: ids.ada, kind: 'flowers' });
     expect(self.status).toBe(400);
-    expect(self.body).toEqual({ statusCode: 400, message: CARE_MESSAGES.toSelf });
+    expect(self.body).toEqual({ statusCode: 400, code: 'care.to_self', message: CARE_MESSAGES.toSelf });
     for (const recipientId of [ids.dan, 'nobody']) {
       const res = await send(ada, { groupId: family.id, recipientId, kind: 'flowers' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, message: CARE_MESSAGES.recipientNotMember });
+      expect(res.body).toEqual({ statusCode: 400, code: 'care.recipient_not_member', message: CARE_MESSAGES.recipientNotMember });
     }
     expect(await head()).toBe(before);
   });

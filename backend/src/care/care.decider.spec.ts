@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { expectRefusal } from '../testing/refusals';
 import {
   CARE_MESSAGES,
   CareActionFulfilled,
@@ -29,7 +29,6 @@ const sent: CareActionSent = {
   data: { careActionId: 'c1', groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind: 'flowers', message: 'Thinking of you', sentAt: at.toISOString() },
 };
 const fulfilled: CareActionFulfilled = { type: 'CareActionFulfilled', data: { careActionId: 'c1', orderId: 'o1', fulfilledAt: at.toISOString() } };
-const refused = (status: number, message: string) => new DomainError(status as 400, message);
 
 describe('care decider: sending', () => {
   it('records a premium member’s care for another member, the message trimmed', () => {
@@ -50,38 +49,38 @@ describe('care decider: sending', () => {
 
   it('refuses an unknown kind and a message over 500 characters with 400 naming the field', () => {
     for (const kind of ['roses', 'Flowers', '', null, 3, undefined]) {
-      expect(() => careDecider.decide(send({ kind }), given([]))).toThrow(refused(400, CARE_MESSAGES.kindInvalid));
+      expectRefusal(() => careDecider.decide(send({ kind }), given([])), { kind: 'invalid', code: 'care.kind_invalid', message: CARE_MESSAGES.kindInvalid });
     }
-    expect(() => careDecider.decide(send({ message: 'x'.repeat(501) }), given([]))).toThrow(refused(400, CARE_MESSAGES.messageTooLong));
-    expect(() => careDecider.decide(send({ message: 42 }), given([]))).toThrow(refused(400, CARE_MESSAGES.messageNotText));
+    expectRefusal(() => careDecider.decide(send({ message: 'x'.repeat(501) }), given([])), { kind: 'invalid', code: 'care.message_too_long', message: CARE_MESSAGES.messageTooLong });
+    expectRefusal(() => careDecider.decide(send({ message: 42 }), given([])), { kind: 'invalid', code: 'care.message_not_text', message: CARE_MESSAGES.messageNotText });
     // 500 after trimming is fine.
     expect(careDecider.decide(send({ message: ` ${'x'.repeat(500)} ` }), given([]))).toHaveLength(1);
   });
 
   it('refuses a message with a direction override or an invisible character (the name rule), keeps line breaks', () => {
     const problem = 'message must not contain control, direction-changing or invisible characters';
-    expect(() => careDecider.decide(send({ message: 'Get well\u202E soon' }), given([]))).toThrow(refused(400, problem));
-    expect(() => careDecider.decide(send({ message: 'Get\u200B well' }), given([]))).toThrow(refused(400, problem));
+    expectRefusal(() => careDecider.decide(send({ message: 'Get well\u202E soon' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
+    expectRefusal(() => careDecider.decide(send({ message: 'Get\u200B well' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
     const [event] = careDecider.decide(send({ message: 'Get well soon,\nAda' }), given([]));
     expect((event as CareActionSent).data.message).toBe('Get well soon,\nAda');
   });
 
   it('refuses a free sender with 403', () => {
-    expect(() => careDecider.decide(send({ senderIsPremium: false }), given([]))).toThrow(refused(403, CARE_MESSAGES.premiumOnly));
+    expectRefusal(() => careDecider.decide(send({ senderIsPremium: false }), given([])), { kind: 'forbidden', code: 'plan.premium_required', message: CARE_MESSAGES.premiumOnly });
   });
 
   it('answers a sender outside the group, and a group that does not exist, with the groups’ 404', () => {
-    expect(() => careDecider.decide(send({ groupMemberIds: ['bob', 'cy'] }), given([]))).toThrow(refused(404, 'Group not found'));
-    expect(() => careDecider.decide(send({ groupMemberIds: null }), given([]))).toThrow(refused(404, 'Group not found'));
+    expectRefusal(() => careDecider.decide(send({ groupMemberIds: ['bob', 'cy'] }), given([])), { kind: 'not_found', code: 'group.not_found', message: 'Group not found' });
+    expectRefusal(() => careDecider.decide(send({ groupMemberIds: null }), given([])), { kind: 'not_found', code: 'group.not_found', message: 'Group not found' });
   });
 
   it('refuses care to oneself, and to someone outside the group, with 400', () => {
-    expect(() => careDecider.decide(send({ recipientId: 'ada' }), given([]))).toThrow(refused(400, CARE_MESSAGES.toSelf));
-    expect(() => careDecider.decide(send({ recipientId: 'dan' }), given([]))).toThrow(refused(400, CARE_MESSAGES.recipientNotMember));
+    expectRefusal(() => careDecider.decide(send({ recipientId: 'ada' }), given([])), { kind: 'invalid', code: 'care.to_self', message: CARE_MESSAGES.toSelf });
+    expectRefusal(() => careDecider.decide(send({ recipientId: 'dan' }), given([])), { kind: 'invalid', code: 'care.recipient_not_member', message: CARE_MESSAGES.recipientNotMember });
   });
 
   it('never sends the same care action twice', () => {
-    expect(() => careDecider.decide(send(), given([sent]))).toThrow(refused(409, CARE_MESSAGES.alreadySent));
+    expectRefusal(() => careDecider.decide(send(), given([sent])), { kind: 'conflict', code: 'care.already_sent', message: CARE_MESSAGES.alreadySent });
   });
 
   it('checks the details the same way outside the decider', () => {
@@ -101,7 +100,7 @@ describe('care decider: fulfilment', () => {
   });
 
   it('refuses to fulfil a care action that was never sent', () => {
-    expect(() => careDecider.decide(fulfil, given([]))).toThrow(refused(404, CARE_MESSAGES.notFound));
+    expectRefusal(() => careDecider.decide(fulfil, given([])), { kind: 'not_found', code: 'care.not_found', message: CARE_MESSAGES.notFound });
   });
 
   it('folds to the order id', () => {

@@ -1,5 +1,5 @@
-import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, isCareKind } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, DomainError, isCareKind } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
 
@@ -36,12 +36,12 @@ export const fulfilledEventId = (careActionId: string) => `care-fulfilled-${care
 
 /** Checks kind and message; the message is trimmed, and an empty one is no message (null). */
 export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {
-  if (!isCareKind(kind)) throw new DomainError(400, CARE_MESSAGES.kindInvalid);
-  if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError(400, CARE_MESSAGES.messageNotText);
+  if (!isCareKind(kind)) throw new DomainError('care.kind_invalid', CARE_MESSAGES.kindInvalid);
+  if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError('care.message_not_text', CARE_MESSAGES.messageNotText);
   const trimmed = normalizeName(message ?? '');
-  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError(400, CARE_MESSAGES.messageTooLong);
+  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError('care.message_too_long', CARE_MESSAGES.messageTooLong);
   const problem = nameProblem(trimmed, 'message', { multiline: true });
-  if (problem) throw new DomainError(400, problem);
+  if (problem) throw new DomainError('text.not_clean', problem);
   return { kind, message: trimmed === '' ? null : trimmed };
 }
 
@@ -104,18 +104,18 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
   },
   decide(command, state) {
     if (command.type === 'FulfilCareAction') {
-      if (state.status === 'none') throw new DomainError(404, CARE_MESSAGES.notFound);
+      if (state.status === 'none') throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
       // Already fulfilled (a redelivered job, a retry after a crash): nothing new to record.
       if (state.status === 'fulfilled') return [];
       return [{ type: 'CareActionFulfilled', data: { careActionId: command.careActionId, orderId: command.orderId, fulfilledAt: command.at.toISOString() } }];
     }
-    if (state.status !== 'none') throw new DomainError(409, CARE_MESSAGES.alreadySent);
+    if (state.status !== 'none') throw new DomainError('care.already_sent', CARE_MESSAGES.alreadySent);
     const details = careDetails(command.kind, command.message);
-    if (!command.senderIsPremium) throw new DomainError(403, CARE_MESSAGES.premiumOnly);
+    if (!command.senderIsPremium) throw new DomainError('plan.premium_required', CARE_MESSAGES.premiumOnly);
     // A group the sender is not in answers as if it did not exist (as the group routes do).
-    if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError(404, CARE_MESSAGES.groupNotFound);
-    if (command.recipientId === command.senderId) throw new DomainError(400, CARE_MESSAGES.toSelf);
-    if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError(400, CARE_MESSAGES.recipientNotMember);
+    if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError('group.not_found', CARE_MESSAGES.groupNotFound);
+    if (command.recipientId === command.senderId) throw new DomainError('care.to_self', CARE_MESSAGES.toSelf);
+    if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError('care.recipient_not_member', CARE_MESSAGES.recipientNotMember);
     return [
       {
         type: 'CareActionSent',

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
+import { type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import { PIPELINE } from '../app.tokens';
-import { decideAndAppend, DomainError } from '../event-store/decider';
+import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
@@ -98,7 +98,7 @@ export class GetCareSuggestionsHandler implements IQueryHandler<GetCareSuggestio
 
   async execute({ userId, groupId }: GetCareSuggestionsQuery): Promise<CareSuggestionView[]> {
     const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
-    if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError(404, CARE_MESSAGES.groupNotFound);
+    if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError('group.not_found', CARE_MESSAGES.groupNotFound);
     const members = new Set(group.members.map((m) => m.userId));
     const docs = (await this.readModels.find<CareSupportDoc>(careSuggestionsProjector.collection, { groupIds: groupId, needsSupport: true }))
       .filter((d) => d.userId !== userId && members.has(d.userId) && d.latestScore !== null)

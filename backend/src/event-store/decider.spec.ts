@@ -1,7 +1,8 @@
+import { DomainError } from '@joy/domain';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConcurrencyConflictError, Decider, decideAndAppend, DomainError, DomainEvent, MAX_ATTEMPTS, retryDelayMs } from './decider';
+import { ConcurrencyConflictError, Decider, decideAndAppend, DomainEvent, MAX_ATTEMPTS, retryDelayMs } from './decider';
 import { WrongExpectedVersionError } from './event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -11,7 +12,7 @@ const counter: Decider<number, { n: number }, Added> = {
   initialState: 0,
   evolve: (total, e) => total + e.data.n,
   decide: ({ n }, total) => {
-    if (total + n > 3) throw new DomainError(409, 'Too many');
+    if (total + n > 3) throw new DomainError('group.already_member', 'Too many');
     return [{ type: 'Added', data: { n } }];
   },
 };
@@ -74,7 +75,7 @@ describe('decideAndAppend', () => {
     const b = new SqliteEventStore(join(dir, 'events.sqlite'));
     const unbounded: Decider<number, { n: number }, Added> = { ...counter, decide: ({ n }) => [{ type: 'Added', data: { n } }] };
     await Promise.all(Array.from({ length: 20 }, (_, n) => decideAndAppend(n % 2 ? a : b, 'shared-1', unbounded, { n }, ctx)));
-    expect((await a.readStream('shared-1')).map((e) => e.data.n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect((await a.readStream('shared-1')).map((e) => e.data.n as number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     await a.close();
     await b.close();
     rmSync(dir, { recursive: true, force: true });
@@ -85,7 +86,7 @@ describe('decideAndAppend', () => {
     const append = jest.spyOn(store, 'appendToStream').mockRejectedValue(new WrongExpectedVersionError('counter-5', 0, 1));
     const refused = decideAndAppend(store, 'counter-5', counter, { n: 1 }, ctx);
     await expect(refused).rejects.toBeInstanceOf(ConcurrencyConflictError);
-    await expect(refused).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/nothing was saved\. Please try again/) });
+    await expect(refused).rejects.toMatchObject({ kind: 'conflict', code: 'store.conflict', message: expect.stringMatching(/nothing was saved\. Please try again/) });
     expect(append).toHaveBeenCalledTimes(MAX_ATTEMPTS);
     append.mockRestore();
     expect(await store.readStream('counter-5')).toEqual([]);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '@joy/domain';
 import {
   AppendResult,
   EventMetadata,
@@ -22,17 +23,6 @@ export interface Decider<S, C, E extends DomainEvent> {
   initialState: S;
   evolve(state: S, event: E): S;
   decide(command: C, state: S): E[];
-}
-
-/** A rule the command broke; the HTTP layer answers with `status` and `message` as they are. */
-export class DomainError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DomainError';
-  }
 }
 
 /** Who and what caused a command, copied into every event's metadata. */
@@ -95,7 +85,7 @@ export function retryDelayMs(attempt: number, random = Math.random): number {
  */
 export class ConcurrencyConflictError extends DomainError {
   constructor(readonly streamId: string) {
-    super(409, 'This changed at the same moment somewhere else, so nothing was saved. Please try again.');
+    super('store.conflict', 'This changed at the same moment somewhere else, so nothing was saved. Please try again.');
     this.name = 'ConcurrencyConflictError';
   }
 }

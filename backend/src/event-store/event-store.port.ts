@@ -94,6 +94,28 @@ export class EventStoreRefusedError extends EventStoreUnavailableError {
   }
 }
 
+/**
+ * An event that cannot be read (its stored JSON damaged, or the file around it): nothing after it can be applied
+ * in order, so the app refuses to start on it and health reports it. The message names the store, the position
+ * and the commands that find and move such events aside.
+ */
+export class UnreadableEventError extends Error {
+  constructor(
+    /** The file (or server) that holds it. */
+    readonly source: string,
+    readonly position: number,
+    readonly detail: string,
+  ) {
+    super(
+      `${source}: the event at position ${position} cannot be read (${detail}). Events after it cannot be applied in order, ` +
+        `so Joy does not run on it. List the damaged events with "npm run events -- verify", then move this one aside with ` +
+        `"npm run events -- quarantine ${position}" (the file is backed up first and the event kept in its quarantined_events ` +
+        `table), or restore the file from a backup; then start again.`,
+    );
+    this.name = 'UnreadableEventError';
+  }
+}
+
 export interface SubscribeOptions {
   /** Deliver events with a position strictly greater than this (0 = from the start). */
   from: number;

@@ -4,6 +4,7 @@ import {
   AppendResult,
   EventStore,
   EventStoreUnavailableError,
+  UnreadableEventError,
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
@@ -106,7 +107,7 @@ export class SqliteEventStore implements EventStore {
   /** Appends waiting for the next group commit. */
   private pending: PendingAppend[] = [];
   private readonly commitTx: Database.Transaction<(batch: PendingAppend[]) => void>;
-  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[]) => AppendResult[]>;
+  private readonly batchTx: Database.Transaction<(appends: readonly StreamAppend[], truncatedStreams: boolean) => AppendResult[]>;
   /** Live subscriptions waiting for an append made through this instance. */
   private readonly waiters = new Set<() => void>();
   private closed = false;
@@ -150,8 +151,8 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
     };
     this.appendTx = this.db.transaction((streamId, events, expected) => this.appendInTx(streamId, events, expected));
-    this.batchTx = this.db.transaction((appends: readonly StreamAppend[]) =>
-      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion)),
+    this.batchTx = this.db.transaction((appends: readonly StreamAppend[], truncatedStreams: boolean) =>
+      appends.map((a) => this.appendInTx(a.streamId, a.events, a.expectedVersion, truncatedStreams)),
     );
     // Group commit: the appends that arrive in the same turn of the event loop share one transaction, so one
     // disk sync covers them all. Each runs in its own savepoint (a nested transaction), so one append's
@@ -169,13 +170,15 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Appends to several streams in one transaction, in the order given: all of them or none (an import writes
-   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream.
+   * whole batches, so an interrupted import never leaves a hole). Same checks as appendToStream, except that with
+   * `truncatedStreams` a stream that does not exist yet may start past version 1: an EventStoreDB stream truncated
+   * before an event (see the port) imported with its versions unchanged.
    */
-  async appendBatch(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+  async appendBatch(appends: readonly StreamAppend[], options: { truncatedStreams?: boolean } = {}): Promise<AppendResult[]> {
     if (this.closed) throw new Error('The event store is closed');
     let results: AppendResult[];
     try {
-      results = this.batchTx.immediate(appends);
+      results = this.batchTx.immediate(appends, options.truncatedStreams ?? false);
     } catch (err) {
       const failed = err instanceof WrongExpectedVersionError ? err.streamId : appends[0]?.streamId ?? '';
       throw describeAppendError(failed, err);
@@ -235,12 +238,33 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<RecordedEvent[]> {
-    return this.stmt.readStream.all(streamId, options.afterVersion ?? 0).map(toRecorded);
+    return this.rows(0, () => this.stmt.readStream.all(streamId, options.afterVersion ?? 0)).map((row) => this.toRecorded(row));
   }
 
   async readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]> {
     if (options.limit <= 0) return [];
-    return this.stmt.readAll.all(options.from, options.limit).map(toRecorded);
+    return this.rows(options.from + 1, () => this.stmt.readAll.all(options.from, options.limit)).map((row) => this.toRecorded(row));
+  }
+
+  /** Runs a read; a damaged file becomes an UnreadableEventError at `position` (the first one the read wanted). */
+  private rows<T>(position: number, read: () => T[]): T[] {
+    try {
+      return read();
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_IOERR')) {
+        throw new UnreadableEventError(this.file, position, `the file is damaged: ${code}`);
+      }
+      throw err;
+    }
+  }
+
+  private toRecorded(row: EventRow): RecordedEvent {
+    try {
+      return toRecorded(row);
+    } catch (err) {
+      throw new UnreadableEventError(this.file, row.position, `its stored JSON is damaged: ${(err as Error).message}`);
+    }
   }
 
   async headPosition(): Promise<number> {
@@ -253,7 +277,7 @@ export class SqliteEventStore implements EventStore {
     let cursor = options.from;
     while (!signal?.aborted && !this.closed) {
       // One page at a time: the next page is read only once the consumer has taken this one.
-      const rows = this.stmt.readAll.all(cursor, PAGE_SIZE);
+      const rows = this.rows(cursor + 1, () => this.stmt.readAll.all(cursor, PAGE_SIZE));
       if (rows.length === 0) {
         await this.waitForAppend(signal);
         continue;
@@ -262,7 +286,7 @@ export class SqliteEventStore implements EventStore {
         cursor = row.position;
         // Filtered-out rows are skipped without parsing their JSON.
         if (wanted && !wanted.has(row.type)) continue;
-        yield toRecorded(row);
+        yield this.toRecorded(row);
         if (signal?.aborted || this.closed) return;
       }
     }
@@ -276,9 +300,10 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 
-  private appendInTx(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion): AppendResult {
+  private appendInTx(streamId: string, events: readonly EventToAppend[], expected: ExpectedVersion, truncatedStream = false): AppendResult {
     const head = this.stmt.streamHead.get(streamId);
-    const current = head?.version ?? 0;
+    let current = head?.version ?? 0;
+    if (truncatedStream && !head && typeof expected === 'number') current = expected; // starts past version 1
     if (expected === 'any') {
       // A retried 'any' append is recognised by its first event id already being in this stream.
       const first = events.length > 0 ? this.stmt.byEventId.get(events[0].metadata.eventId) : undefined;
@@ -342,13 +367,18 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/** A row as an event; throws when its JSON does not parse to an object (a damaged row). */
 function toRecorded(row: EventRow): RecordedEvent {
+  const data: unknown = JSON.parse(row.data);
+  const metadata: unknown = JSON.parse(row.metadata);
+  if (typeof data !== 'object' || data === null) throw new Error('data is not an object');
+  if (typeof metadata !== 'object' || metadata === null) throw new Error('metadata is not an object');
   return {
     streamId: row.stream_id,
     streamVersion: row.stream_version,
     position: row.position,
     type: row.type,
-    data: JSON.parse(row.data) as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    data: data as RecordedEvent['data'],
+    metadata: metadata as RecordedEvent['metadata'],
   };
 }

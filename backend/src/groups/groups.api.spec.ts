@@ -38,7 +38,7 @@ describe('groups over HTTP', () => {
       await as().get('/api/groups/some-id/ratings'),
     ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+      expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
     }
     expect(await head()).toBe(before);
   });
@@ -113,14 +113,14 @@ describe('groups over HTTP', () => {
     for (const path of [`/api/groups/${family.id}`, `/api/groups/${family.id}/members`, `/api/groups/${family.id}/ratings`]) {
       const res = await as(cy).get(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+      expect(res.body).toEqual({ statusCode: 404, code: 'group.not_found', message: 'Group not found' });
     }
     expect((await as(cy).get('/api/groups')).body).toEqual([]);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%20', "x'%22;--"]) {
       for (const suffix of ['', '/members', '/ratings']) {
         const res = await as(ada).get(`/api/groups/${id}${suffix}`);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ statusCode: 404, message: 'Group not found' });
+        expect(res.body).toEqual({ statusCode: 404, code: 'group.not_found', message: 'Group not found' });
       }
     }
   });
@@ -130,7 +130,7 @@ describe('groups over HTTP', () => {
     for (const cookie of [bob, ada]) {
       const res = await as(cookie).post('/api/groups/join', { inviteCode: family.inviteCode });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ statusCode: 409, message: 'You are already a member of this group.' });
+      expect(res.body).toEqual({ statusCode: 409, code: 'group.already_member', message: 'You are already a member of this group.' });
     }
     expect(await head()).toBe(before);
   });
@@ -139,7 +139,7 @@ describe('groups over HTTP', () => {
     const before = await head();
     const res = await as(cy).post('/api/groups/join', { inviteCode });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: 'Invite code not found.' });
+    expect(res.body).toEqual({ statusCode: 404, code: 'group.invite_not_found', message: 'Invite code not found.' });
     expect(await head()).toBe(before);
   });
 
@@ -158,7 +158,7 @@ describe('groups over HTTP', () => {
     const before = await head();
     const res = await as(cy).post('/api/groups', body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message, errors: [{ field, message }] });
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message, errors: [{ field, message }] });
     expect(res.body.message).toContain(field);
     expect(await head()).toBe(before);
   });
@@ -174,7 +174,7 @@ describe('groups over HTTP', () => {
     const before = await head();
     const res = await as(cy).post('/api/groups/join', body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message, errors: [{ field, message }] });
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message, errors: [{ field, message }] });
     expect(await head()).toBe(before);
   });
 
@@ -199,7 +199,7 @@ describe('groups over HTTP', () => {
     const before = await head();
     for (const res of [await as(dan).post('/api/groups', { name: 'Four' }), await as(dan).post('/api/groups/join', { inviteCode: other.inviteCode })]) {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ statusCode: 403, message: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.' });
+      expect(res.body).toEqual({ statusCode: 403, code: 'plan.group_limit', message: 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.' });
     }
     expect(await head()).toBe(before);
     expect((await as(dan).get('/api/groups')).body).toHaveLength(3);

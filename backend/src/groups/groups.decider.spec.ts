@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { expectRefusal } from '../testing/refusals';
 import {
   generateInviteCode,
   groupDecider,
@@ -38,9 +38,11 @@ describe('membership decider (the user stream)', () => {
   });
 
   it('refuses a second membership of the same group with 409', () => {
-    expect(() => membershipDecider.decide(join('g1'), given([registered, joined('g1', 'creator')]))).toThrow(
-      new DomainError(409, MESSAGES.alreadyMember),
-    );
+    expectRefusal(() => membershipDecider.decide(join('g1'), given([registered, joined('g1', 'creator')])), {
+      kind: 'conflict',
+      code: 'group.already_member',
+      message: MESSAGES.alreadyMember,
+    });
   });
 
   it('lets a free user be in 3 groups, created and joined together', () => {
@@ -51,14 +53,14 @@ describe('membership decider (the user stream)', () => {
   it('refuses a free user a 4th group with 403, whether created or joined', () => {
     const state = given([registered, joined('g1', 'creator'), joined('g2'), joined('g3', 'creator')]);
     for (const role of ['member', 'creator'] as const) {
-      expect(() => membershipDecider.decide(join('g4', { role }), state)).toThrow(new DomainError(403, MESSAGES.freePlanLimit));
+      expectRefusal(() => membershipDecider.decide(join('g4', { role }), state), { kind: 'forbidden', code: 'plan.group_limit', message: MESSAGES.freePlanLimit });
     }
     expect(MESSAGES.freePlanLimit).toBe('Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.');
   });
 
   it('says "already a member" before the limit when both apply', () => {
     const state = given([joined('g1'), joined('g2'), joined('g3')]);
-    expect(() => membershipDecider.decide(join('g2'), state)).toThrow(new DomainError(409, MESSAGES.alreadyMember));
+    expectRefusal(() => membershipDecider.decide(join('g2'), state), { kind: 'conflict', code: 'group.already_member', message: MESSAGES.alreadyMember });
   });
 
   it('gives a premium user unlimited groups', () => {
@@ -95,14 +97,14 @@ describe('group decider (the group stream)', () => {
   });
 
   it.each([
-    ['a blank name', create('   '), MESSAGES.nameRequired],
-    ['a missing name', create(undefined), MESSAGES.nameRequired],
-    ['a name that is not text', create(42), MESSAGES.nameRequired],
-    ['a name of 81 characters', create(' ' + 'n'.repeat(81) + ' '), MESSAGES.nameTooLong],
-    ['a description of 501 characters', create('Family', 'd'.repeat(501)), MESSAGES.descriptionTooLong],
-    ['a description that is not text', create('Family', 7), 'description must be a string'],
-  ])('refuses %s with 400', (_label, command, message) => {
-    expect(() => groupDecider.decide(command, fresh)).toThrow(new DomainError(400, message));
+    ['a blank name', create('   '), 'group.name_required', MESSAGES.nameRequired],
+    ['a missing name', create(undefined), 'group.name_required', MESSAGES.nameRequired],
+    ['a name that is not text', create(42), 'group.name_required', MESSAGES.nameRequired],
+    ['a name of 81 characters', create(' ' + 'n'.repeat(81) + ' '), 'group.name_too_long', MESSAGES.nameTooLong],
+    ['a description of 501 characters', create('Family', 'd'.repeat(501)), 'group.description_too_long', MESSAGES.descriptionTooLong],
+    ['a description that is not text', create('Family', 7), 'group.description_not_text', 'description must be a string'],
+  ] as const)('refuses %s with 400', (_label, command, code, message) => {
+    expectRefusal(() => groupDecider.decide(command, fresh), { kind: 'invalid', code, message });
   });
 
   it('never creates the same group twice', () => {
@@ -110,7 +112,7 @@ describe('group decider (the group stream)', () => {
       (s, e) => groupDecider.evolve(s, e),
       fresh,
     );
-    expect(() => groupDecider.decide(create('Family'), state)).toThrow(DomainError);
+    expectRefusal(() => groupDecider.decide(create('Family'), state), { kind: 'conflict', code: 'group.already_exists' });
   });
 });
 

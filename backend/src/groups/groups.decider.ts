@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { FREE_PLAN_GROUP_LIMIT } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { DomainError, FREE_PLAN_GROUP_LIMIT } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 
 /*
@@ -65,21 +65,21 @@ export interface GroupDetails {
 
 /** Trims and checks name and description (the HTTP edge checks too; the rule lives here). */
 export function groupDetails(name: unknown, description: unknown): GroupDetails {
-  if (typeof name !== 'string' || name.trim() === '') throw new DomainError(400, MESSAGES.nameRequired);
+  if (typeof name !== 'string' || name.trim() === '') throw new DomainError('group.name_required', MESSAGES.nameRequired);
   const trimmedName = normalizeName(name);
-  if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError(400, MESSAGES.nameTooLong);
+  if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError('group.name_too_long', MESSAGES.nameTooLong);
   refuse(nameProblem(trimmedName, 'name'));
   if (description !== undefined && description !== null && typeof description !== 'string') {
-    throw new DomainError(400, 'description must be a string');
+    throw new DomainError('group.description_not_text', 'description must be a string');
   }
   const trimmedDescription = normalizeName(description ?? '');
-  if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError(400, MESSAGES.descriptionTooLong);
+  if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError('group.description_too_long', MESSAGES.descriptionTooLong);
   refuse(nameProblem(trimmedDescription, 'description', { multiline: true }));
   return { name: trimmedName, description: trimmedDescription === '' ? null : trimmedDescription };
 }
 
 function refuse(problem: string | null): void {
-  if (problem) throw new DomainError(400, problem);
+  if (problem) throw new DomainError('text.not_clean', problem);
 }
 
 // ---- events -------------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ export const groupDecider: Decider<GroupState, CreateGroup, GroupCreated> = {
   initialState: { created: false },
   evolve: (state, event) => (event.type === 'GroupCreated' ? { created: true } : state),
   decide(command, state) {
-    if (state.created) throw new DomainError(409, 'This group already exists.');
+    if (state.created) throw new DomainError('group.already_exists', 'This group already exists.');
     const details = groupDetails(command.name, command.description);
     return [
       {
@@ -169,10 +169,10 @@ export const membershipDecider: Decider<MembershipState, JoinGroup, MembershipSt
     return { ...state, groupIds: [...state.groupIds, event.data.groupId] };
   },
   decide(command, state) {
-    if (state.deleted) throw new DomainError(404, MESSAGES.groupNotFound);
-    if (state.groupIds.includes(command.groupId)) throw new DomainError(409, MESSAGES.alreadyMember);
+    if (state.deleted) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
+    if (state.groupIds.includes(command.groupId)) throw new DomainError('group.already_member', MESSAGES.alreadyMember);
     if (!command.isPremium && state.groupIds.length >= FREE_PLAN_GROUP_LIMIT) {
-      throw new DomainError(403, MESSAGES.freePlanLimit);
+      throw new DomainError('plan.group_limit', MESSAGES.freePlanLimit);
     }
     const { groupId, userId, inviteCode, role, at } = command;
     return [

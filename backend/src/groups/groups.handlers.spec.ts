@@ -1,7 +1,8 @@
+import { expectRejection } from '../testing/refusals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DomainError, metadataFor } from '../event-store/decider';
+import { metadataFor } from '../event-store/decider';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { MESSAGES } from './groups.decider';
 import { CreateGroupCommand, CreateGroupHandler, INVITE_CODE_ATTEMPTS, JoinGroupCommand, JoinGroupHandler } from './groups.handlers';
@@ -62,7 +63,7 @@ describe('group command handlers', () => {
     const create = new CreateGroupHandler(store, pipeline, free, generator);
     for (const name of ['One', 'Two', 'Three']) await create.execute(new CreateGroupCommand('ada', name, undefined));
     const head = await store.headPosition();
-    await expect(create.execute(new CreateGroupCommand('ada', 'Four', undefined))).rejects.toEqual(new DomainError(403, MESSAGES.freePlanLimit));
+    await expectRejection(create.execute(new CreateGroupCommand('ada', 'Four', undefined)), { kind: 'forbidden', code: 'plan.group_limit', message: MESSAGES.freePlanLimit });
     expect(await store.headPosition()).toBe(head);
     expect(generator).toHaveBeenCalledTimes(3);
   });
@@ -81,6 +82,6 @@ describe('group command handlers', () => {
 
     // A create that crashed right after reserving its code.
     await store.appendToStream('invite-CCCC4444', [{ type: 'InviteCodeReserved', data: { code: 'CCCC4444', groupId: 'lost' }, metadata: metadataFor({ actorUserId: 'ada' }, 'lost') }], { expectedVersion: 0 });
-    await expect(joinHandler.execute(new JoinGroupCommand('bob', 'CCCC4444'))).rejects.toEqual(new DomainError(404, MESSAGES.inviteCodeNotFound));
+    await expectRejection(joinHandler.execute(new JoinGroupCommand('bob', 'CCCC4444')), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
   });
 });

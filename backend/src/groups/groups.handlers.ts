@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { isInLastWeek, meanScore, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView } from '@joy/domain';
+import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore } from '@joy/domain';
 import { PIPELINE } from '../app.tokens';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
-import { CommandContext, decideAndAppend, DomainError, metadataFor } from '../event-store/decider';
+import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
@@ -135,16 +135,16 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
   ) {}
 
   async execute({ userId, inviteCode }: JoinGroupCommand): Promise<GroupView> {
-    if (typeof inviteCode !== 'string' || inviteCode.trim() === '') throw new DomainError(400, MESSAGES.inviteCodeRequired);
+    if (typeof inviteCode !== 'string' || inviteCode.trim() === '') throw new DomainError('group.invite_code_required', MESSAGES.inviteCodeRequired);
     const code = normalizeInviteCode(inviteCode);
-    if (!isWellFormedInviteCode(code)) throw new DomainError(404, MESSAGES.inviteCodeNotFound);
+    if (!isWellFormedInviteCode(code)) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
 
     // The event store is the source of truth for codes: no projection lag between creating and joining.
     const reservation = (await this.store.readStream(`invite-${code}`))[0];
     const groupId = (reservation?.data as InviteCodeReserved['data'] | undefined)?.groupId;
     // A code reserved by a create that never wrote its group is not a group's code.
     const group = groupId ? (await this.store.readStream(`group-${groupId}`)).find((e) => e.type === 'GroupCreated') : undefined;
-    if (!groupId || !group) throw new DomainError(404, MESSAGES.inviteCodeNotFound);
+    if (!groupId || !group) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
 
     const at = new Date();
     const { append } = await decideAndAppend(
@@ -165,7 +165,7 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
 /** The group, if the user is one of its members; otherwise the same 404 whether it exists or not. */
 async function groupOfMember(readModels: ReadModelStore, userId: string, groupId: string): Promise<GroupDoc> {
   const group = await readModels.get<GroupDoc>(groupsProjector.collection, groupId);
-  if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError(404, MESSAGES.groupNotFound);
+  if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
   return group;
 }
 

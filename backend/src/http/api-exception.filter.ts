@@ -1,15 +1,9 @@
+import { type ApiError, DomainError, ERROR_CODES, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '../event-store/decider';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from '../event-store/event-store.port';
 
-export interface ApiError {
-  statusCode: number;
-  message: string;
-  errors?: { field: string; message: string }[];
-}
-
-/** Every API error leaves as JSON `{ statusCode, message, errors? }`; unexpected ones are logged, never shown. */
+/** Every API error leaves as JSON `{ statusCode, code, message, errors? }`; unexpected ones are logged, never shown. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Api');
@@ -35,30 +29,66 @@ export function excerpt(text: string, max = MAX_TEXT): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export function toApiError(exception: unknown): ApiError {
-  const { statusCode, message, errors } = classify(exception);
+/** The one mapping from an error's kind to its HTTP status. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+/** The answer for a code: its status (by kind), the code, the message and field errors cut to size. */
+export function apiError(code: ErrorCode, message: string, errors?: FieldError[]): ApiError {
   return {
-    statusCode,
+    statusCode: STATUS_OF_KIND[ERROR_CODES[code]],
+    code,
     message: excerpt(message),
     ...(errors ? { errors: errors.slice(0, MAX_ERRORS).map((e) => ({ field: excerpt(e.field, 100), message: excerpt(e.message) })) } : {}),
   };
 }
 
-function classify(exception: unknown): ApiError {
-  if (exception instanceof DomainError) return { statusCode: exception.status, message: exception.message };
+/** For the Express middleware in front of Nest (body parsing, CSRF defence, rate limits, sign-in). */
+export function sendApiError(res: Response, code: ErrorCode, message: string, errors?: FieldError[]): void {
+  const body = apiError(code, message, errors);
+  res.status(body.statusCode).json(body);
+}
+
+/** Errors that are not ours (Nest's own, e.g. an unknown route) get the code of their status. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  400: 'request.invalid',
+  401: 'auth.unauthorized',
+  403: 'request.cross_origin',
+  404: 'request.not_found',
+  413: 'request.too_large',
+  415: 'request.not_json',
+  429: 'request.rate_limited',
+  503: 'store.unavailable',
+};
+
+export function codeOfStatus(status: number): ErrorCode {
+  return CODE_OF_STATUS[status] ?? (status < 500 ? 'request.invalid' : 'internal');
+}
+
+export function toApiError(exception: unknown): ApiError {
+  if (exception instanceof DomainError) return apiError(exception.code, exception.message, exception.errors);
   if (exception instanceof WrongExpectedVersionError) {
     // A command path without its own retry met a conflict: nothing was stored, trying again is safe.
-    return { statusCode: 409, message: 'This changed at the same moment somewhere else, so nothing was saved. Please try again.' };
+    return apiError('store.conflict', 'This changed at the same moment somewhere else, so nothing was saved. Please try again.');
   }
   if (exception instanceof EventStoreUnavailableError) {
-    return { statusCode: 503, message: 'Saving is unavailable right now, so nothing was saved. Please try again later.' };
+    return apiError('store.unavailable', 'Saving is unavailable right now, so nothing was saved. Please try again later.');
   }
   if (exception instanceof HttpException) {
     const response = exception.getResponse();
-    if (typeof response === 'string') return { statusCode: exception.getStatus(), message: response };
-    const r = response as { message?: string | string[]; errors?: ApiError['errors'] };
+    const r = (typeof response === 'string' ? { message: response } : response) as { message?: string | string[]; errors?: FieldError[] };
     const message = Array.isArray(r.message) ? r.message[0] : (r.message ?? exception.message);
-    return { statusCode: exception.getStatus(), message: String(message), ...(r.errors ? { errors: r.errors } : {}) };
+    return { ...apiError(codeOfStatus(exception.getStatus()), String(message), r.errors), statusCode: exception.getStatus() };
   }
-  return { statusCode: 500, message: 'Internal server error' };
+  return apiError('internal', 'Internal server error');
 }

@@ -76,4 +76,48 @@ describe('bad input never breaks anything', () => {
     const me = await api(app.baseUrl, cookie).get('/api/auth/user');
     expect(me.body.polluted).toBeUndefined();
   });
+
+  it('answers a JSON body over 100 KB with 413 before reading it, naming the limit', async () => {
+    const res = await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(200 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ statusCode: 413, code: 'request.too_large', message: 'Request body is too large (100 KB at most)' });
+  });
+
+  it.each([
+    ['arrays 10,000 deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['objects 33 deep', `${'{"a":'.repeat(33)}1${'}'.repeat(33)}`],
+    ['a deep value beside valid fields', `{"name":"Club","description":${'['.repeat(5000)}${']'.repeat(5000)}}`],
+  ])('answers JSON nested %s with 400 naming the body, before parsing it', async (_label, raw) => {
+    const before = await app.running.infra.store.headPosition();
+    const res = await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send(raw);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'Request body is nested too deeply (32 levels at most)' });
+    expect(await app.running.infra.store.headPosition()).toBe(before);
+  });
+
+  it('still accepts brackets inside strings, however many', async () => {
+    const res = await api(app.baseUrl, cookie).post('/api/groups', { name: '[[[[{{{{', description: '['.repeat(400) + '\\"{' });
+    expect(res.status).toBe(201);
+  });
+
+  it('answers a webhook body over 1 MB with 413, never 500', async () => {
+    const res = await api(app.baseUrl).post('/api/billing/webhook').set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1100 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ statusCode: 413, code: 'request.too_large', message: 'Request body is too large (1 MB at most)' });
+  });
+
+  it('never echoes a long input in an error answer (< 4 KB in all)', async () => {
+    const long = 'y'.repeat(12 * 1024);
+    for (const res of [
+      await api(app.baseUrl, cookie).get(`/api/${long}`),
+      await api(app.baseUrl, cookie).post('/api/groups', { name: long }),
+      await api(app.baseUrl, cookie).post('/api/groups/join', { inviteCode: long }),
+      await api(app.baseUrl, cookie).post('/api/joy-ratings', { relationships: long, health: long, purpose: long, growth: long, joy: long, [long]: 1 }),
+    ]) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.text.length).toBeLessThan(4096);
+      expect(res.text).not.toContain('y'.repeat(300));
+    }
+  });
 });

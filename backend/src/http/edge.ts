@@ -1,4 +1,5 @@
 import express, { ErrorRequestHandler, RequestHandler } from 'express';
+import { apiError, codeOfStatus, sendApiError } from './api-exception.filter';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -13,12 +14,12 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
     if (!STATE_CHANGING.has(req.method) || exempt.some((p) => req.originalUrl.startsWith(p))) return next();
     const origin = req.headers.origin;
     if (origin && origin !== allowed) {
-      res.status(403).json({ statusCode: 403, message: 'Cross-origin requests are not allowed' });
+      sendApiError(res, 'request.cross_origin', 'Cross-origin requests are not allowed');
       return;
     }
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
-      res.status(415).json({ statusCode: 415, message: 'Content-Type must be application/json' });
+      sendApiError(res, 'request.not_json', 'Content-Type must be application/json');
       return;
     }
     next();
@@ -26,6 +27,11 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
 }
 
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** JSON deeper than this is refused before it is parsed: no endpoint takes more than a few levels. */
+export const MAX_JSON_DEPTH = 32;
+export const JSON_LIMIT = '100kb';
+/** Stripe's events are a few KB; 1 MB leaves room and bounds the signature check's work. */
+export const WEBHOOK_LIMIT = '1mb';
 
 function prototypeKey(value: unknown, depth = 0): string | null {
   if (value === null || typeof value !== 'object' || depth > 32) return null;
@@ -42,28 +48,82 @@ function prototypeKey(value: unknown, depth = 0): string | null {
  * at the edge keeps prototype pollution out of every library downstream.
  */
 const refusePrototypeKeys: RequestHandler = (req, res, next) => {
+  // Only parsed JSON: a raw body (the webhook's Buffer) holds bytes, not keys, and scanning it costs a lot.
+  if (Buffer.isBuffer(req.body)) return next();
   const key = prototypeKey(req.body);
   if (key) {
-    res.status(400).json({ statusCode: 400, message: `${key} is not an accepted field`, errors: [{ field: key, message: `${key} is not an accepted field` }] });
+    sendApiError(res, 'request.invalid', `${key} is not an accepted field`, [{ field: key, message: `${key} is not an accepted field` }]);
     return;
   }
   next();
 };
 
-/** JSON bodies up to 100 KB; a body that is not valid JSON gets a clear 400. */
-export function jsonBody(): RequestHandler[] {
-  return [express.json({ limit: '100kb', strict: true, type: 'application/json' }) as RequestHandler, refusePrototypeKeys];
+/**
+ * The deepest nesting of arrays and objects in JSON text, stopping as soon as it passes `max` (strings are
+ * skipped, escapes included). One pass over the bytes, no recursion: cheap next to parsing.
+ */
+export function jsonDepthExceeds(bytes: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
-export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+class TooDeepError extends Error {
+  readonly status = 400;
+  readonly type = 'entity.too.deep';
+  constructor() {
+    super(`Request body is nested too deeply (${MAX_JSON_DEPTH} levels at most)`);
+  }
+}
+
+/**
+ * JSON bodies up to 100 KB and 32 levels deep: a larger body is answered 413 before it is read (from its
+ * Content-Length, or as soon as the stream passes the limit), a deeper one 400 before it is parsed, invalid JSON 400.
+ */
+export function jsonBody(): RequestHandler[] {
+  return [
+    express.json({
+      limit: JSON_LIMIT,
+      strict: true,
+      type: 'application/json',
+      verify: (_req, _res, buf) => {
+        if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new TooDeepError();
+      },
+    }) as RequestHandler,
+    refusePrototypeKeys,
+  ];
+}
+
+/** A raw body (the signed webhook) up to 1 MB, kept as bytes for the signature check: never scanned, never parsed here. */
+export function rawBody(): RequestHandler {
+  return express.raw({ type: 'application/json', limit: WEBHOOK_LIMIT }) as RequestHandler;
+}
+
+/** Body errors as short JSON answers: they never quote the body (nor anything else from the request). */
+export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
   const status = (err as { status?: number; type?: string }).status;
   const type = (err as { type?: string }).type;
   if (type === 'entity.parse.failed') {
-    res.status(400).json({ statusCode: 400, message: 'Request body is not valid JSON' });
+    sendApiError(res, 'request.malformed_json', 'Request body is not valid JSON');
+  } else if (type === 'entity.too.deep') {
+    sendApiError(res, 'request.invalid', (err as Error).message);
   } else if (type === 'entity.too.large') {
-    res.status(413).json({ statusCode: 413, message: 'Request body is too large (100 KB at most)' });
+    const limit = Buffer.isBuffer(req.body) || req.originalUrl.startsWith('/api/billing/webhook') ? '1 MB' : '100 KB';
+    sendApiError(res, 'request.too_large', `Request body is too large (${limit} at most)`);
+  } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    sendApiError(res, 'request.not_json', 'Request body must be UTF-8 JSON');
   } else if (status && status >= 400 && status < 500) {
-    res.status(status).json({ statusCode: status, message: (err as Error).message });
+    res.status(status).json({ ...apiError(codeOfStatus(status), 'Request body could not be read'), statusCode: status });
   } else {
     next(err);
   }

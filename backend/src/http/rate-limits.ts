@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import rateLimit, { ipKeyGenerator, Options } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
+import { sendApiError } from './api-exception.filter';
 
 export interface RateLimitSettings {
   /** Sign-in attempts per IP address per 15 minutes. */
@@ -20,7 +21,7 @@ function limiter(prefix: string, redis: Redis | null, options: Partial<Options>)
     // With several api replicas the counts must be shared: Redis when configured, memory otherwise.
     ...(redis ? { store: new RedisStore({ prefix: `joy:rl:${prefix}:`, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never }) } : {}),
     handler: (_req, res, _next, opts) => {
-      res.status(opts.statusCode).json({ statusCode: opts.statusCode, message: opts.message });
+      sendApiError(res, 'request.rate_limited', String(opts.message));
     },
     ...options,
   });

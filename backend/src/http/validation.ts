@@ -1,4 +1,5 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError } from '@joy/domain';
+import { ValidationError, ValidationPipe } from '@nestjs/common';
 
 function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
   return errors.flatMap((e) => {
@@ -23,7 +24,7 @@ export function apiValidationPipe(): ValidationPipe {
       const list = flatten(errors).map((e) =>
         e.message.startsWith('property ') ? { field: e.field, message: `${e.field} is not an accepted field` } : e,
       );
-      return new BadRequestException({ statusCode: 400, message: list[0]?.message ?? 'Invalid request body', errors: list });
+      return new DomainError('request.invalid', list[0]?.message ?? 'Invalid request body', list);
     },
   });
 }

@@ -10,7 +10,7 @@ describe('sign-in over HTTP (embedded default, development provider)', () => {
   it('answers 401 Unauthorized to a signed-out caller', async () => {
     const res = await api(app.baseUrl).get('/api/auth/user');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+    expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
   });
 
   it('sends /api/login to the provider, and back through /api/callback to a signed-in session', async () => {

@@ -1,10 +1,10 @@
-import { Controller, Get, Inject, Next, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Next, Req, Res, UseGuards } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { KEY_STORE, type KeyStore } from './key-store';
 import { readProfile } from './profiles';
 import { SESSION_COOKIE } from './session';
-import { CurrentUser, type SessionUser, SignedInGuard } from './signed-in.guard';
+import { CurrentUser, type SessionUser, SignedInGuard, unauthorized } from './signed-in.guard';
 import { SignInService } from './sign-in.service';
 
 @Controller()
@@ -41,7 +41,7 @@ export class IdentityController {
   @UseGuards(SignedInGuard)
   async user(@CurrentUser() user: SessionUser) {
     const profile = await readProfile(this.readModels, this.keys, user.id);
-    if (!profile) throw new UnauthorizedException('Unauthorized');
+    if (!profile) throw unauthorized();
     return profile;
   }
 }

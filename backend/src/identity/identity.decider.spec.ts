@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { expectRefusal } from '../testing/refusals';
 import {
   IDENTITY_MESSAGES,
   identityDecider,
@@ -81,8 +81,8 @@ describe('identity decider (the user stream)', () => {
     it('refuses to sign in to a deleted account, and to delete an account that was never registered', () => {
       const registered = identityDecider.decide(signIn, given([]));
       const deleted = identityDecider.decide({ type: 'DeleteAccount', userId: 'u-ada', at }, given(registered));
-      expect(() => identityDecider.decide(signIn, given([...registered, ...deleted]))).toThrow(new DomainError(409, IDENTITY_MESSAGES.deleted));
-      expect(() => identityDecider.decide({ type: 'DeleteAccount', userId: 'u-x', at }, given([]))).toThrow(new DomainError(404, IDENTITY_MESSAGES.notRegistered));
+      expectRefusal(() => identityDecider.decide(signIn, given([...registered, ...deleted])), { kind: 'conflict', code: 'account.deleted', message: IDENTITY_MESSAGES.deleted });
+      expectRefusal(() => identityDecider.decide({ type: 'DeleteAccount', userId: 'u-x', at }, given([])), { kind: 'not_found', code: 'account.not_found', message: IDENTITY_MESSAGES.notRegistered });
     });
   });
 });

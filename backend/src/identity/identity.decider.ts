@@ -1,5 +1,6 @@
+import { DomainError } from '@joy/domain';
 import { createHash, randomBytes } from 'node:crypto';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { Decider, DomainEvent } from '../event-store/decider';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 
 export interface UserProfile {
@@ -104,7 +105,7 @@ export const identityDecider: Decider<UserState, UserCommand, UserStreamEvent> =
   decide(command, state) {
     if (command.type === 'DeleteAccount') {
       if (state.deleted) return []; // deleting twice: nothing more to do
-      if (!state.registered) throw new DomainError(404, IDENTITY_MESSAGES.notRegistered);
+      if (!state.registered) throw new DomainError('account.not_found', IDENTITY_MESSAGES.notRegistered);
       const at = command.at.toISOString();
       return [
         ...state.groupIds.map(
@@ -113,7 +114,7 @@ export const identityDecider: Decider<UserState, UserCommand, UserStreamEvent> =
         { type: 'UserDeleted', data: { userId: command.userId, deletedAt: at } },
       ];
     }
-    if (state.deleted) throw new DomainError(409, IDENTITY_MESSAGES.deleted);
+    if (state.deleted) throw new DomainError('account.deleted', IDENTITY_MESSAGES.deleted);
     const { userId } = command;
     const profile: UserProfile = { email: command.email, firstName: command.firstName, profileImageUrl: command.profileImageUrl };
     if (!state.registered) {

@@ -58,7 +58,7 @@ export function describeKeyStoreConformance(
   const skipMessage = `KeyStore conformance (${name}) skipped: ${unavailable}`;
   if (!create) {
     describe.skip(`KeyStore conformance: ${name}`, () => {
-      it(unavailable, () => undefined);
+      it(`skipped: ${unavailable}`, () => undefined);
     });
     // eslint-disable-next-line no-console
     console.warn(skipMessage);

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { MongoClient, type Collection } from 'mongodb';
+import { MONGO_DB_OPTIONS, mongoClientOptions, withMongoRetry, type RetryOptions } from '../read-models/mongo-durability';
 import { newKey } from './personal-data';
 
 /**
@@ -192,19 +193,28 @@ function keyBytes(doc: KeyDoc): Buffer | null {
   return Buffer.isBuffer(key) ? key : Buffer.from((key as { buffer: Uint8Array }).buffer);
 }
 
-/** MongoDB collection `user-keys` (in the MONGO_URL database, apart from the event store). */
+/**
+ * MongoDB collection `user-keys` (in the MONGO_URL database, apart from the event store). Written at `w: majority`
+ * and read at read concern `majority` (a key, or its destruction, never rolls back after a failover), not-primary
+ * and network errors retried (bounded; every write is idempotent): see mongo-durability.ts.
+ */
 export class MongoKeyStore extends CachedKeyStore {
   private readonly client: MongoClient;
+  private readonly ownsClient: boolean;
   private readonly keys: Collection<KeyDoc>;
+  private readonly retry: RetryOptions;
 
-  constructor(url: string, options: { dbName?: string; collection?: string } = {}) {
+  /** @param client a connection string (the store owns the client) or a client shared with others (left open). */
+  constructor(client: string | MongoClient, options: { dbName?: string; collection?: string; retry?: RetryOptions } = {}) {
     super();
-    this.client = new MongoClient(url);
-    this.keys = this.client.db(options.dbName).collection<KeyDoc>(options.collection ?? 'user-keys');
+    this.ownsClient = typeof client === 'string';
+    this.client = typeof client === 'string' ? new MongoClient(client, mongoClientOptions()) : client;
+    this.keys = this.client.db(options.dbName, MONGO_DB_OPTIONS).collection<KeyDoc>(options.collection ?? 'user-keys');
+    this.retry = options.retry ?? {};
   }
 
   protected async load(userId: string): Promise<Buffer | null | undefined> {
-    const doc = await this.keys.findOne({ _id: userId });
+    const doc = await withMongoRetry(`reading the key of ${userId}`, () => this.keys.findOne({ _id: userId }), { attempts: 2, ...this.retry });
     return doc ? keyBytes(doc) : undefined;
   }
 
@@ -217,7 +227,7 @@ export class MongoKeyStore extends CachedKeyStore {
 
   protected async insertIfAbsent(userId: string, key: Buffer): Promise<void> {
     try {
-      await this.keys.updateOne({ _id: userId }, { $setOnInsert: { key } }, { upsert: true });
+      await withMongoRetry(`the key of ${userId}`, () => this.keys.updateOne({ _id: userId }, { $setOnInsert: { key } }, { upsert: true }), this.retry);
     } catch (err) {
       // Two upserts at once: one inserts, the other hits the unique _id; the first key stands.
       if ((err as { code?: number }).code !== 11000) throw err;
@@ -225,10 +235,14 @@ export class MongoKeyStore extends CachedKeyStore {
   }
 
   protected async tombstone(userId: string, at: Date): Promise<void> {
-    await this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: at } }, { upsert: true });
+    await withMongoRetry(
+      `destroying the key of ${userId}`,
+      () => this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: at } }, { upsert: true }),
+      this.retry,
+    );
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    if (this.ownsClient) await this.client.close();
   }
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG, PIPELINE } from '../app.tokens';
 import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { sendApiError } from '../http/api-exception.filter';
 import type { ProjectionPipeline } from '../projections/projection-pipeline';
 import { acceptedNameOrNull, DISPLAY_NAME_MAX } from '../names/name-rule';
 import type { OidcEndpoints } from './dev-identity-provider';
@@ -120,7 +121,7 @@ export class SignInService {
       await this.ensureStrategy();
     } catch (err) {
       this.logger.error(`Sign-in unavailable: ${(err as Error).message}`);
-      res.status(503).json({ statusCode: 503, message: 'Sign-in is unavailable right now. Please try again shortly.' });
+      sendApiError(res, 'auth.unavailable', 'Sign-in is unavailable right now. Please try again shortly.');
       return;
     }
     passport.authenticate(STRATEGY)(req, res, next);

@@ -1,6 +1,10 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { DomainError } from '@joy/domain';
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { KEY_STORE, type KeyStore } from './key-store';
+
+/** No signed-in session of an existing account: 401 `auth.unauthorized`. */
+export const unauthorized = () => new DomainError('auth.unauthorized', 'Unauthorized');
 
 /** What the session knows of the signed-in user; the profile itself lives in the user-profiles read model. */
 export interface SessionUser {
@@ -19,10 +23,10 @@ export class SignedInGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const user = req.user as SessionUser | undefined;
-    if (!user) throw new UnauthorizedException('Unauthorized');
+    if (!user) throw unauthorized();
     if (await this.keys.isDestroyed(user.id)) {
       req.session?.destroy(() => undefined);
-      throw new UnauthorizedException('Unauthorized');
+      throw unauthorized();
     }
     return true;
   }

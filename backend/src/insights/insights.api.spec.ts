@@ -55,7 +55,7 @@ describe('advanced insights over HTTP', () => {
   it('refuses a signed-out caller with 401', async () => {
     const res = await as().get('/api/insights/advanced');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized' });
+    expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
   });
 
   it('refuses a free user with 403 and the upgrade message', async () => {
@@ -63,6 +63,7 @@ describe('advanced insights over HTTP', () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
       statusCode: 403,
+      code: 'plan.premium_required',
       message: 'Advanced analytics are a Joy Premium feature. Upgrade to see your full history, trends and forecast.',
     });
     expect(ADVANCED_INSIGHTS_PREMIUM_ONLY).toBe(res.body.message);

@@ -1,6 +1,6 @@
-import { ForbiddenException, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { AdvancedInsights } from '@joy/domain';
+import { type AdvancedInsights, DomainError } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
@@ -22,7 +22,7 @@ export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsi
   ) {}
 
   async execute({ userId }: GetAdvancedInsightsQuery): Promise<AdvancedInsights> {
-    if (!(await this.isPremium(userId))) throw new ForbiddenException(ADVANCED_INSIGHTS_PREMIUM_ONLY);
+    if (!(await this.isPremium(userId))) throw new DomainError('plan.premium_required', ADVANCED_INSIGHTS_PREMIUM_ONLY);
     const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'asc' } });
     return advancedInsights(docs);
   }

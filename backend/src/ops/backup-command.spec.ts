@@ -73,6 +73,9 @@ describe('npm run backup during writes', () => {
     expect(stdout).toMatch(/keys\.sqlite\s+\d+\s+online backup, checked/);
     expect(stdout).toMatch(/sessions\.sqlite\s+\d+\s+online backup, checked/);
     expect(stdout).toMatch(/session-secret\s+\d+\s+copied/);
+    // Every file the install keeps (whatever features add to DATA_DIR), without SQLite's -wal/-shm side files.
+    const sideFile = /-(wal|shm|journal)$/;
+    expect(readdirSync(to).sort()).toEqual(readdirSync(app.dataDir).filter((f) => !sideFile.test(f)).sort());
     expect(statSync(to).mode & 0o777).toBe(0o700);
     expect(readdirSync(work)).toEqual(['nightly']); // no half-written staging directory left beside it
     for (const file of ['events.sqlite', 'keys.sqlite', 'sessions.sqlite']) {

@@ -65,8 +65,10 @@ async function backupDatabase(source: string, target: string): Promise<string> {
   } finally {
     db.close();
   }
-  const copy = new Database(target, { readonly: true, fileMustExist: true });
+  const copy = new Database(target, { fileMustExist: true });
   try {
+    // One self-contained file (no -wal/-shm beside it) that can be moved anywhere; the app turns WAL back on.
+    copy.pragma('journal_mode = DELETE');
     const check = copy.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`The copy of ${source} fails SQLite's quick_check: ${String(check)}`);
     const hasEvents = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();

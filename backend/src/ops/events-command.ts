@@ -5,9 +5,10 @@ import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store'
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
-import { exportEvents, ExportFileError, importEvents, ImportRefused } from './events-transfer';
+import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 import { progressBar } from './progress';
+import { quarantineEvent, verifyEvents } from './event-repair';
 
 /** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
 export interface CliIo {
@@ -43,6 +44,11 @@ const USAGE = `usage: npm run events -- <command>
   import FILE [--resume]
                        appends an export's events to the configured store, which must be empty; --resume
                        continues an interrupted import of the same file after the store's last event
+  verify             reads every event of DATA_DIR/events.sqlite (read-only, safe beside the app) and lists
+                     those that cannot be read, with their positions; exit code 1 when any is damaged
+  quarantine <position>
+                     moves the damaged event at <position> into the file's quarantined_events table, after a
+                     backup of the file next to it (events.sqlite.before-quarantine-...); stop the app first
   Reads (and import writes) EventStoreDB when EVENTSTORE_URL is set, else events.sqlite in DATA_DIR.`;
 
 interface TailOptions {
@@ -142,11 +148,67 @@ export function openEventSource(env: NodeJS.ProcessEnv): EventSource {
   return new ReadOnlySqliteEvents(file);
 }
 
+function sqliteFile(env: NodeJS.ProcessEnv): string {
+  return join(resolve(env.DATA_DIR ?? './data'), 'events.sqlite');
+}
+
+async function verify(io: CliIo): Promise<number> {
+  if (io.env.EVENTSTORE_URL) {
+    io.err('verify reads the embedded SQLite event store; EventStoreDB checks its own log (see its documentation)\n');
+    return 2;
+  }
+  const file = sqliteFile(io.env);
+  let result: ReturnType<typeof verifyEvents>;
+  try {
+    result = verifyEvents(file);
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+  for (const problem of result.fileProblems) io.err(`${file}: ${problem}\n`);
+  for (const d of result.damaged) await io.out(`position ${d.position}: ${d.reason}\n`);
+  if (result.damaged.length === 0 && result.fileProblems.length === 0) {
+    await io.out(`${file}: all ${result.checked} events read fine\n`);
+    return 0;
+  }
+  const first = result.damaged[0];
+  io.err(
+    `${file}: ${result.damaged.length} damaged event(s) among ${result.checked} read` +
+      (result.fileProblems.length ? `, and the file itself is damaged (restore it from a backup)` : '') +
+      (first ? `. Stop the app, then: npm run events -- quarantine ${first.position}` : '') +
+      '\n',
+  );
+  return 1;
+}
+
+async function quarantine(args: string[], io: CliIo): Promise<number> {
+  const position = Number(args[0]);
+  if (args.length !== 1 || !Number.isSafeInteger(position) || position < 1) {
+    io.err(`quarantine needs one position (an integer >= 1)\n${USAGE}\n`);
+    return 2;
+  }
+  if (io.env.EVENTSTORE_URL) {
+    io.err('quarantine works on the embedded SQLite event store only\n');
+    return 2;
+  }
+  const file = sqliteFile(io.env);
+  try {
+    const { backup, reason } = await quarantineEvent(file, position);
+    await io.out(`Moved the event at position ${position} (${reason}) into quarantined_events.\nBackup of the file before: ${backup}\n`);
+    return 0;
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
 /** The subcommands of `npm run events`. */
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   tail: runTail,
   export: runExport,
   import: runImport,
+  verify: (_args, io) => verify(io),
+  quarantine,
 };
 
 /** `events <command> ...`; resolves to the exit code. */
@@ -216,13 +278,16 @@ async function runExport(args: string[], io: CliIo): Promise<number> {
   let file: ExclusiveFile | null = null;
   try {
     file = to ? createExclusive(to) : null;
-    const result = await exportEvents(source, file ? file.write : io.out, progress);
+    const hidden = source instanceof EventStoreDbEventStore ? truncatedAway(source) : undefined;
+    const result = await exportEvents(source, file ? file.write : io.out, progress, hidden);
     if (file) await finishExclusive(file);
-    io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}.\n${keysNote(io.env)}\n`);
+    const left = result.hidden ? ` (left out: ${result.hidden} events truncated away from their streams, awaiting a scavenge)` : '';
+    io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}${left}.\n${keysNote(io.env)}\n`);
     return 0;
   } catch (err) {
     if (file) abandonExclusive(file);
-    io.err(`${(err as Error).message}\n`);
+    const hint = io.env.EVENTSTORE_URL ? '' : ' (when an event cannot be read, npm run events -- verify names it)';
+    io.err(`Export failed${hint}: ${(err as Error).message}\n`);
     return 1;
   } finally {
     await source.close();
@@ -253,9 +318,8 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof ExportFileError) io.err(`${file} ${err.message}: nothing was imported.\n`);
-    else if (err instanceof ImportRefused) io.err(`${err.message}\n`);
-    else io.err(`${(err as Error).message}\n`);
+    // A damaged line is found before anything is written; a refusal (ImportRefused) says itself what to do.
+    io.err(err instanceof ExportFileError ? `${file} ${err.message}: nothing was imported.\n` : `${(err as Error).message}\n`);
     return 1;
   } finally {
     await target.close();

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
@@ -6,7 +7,7 @@ import { EventStoreDbStandIn } from '../event-store/standin/server';
 import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { runEvents, type CliIo } from './events-command';
-import { importEvents } from './events-transfer';
+import { exportEvents, importEvents, truncatedAway } from './events-transfer';
 import type { Progress } from './progress';
 
 let dir: string;
@@ -81,6 +82,18 @@ describe('events export', () => {
     expect(await runEvents(['export', '--to', file], again.io)).toBe(1);
     expect(again.err()).toContain(`${file} already exists`);
     expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it('stops on an event it cannot read, pointing at verify, and leaves no file behind', async () => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.prepare("UPDATE events SET data = '{torn' WHERE position = 3").run();
+    raw.close();
+    const file = join(dir, 'export.ndjson');
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runEvents(['export', '--to', file], cli.io)).toBe(1);
+    expect(cli.err()).toContain('Export failed (when an event cannot be read, npm run events -- verify names it)');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(false);
   });
 
   it('says where the events are missing from', async () => {
@@ -202,5 +215,42 @@ describe('events import into EventStoreDB (the adapter through the official clie
     await esdb.close();
     await server.stop();
     await source.close();
+  });
+});
+
+describe('events export from EventStoreDB (the adapter through the official client, on the gRPC stand-in)', () => {
+  it('leaves out the events truncated away from a rewritten stream; SQLite takes the stream with its versions', async () => {
+    const [server, empty] = [await EventStoreDbStandIn.start(), await EventStoreDbStandIn.start()];
+    const esdb = new EventStoreDbEventStore(server.url);
+    // A stream the personal-data migration rewrote: plaintext originals, their copies, truncated before the copies.
+    await esdb.appendToStream('user-1', [event('UserRegistered', 'e1', { firstName: 'Ada' }), event('UserProfileUpdated', 'e2', { firstName: 'Ada L' })], { expectedVersion: 0 });
+    await esdb.appendToStream('ratings-1', [event('RatingSubmitted', 'e3', { joy: 7 })], { expectedVersion: 0 });
+    await esdb.appendToStream('user-1', [event('UserRegistered', 'rekey-e1', { firstName: { ct: 'x' } }), event('UserProfileUpdated', 'rekey-e2', { firstName: { ct: 'y' } })], { expectedVersion: 2 });
+    await esdb.truncateBefore('user-1', 3);
+
+    let text = '';
+    const result = await exportEvents(esdb, (t) => void (text += t), silent, truncatedAway(esdb));
+    expect(result).toMatchObject({ count: 3, hidden: 2 });
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.eventId, l.streamVersion])).toEqual([['e3', 1], ['rekey-e1', 3], ['rekey-e2', 4]]);
+    expect(text).not.toContain('Ada'); // the plaintext originals stay behind
+
+    const file = join(dir, 'from-esdb.ndjson');
+    writeFileSync(file, text);
+    const target = new SqliteEventStore(join(dir, 'events.sqlite'));
+    expect(await importEvents(target, file, { resume: false, progress: silent })).toEqual({ imported: 3, skipped: 0 });
+    expect(await target.readStream('user-1')).toEqual(
+      (await esdb.readStream('user-1')).map((e, i) => ({ ...e, position: [2, 3][i] })),
+    );
+    // The stream goes on from its version, as it would on EventStoreDB.
+    await target.appendToStream('user-1', [event('UserProfileUpdated', 'e9')], { expectedVersion: 4 });
+
+    // EventStoreDB cannot take a stream that starts past version 1: the import says so.
+    const other = new EventStoreDbEventStore(empty.url);
+    await expect(importEvents(other, file, { resume: false, progress: silent })).rejects.toThrow(
+      'line 2: user-1 starts at version 3 in the file (its earlier events were truncated in the source EventStoreDB)',
+    );
+    await Promise.all([esdb.close(), other.close(), target.close()]);
+    await Promise.all([server.stop(), empty.stop()]);
   });
 });

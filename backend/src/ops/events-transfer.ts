@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { WrongExpectedVersionError } from '../event-store/event-store.port';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
 import type { EventSource } from './events-command';
 import type { Progress } from './progress';
@@ -40,24 +41,70 @@ export async function exportEvents(
   source: EventSource,
   write: (text: string) => void | Promise<void>,
   progress: Progress,
-): Promise<{ count: number; head: number }> {
+  hidden: HiddenEvents = async (page) => page.map(() => false),
+): Promise<{ count: number; head: number; hidden: number }> {
   const head = await source.headPosition();
   let position = 0;
   let count = 0;
+  let skipped = 0;
   progress.start(Math.max(head, 1), 0, { count });
   try {
     while (position < head) {
       const page = (await source.readAll({ from: position, limit: EXPORT_PAGE })).filter((e) => e.position <= head);
       if (page.length === 0) break;
-      await write(page.map((e) => `${exportedLine(e)}\n`).join(''));
+      const hide = await hidden(page);
+      let text = '';
+      page.forEach((event, i) => {
+        if (hide[i]) skipped += 1;
+        else text += `${exportedLine(event)}\n`;
+      });
+      await write(text);
       position = page[page.length - 1].position;
       count += page.length;
-      progress.update(position, { count });
+      progress.update(position, { count: count - skipped });
     }
   } finally {
     progress.stop();
   }
-  return { count, head: position };
+  return { count: count - skipped, head: position, hidden: skipped };
+}
+
+/** Which events of a page are not part of their stream any more (left out of an export). */
+export type HiddenEvents = (page: readonly RecordedEvent[]) => Promise<boolean[]>;
+
+/** Streams whose truncate-before `truncatedAway` remembers (a bounded cache: memory stays constant). */
+const TRUNCATION_CACHE = 10_000;
+/** Stream metadata read at once, for the streams a page holds. */
+const METADATA_READS = 32;
+
+/**
+ * For an EventStoreDB source: which events are before their stream's truncate-before. `$all` still holds such
+ * events until a scavenge deletes them (the originals of streams the personal-data migration rewrote, with
+ * plaintext personal data): they are no longer part of their stream, and are never exported. The metadata of the
+ * streams a page holds is read in parallel.
+ */
+export function truncatedAway(store: EventStoreDbEventStore): HiddenEvents {
+  const cache = new Map<string, number>();
+  const remember = (streamId: string, before: number) => {
+    cache.set(streamId, before);
+    if (cache.size > TRUNCATION_CACHE) cache.delete(cache.keys().next().value!);
+  };
+  return async (page) => {
+    const unknown = [...new Set(page.map((e) => e.streamId))].filter((id) => !cache.has(id));
+    const known = new Map<string, number>();
+    for (let i = 0; i < unknown.length; i += METADATA_READS) {
+      const ids = unknown.slice(i, i + METADATA_READS);
+      const found = await Promise.all(ids.map((id) => store.streamMetadata(id)));
+      ids.forEach((id, j) => {
+        const tb = found[j].truncateBefore;
+        const before = typeof tb === 'number' ? tb : typeof tb === 'bigint' ? Number(tb) : 0;
+        known.set(id, before);
+        remember(id, before);
+      });
+    }
+    // Truncate-before is a revision (version - 1).
+    return page.map((e) => e.streamVersion - 1 < (known.get(e.streamId) ?? cache.get(e.streamId) ?? 0));
+  };
 }
 
 /** A line of an export file that is not an exported event: names the line and the field. */
@@ -215,7 +262,7 @@ async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<v
   if (batch.length === 0) return;
   try {
     if (target instanceof SqliteEventStore) {
-      await target.appendBatch(batch);
+      await target.appendBatch(batch, { truncatedStreams: true });
       return;
     }
     for (const append of batch) {
@@ -224,6 +271,12 @@ async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<v
   } catch (err) {
     if (!(err instanceof WrongExpectedVersionError)) throw err;
     const at = batch.find((a) => a.streamId === err.streamId && a.expectedVersion === err.expectedVersion);
+    if (err.actualVersion === 0 && !(target instanceof SqliteEventStore)) {
+      throw new ImportRefused(
+        `line ${at?.line ?? '?'}: ${err.streamId} starts at version ${Number(err.expectedVersion) + 1} in the file (its earlier ` +
+          'events were truncated in the source EventStoreDB): EventStoreDB cannot recreate a stream that starts past version 1.',
+      );
+    }
     throw new ImportRefused(
       `line ${at?.line ?? '?'}: ${err.streamId} version ${Number(err.expectedVersion) + 1} does not follow the target's version ` +
         `${err.actualVersion} of that stream: the file is not a whole export in global order.`,

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type RunningApp } from '../app';
 import { freePort } from '../bench/app-process';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
+import { EventStoreDbStandIn } from '../event-store/standin/server';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { loadConfig } from '../config';
 import { api, signIn } from '../testing/app-harness';
 import type { CliIo } from './events-command';
@@ -33,6 +36,7 @@ async function startOn(port: number, env: Record<string, string>): Promise<Runni
   const config = loadConfig({
     PORT: String(port),
     FRONTEND_DIST: join(work, 'no-frontend'),
+    AUTH_DEV_LOGIN: '1', // the tests sign people in with the password-less development form
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
     ...env,
@@ -135,5 +139,30 @@ describe('moving an embedded install with events export/import and keys export/i
     expect(after.seen).toEqual(before);
     expect(after.cy.ratings).toEqual([]);
     expect(after.cy.groups).toEqual([]);
+  });
+
+  it('to EventStoreDB (through the official client, on the gRPC stand-in): the same people, names, ratings and groups', async () => {
+    const standIn = await EventStoreDbStandIn.start();
+    try {
+      const port = await freePort();
+      const source = join(work, 'esdb-source');
+      const target = join(work, 'esdb-target'); // keys.sqlite (no MONGO_URL), sessions, secrets
+      mkdirSync(target);
+      const before = await embeddedInstall(port, source);
+      const after = await moveAndLook(port, source, { DATA_DIR: target, EVENTSTORE_URL: standIn.url });
+      expect(after.seen).toEqual(before);
+      expect(after.cy.ratings).toEqual([]);
+      expect(after.cy.groups).toEqual([]);
+
+      // Every event of the embedded install is in EventStoreDB, in the same order, with the same streams,
+      // versions, ids and metadata (the events the sign-ins after the move appended come after them).
+      const [sqlite, esdb] = [new SqliteEventStore(join(source, 'events.sqlite')), new EventStoreDbEventStore(standIn.url)];
+      const strip = ({ position: _, ...rest }: { position: number }) => rest;
+      const moved = (await sqlite.readAll({ from: 0, limit: 100_000 })).map(strip);
+      expect((await esdb.readAll({ from: 0, limit: 100_000 })).slice(0, moved.length).map(strip)).toEqual(moved);
+      await Promise.all([sqlite.close(), esdb.close()]);
+    } finally {
+      await standIn.stop();
+    }
   });
 });

@@ -32,11 +32,11 @@ describe('projections CLI on the embedded default', () => {
   });
   afterAll(() => app.destroy());
 
-  it('status asks the running app and prints a table of checkpoint, head and lag per projection', async () => {
-    const cli = capture({ PORT: String(app.config.port) });
+  it('status asks the running app (its local ops view, with the token in DATA_DIR) and prints a table of checkpoint, head and lag per projection', async () => {
+    const cli = capture({ PORT: String(app.config.port), DATA_DIR: app.config.dataDir });
     expect(await runProjections(['status'], cli.io)).toBe(0);
     const out = cli.out();
-    expect(out).toContain(`asked http://localhost:${app.config.port}/api/health`);
+    expect(out).toContain(`asked http://localhost:${app.config.port}/api/health/details`);
     expect(out).toMatch(/memory/);
     expect(out).toMatch(/^projection\s+checkpoint\s+head\s+lag\s+state$/m);
     const head = await app.running.infra.store.headPosition();
@@ -45,8 +45,14 @@ describe('projections CLI on the embedded default', () => {
     for (const name of ['users', 'ratings', 'groups', 'group-stats']) expect(out).toMatch(new RegExp(`^${name}\\s`, 'm'));
   });
 
+  it('status names the missing ops token when DATA_DIR is not the app\'s', async () => {
+    const cli = capture({ PORT: String(app.config.port), DATA_DIR: '/nonexistent-joy-data' });
+    expect(await runProjections(['status'], cli.io)).toBe(1);
+    expect(cli.err()).toMatch(/No ops token in \/nonexistent-joy-data\/ops-token/);
+  });
+
   it('status says so when no app answers', async () => {
-    const cli = capture({ PORT: String(await freePort()) });
+    const cli = capture({ PORT: String(await freePort()), DATA_DIR: app.config.dataDir });
     expect(await runProjections(['status'], cli.io)).toBe(1);
     expect(cli.err()).toMatch(/No app answered/);
   });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { PROJECTIONS } from '../projections/projections';
 import { queueName, RELAY_CHECKPOINT, RELAY_DUTY, type ProjectionStatus } from '../projections/projection-pipeline';
@@ -19,7 +21,7 @@ const USAGE = `usage: npm run projections -- status | rebuild <name>
                    serves, then switches to it (MongoDB; the running worker that owns the projection does it)
   projections: ${PROJECTIONS.map((p) => p.name).join(', ')}
   With MONGO_URL (and EVENTSTORE_URL / REDIS_URL as the app has them) the stores are read directly; on the
-  embedded default the running app is asked at http://localhost:$PORT/api/health.`;
+  embedded default the running app is asked at http://localhost:$PORT/api/health/details (with the ops token in DATA_DIR).`;
 
 export interface ProjectionsCliOptions {
   /** How long `rebuild` waits for a worker to pick the request up (ms). */
@@ -59,11 +61,24 @@ export function table(rows: readonly (readonly (string | number)[])[]): string {
   return cells.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+/** The ops token the running app wrote next to its data (or OPS_TOKEN, when the app was given one). */
+function opsToken(env: NodeJS.ProcessEnv): string | null {
+  if (env.OPS_TOKEN) return env.OPS_TOKEN;
+  const file = join(resolve(env.DATA_DIR ?? './data'), 'ops-token');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
 async function statusFromApp(io: CliIo): Promise<number> {
-  const url = `http://localhost:${io.env.PORT || 3000}/api/health`;
+  const url = `http://localhost:${io.env.PORT || 3000}/api/health/details`;
+  const token = opsToken(io.env);
+  if (!token) {
+    io.err(`No ops token in ${join(resolve(io.env.DATA_DIR ?? './data'), 'ops-token')}: set DATA_DIR to the app's data directory (or OPS_TOKEN to its token).\n`);
+    return 1;
+  }
   let report: HealthReport;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { authorization: `Bearer ${token}` } });
+    if (res.status === 404) throw new Error('the app refused the ops token: is DATA_DIR the one of the app on this PORT?');
     report = (await res.json()) as HealthReport;
   } catch (err) {
     io.err(
@@ -75,6 +90,9 @@ async function statusFromApp(io: CliIo): Promise<number> {
   }
   io.out(`Embedded default: the read models live in the running app's memory; asked ${url}\n\n`);
   io.out(statusTable(report.projections));
+  for (const [part, state] of Object.entries({ 'event store': report.eventStore, events: report.events, keys: report.keys })) {
+    if (state && !state.ok) io.out(`\n${part}: ${state.error}\n`);
+  }
   io.out(`\nstatus: ${report.status}\n`);
   return 0;
 }
@@ -100,7 +118,7 @@ function openStores(env: NodeJS.ProcessEnv): Stores {
     { refreshMs: 0 },
   );
   const events = openEventSource(env);
-  const queue = env.REDIS_URL ? new BullMqQueue(env.REDIS_URL) : null;
+  const queue = env.REDIS_URL ? new BullMqQueue(env.REDIS_URL, env.REDIS_PREFIX || 'joy') : null;
   return {
     readModels,
     events,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
-import { EventStoreRefusedError, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { EventStoreRefusedError, type EventStore, type RecordedEvent, UnreadableEventError } from '../event-store/event-store.port';
 import type { Consumer, ConsumerOptions, ExclusiveRun, Job, JobQueue } from '../queue/queue.port';
 import { syncDocsOf, type SyncDocs } from '../read-models/in-memory-read-model-store';
 import type { ReadModelStore, StoredDoc } from '../read-models/read-model-store.port';
@@ -226,6 +226,8 @@ export class ProjectionPipeline {
   private relayRun: ExclusiveRun | null = null;
   /** Why the relay stopped for good here (the event store refused it), shown in every status; null while it runs. */
   private relayRefused: string | null = null;
+  /** The event the relay could not read (a damaged store): reported by health, refused at start. */
+  private unreadable: UnreadableEventError | null = null;
   private rebuildTimer: NodeJS.Timeout | null = null;
   /** The relay's queue epoch (in its job ids): renewed whenever queued jobs may have been lost. */
   private epoch = newEpoch();
@@ -308,7 +310,10 @@ export class ProjectionPipeline {
     }
     this.relayRun = this.queue.runExclusive(RELAY_DUTY, (signal) => this.relay(signal), {
       retryMs: this.options.relayRetryMs,
-      onError: (err) => this.logger.error(`Relay stopped: ${(err as Error).message}; restarting`),
+      onError: (err) => {
+        if (err instanceof UnreadableEventError) this.unreadable = err;
+        this.logger.error(`Relay stopped: ${(err as Error).message}; restarting`);
+      },
     });
     if (this.options.rebuildPollMs > 0 && this.readModels instanceof VersionedReadModelStore) {
       this.rebuildTimer = setInterval(() => void this.pickUpRebuildRequests(), this.options.rebuildPollMs);
@@ -587,8 +592,15 @@ export class ProjectionPipeline {
       if (relayed >= head && backlogs.every((n) => n === 0)) return;
       const stopped = [...this.consumers].find(([, c]) => c.status().state === 'stopped');
       if (stopped) throw new Error(`Projection ${stopped[0]} stopped while catching up`);
+      // Retrying cannot get past a damaged event: refuse (the message names the file, position and repair).
+      if (this.unreadable) throw this.unreadable;
       await new Promise((r) => setTimeout(r, 10));
     }
+  }
+
+  /** The event the relay stopped on because it cannot be read, if any. */
+  unreadableEvent(): UnreadableEventError | null {
+    return this.unreadable;
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -672,8 +684,9 @@ export class ProjectionPipeline {
     const old = versioned.activeVersion(name);
     const version = Math.max(old + 1, options.version ?? 0);
     const target = versioned.atVersion(name, version);
-    // A leftover of an interrupted attempt at this version is dropped; the build starts from nothing.
-    await versioned.dropVersion(name, version);
+    // A leftover of an interrupted attempt at this version is dropped; the build starts from nothing, with the
+    // collection options and indexes of the active version.
+    await versioned.prepareVersion(name, version);
     for (const projector of projection.projectors) {
       for (const field of projector.indexes ?? []) await target.ensureIndex(projector.collection, field);
     }

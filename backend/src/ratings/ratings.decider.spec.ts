@@ -1,4 +1,4 @@
-import { DomainError } from '../event-store/decider';
+import { expectRefusal } from '../testing/refusals';
 import { overallScore } from '@joy/domain';
 import { ratingsDecider, SubmitRating } from './ratings.decider';
 
@@ -31,8 +31,10 @@ describe('ratings decider', () => {
   });
 
   it.each([0, 6, 2.5, -1, NaN, '3', null, undefined])('refuses %p as a factor value, naming the factor', (value) => {
-    expect(() => ratingsDecider.decide(submit({ growth: value as number }), null)).toThrow(
-      new DomainError(400, 'growth must be a whole number from 1 to 5'),
-    );
+    expectRefusal(() => ratingsDecider.decide(submit({ growth: value as number }), null), {
+      kind: 'invalid',
+      code: 'rating.factor_out_of_range',
+      message: 'growth must be a whole number from 1 to 5',
+    });
   });
 });

@@ -1,5 +1,5 @@
-import { FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
-import { Decider, DomainError, DomainEvent } from '../event-store/decider';
+import { DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
+import { Decider, DomainEvent } from '../event-store/decider';
 
 export type RatingSubmitted = DomainEvent<
   'RatingSubmitted',
@@ -21,7 +21,7 @@ export const ratingsDecider: Decider<null, SubmitRating, RatingEvent> = {
     for (const factor of FACTOR_NAMES) {
       // The HTTP edge validates too; the rule lives here so no other entry point can break it.
       if (!isFactorScore(scores[factor])) {
-        throw new DomainError(400, `${factor} must be a whole number from 1 to 5`);
+        throw new DomainError('rating.factor_out_of_range', `${factor} must be a whole number from 1 to 5`);
       }
     }
     const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, scores[f]])) as FactorScores;

@@ -20,8 +20,9 @@ describeReadModelStoreConformance(
     : null,
 );
 
-describe('MongoReadModelStore bulkPut (needs a server)', () => {
-  const it_ = process.env.MONGO_URL || containerRuntimeMayExist() ? it : it.skip;
+const mongoMayRun = Boolean(process.env.MONGO_URL) || containerRuntimeMayExist();
+describe(`MongoReadModelStore bulkPut on a server${mongoMayRun ? '' : ' — skipped: no MongoDB (set MONGO_URL or provide a container runtime)'}`, () => {
+  const it_ = mongoMayRun ? it : it.skip;
 
   it_('writes new and newer entries, skips stale ones, and keeps tombstones', async () => {
     const started = await getShared();

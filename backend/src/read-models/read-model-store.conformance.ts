@@ -18,7 +18,7 @@ export function describeReadModelStoreConformance(
   const skipMessage = `${name} read-model conformance skipped: set MONGO_URL or provide a container runtime`;
   if (!create) {
     describe.skip(`ReadModelStore conformance: ${name}`, () => {
-      it(`skipped: ${name} is not available`, () => undefined);
+      it(`skipped: ${name} is not available (set MONGO_URL or provide a container runtime)`, () => undefined);
     });
     // eslint-disable-next-line no-console
     console.warn(skipMessage);

@@ -8,7 +8,11 @@ export interface BulkEntry {
   position: number;
 }
 
-export type BulkCapable = ReadModelStore & { bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number> };
+export type BulkCapable = ReadModelStore & {
+  bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number>;
+  /** Gives `to` the collection options and indexes of `from` (MongoDB: collations, TTL and other indexes). */
+  copyLayout?(from: string, to: string): Promise<void>;
+};
 
 /** Checkpoint holding the active version of a projection's read models (0: the unversioned names). */
 export const versionKey = (projection: string) => `$version:${projection}`;
@@ -144,6 +148,22 @@ export class VersionedReadModelStore implements ReadModelStore {
     if (!p) throw new Error(`Unknown projection ${projection}`);
     for (const collection of p.collections) await this.shared.inner.dropCollection(physicalName(collection, version));
     await this.shared.inner.setCheckpoint(physicalName(projection, version), 0);
+  }
+
+  /**
+   * Readies `version` of a projection for a rebuild: what an interrupted attempt left is dropped, and each
+   * collection gets the options and indexes of the active version's (a collation or a TTL index an operator
+   * added is not lost with the switch) when the inner store can copy them.
+   */
+  async prepareVersion(projection: string, version: number): Promise<void> {
+    await this.dropVersion(projection, version);
+    const { inner } = this.shared;
+    if (!inner.copyLayout) return;
+    const active = this.activeVersion(projection);
+    if (active === version) return;
+    for (const collection of this.shared.projections.get(projection)!.collections) {
+      await inner.copyLayout(physicalName(collection, active), physicalName(collection, version));
+    }
   }
 
   /** The physical collection name for a logical one. */

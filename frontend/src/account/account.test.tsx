@@ -94,7 +94,7 @@ describe('Account page: deleting the account', () => {
 
   it('says so when the deletion fails, and stays', async () => {
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
-    renderAccount({ 'DELETE /api/account': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    renderAccount({ 'DELETE /api/account': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
     fireEvent.click(await screen.findByText('Delete account'));
     fireEvent.change(await screen.findByLabelText(/to confirm/), { target: { value: 'DELETE' } });
     fireEvent.click(button('Delete my account'));

@@ -1,4 +1,5 @@
 /** Joy Premium in the browser: the pure rules of the Subscribe and Account pages (the API's shapes are in @joy/domain). */
+import { parseApiError } from '../lib/apiError';
 import { type CreateSubscriptionResponse, FREE_PLAN_GROUP_LIMIT, PREMIUM_PRICE_LABEL, type SubscriptionStatusView } from '@joy/domain';
 
 export const SANDBOX_TEST_CARD = '4242 4242 4242 4242';
@@ -11,21 +12,15 @@ export function subscribeOutcome(response: CreateSubscriptionResponse | undefine
 }
 
 /**
- * The payment provider's message from an API error ("400: {json}" per SPEC §8): the JSON's `message`, else
+ * The payment provider's message from an API error ("400: {json}" per SPEC §8): the answer's `message`, else
  * the text after the status; a network failure keeps its own message.
  */
 export function providerMessage(error: unknown): string {
   const fallback = 'Your payment could not be processed. Please try again.';
   if (!(error instanceof Error)) return fallback;
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  if (!match) return error.message || fallback;
-  try {
-    const body = JSON.parse(match[1]) as { message?: unknown };
-    if (typeof body.message === 'string' && body.message) return body.message;
-  } catch {
-    // not JSON: the text itself
-  }
-  return match[1] || fallback;
+  const { status, message } = parseApiError(error);
+  if (status === null) return error.message || fallback;
+  return message || fallback;
 }
 
 /** "4242424242424242" → "4242 4242 4242 4242" (digits only, at most 19). */

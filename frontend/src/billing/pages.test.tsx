@@ -65,7 +65,7 @@ describe('Subscribe page', () => {
 
   it('says "Error" and logs when the subscription cannot be created', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
     await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to create subscription. Please try again.' })));
     expect(log).toHaveBeenCalled();
     log.mockRestore();
@@ -96,7 +96,7 @@ describe('Subscribe page', () => {
     renderPage(<SubscribePage />, {
       ...sandbox,
       'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
-      'POST /api/billing/sandbox/confirm': { status: 400, body: { statusCode: 400, message: 'Your card was declined.' } },
+      'POST /api/billing/sandbox/confirm': { status: 400, body: { statusCode: 400, code: 'billing.card_refused', message: 'Your card was declined.' } },
     });
     fireEvent.change(await screen.findByLabelText('Card number'), { target: { value: '4000000000000002' } });
     fireEvent.click(button('Subscribe to Joy Premium'));

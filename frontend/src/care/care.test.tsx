@@ -103,7 +103,7 @@ describe('care suggestions on a group page', () => {
       {
         'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
         'GET /api/subscription-status': plan(true),
-        'POST /api/care-actions': { status: 500, body: { statusCode: 500, message: 'Internal server error' } },
+        'POST /api/care-actions': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } },
       },
       suggestionsUi,
     );

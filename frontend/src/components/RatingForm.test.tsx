@@ -81,7 +81,7 @@ describe('RatingForm', () => {
   });
 
   it('toasts the destructive error when saving fails', async () => {
-    installFakeServer({ 'POST /api/joy-ratings': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    installFakeServer({ 'POST /api/joy-ratings': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
     renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
     await waitFor(() =>

@@ -95,7 +95,7 @@ describe('Create Group dialog', () => {
   });
 
   it('toasts the spec failure text when the server fails', async () => {
-    installFakeServer({ 'POST /api/groups': { status: 500, body: { statusCode: 500, message: 'Internal server error' } } });
+    installFakeServer({ 'POST /api/groups': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
     const { onClose } = renderDialog('create');
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Garcia' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
@@ -109,7 +109,7 @@ describe('Create Group dialog', () => {
   });
 
   it('shows the free-plan message with an Upgrade link to /subscribe on 403', async () => {
-    installFakeServer({ 'POST /api/groups': { status: 403, body: { statusCode: 403, message: FREE_PLAN } } });
+    installFakeServer({ 'POST /api/groups': { status: 403, body: { statusCode: 403, code: 'plan.group_limit', message: FREE_PLAN } } });
     renderDialog('create');
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Fourth' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
@@ -121,7 +121,7 @@ describe('Create Group dialog', () => {
   it('leaves a 401 to the app-wide handler (no failure toast of its own)', async () => {
     resetUnauthorizedForTests();
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
-    installFakeServer({ 'POST /api/groups': { status: 401, body: { statusCode: 401, message: 'Unauthorized' } } });
+    installFakeServer({ 'POST /api/groups': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } });
     renderDialog('create');
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Garcia' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
@@ -171,7 +171,7 @@ describe('Join Group dialog', () => {
   });
 
   it('keeps the spec text and adds the server reason for an unknown code or a second join', async () => {
-    installFakeServer({ 'POST /api/groups/join': { status: 404, body: { statusCode: 404, message: 'Invite code not found.' } } });
+    installFakeServer({ 'POST /api/groups/join': { status: 404, body: { statusCode: 404, code: 'group.invite_not_found', message: 'Invite code not found.' } } });
     renderDialog('join');
     fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'ZZZZZZZZ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
@@ -186,7 +186,7 @@ describe('Join Group dialog', () => {
   });
 
   it('offers the Upgrade on the free-plan limit', async () => {
-    installFakeServer({ 'POST /api/groups/join': { status: 403, body: { statusCode: 403, message: FREE_PLAN } } });
+    installFakeServer({ 'POST /api/groups/join': { status: 403, body: { statusCode: 403, code: 'plan.group_limit', message: FREE_PLAN } } });
     renderDialog('join');
     fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'K7PX9QMB' } });
     fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));

@@ -190,9 +190,9 @@ describe('Groups page: detail', () => {
   it('says Group not found for a group the user cannot see', async () => {
     installFakeServer({
       ...withGroup(),
-      'GET /api/groups/nope': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
-      'GET /api/groups/nope/members': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
-      'GET /api/groups/nope/ratings': { status: 404, body: { statusCode: 404, message: 'Group not found' } },
+      'GET /api/groups/nope': { status: 404, body: { statusCode: 404, code: 'group.not_found', message: 'Group not found' } },
+      'GET /api/groups/nope/members': { status: 404, body: { statusCode: 404, code: 'group.not_found', message: 'Group not found' } },
+      'GET /api/groups/nope/ratings': { status: 404, body: { statusCode: 404, code: 'group.not_found', message: 'Group not found' } },
     });
     renderGroups('/groups?group=nope');
     expect(await screen.findByRole('heading', { name: 'Group not found', hidden: true })).toBeInTheDocument();

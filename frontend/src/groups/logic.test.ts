@@ -13,16 +13,16 @@ import {
   memberInitial,
   memberName,
   memberNamesById,
-  parseApiError,
   recentActivity,
   shareText,
   shareTitle,
   validateCreateGroup,
   validateJoinGroup,
 } from './logic';
+import { parseApiError } from '../lib/apiError';
 
 const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
-const apiError = (status: number, message: string) => new Error(`${status}: ${JSON.stringify({ statusCode: status, message })}`);
+const apiError = (status: number, code: string, message: string) => new Error(`${status}: ${JSON.stringify({ statusCode: status, code, message })}`);
 
 describe('memberName and memberInitial', () => {
   it('is the first name, else the e-mail before the @, else Member', () => {
@@ -148,48 +148,49 @@ describe('dialog validation', () => {
 
 describe('API errors', () => {
   it('takes the status and the server message out of "status: body"', () => {
-    expect(parseApiError(apiError(404, 'Invite code not found.'))).toEqual({ status: 404, message: 'Invite code not found.' });
-    expect(parseApiError(new Error('500: Internal Server Error'))).toEqual({ status: 500, message: 'Internal Server Error' });
-    expect(parseApiError(new Error('400: {"statusCode":400,"message":["name must be a string"]}'))).toEqual({
+    expect(parseApiError(apiError(404, 'group.invite_not_found', 'Invite code not found.'))).toEqual({ status: 404, code: 'group.invite_not_found', message: 'Invite code not found.' });
+    expect(parseApiError(new Error('500: Internal Server Error'))).toEqual({ status: 500, code: null, message: 'Internal Server Error' });
+    expect(parseApiError(new Error('400: {"statusCode":400,"code":"request.invalid","message":["name must be a string"]}'))).toEqual({
       status: 400,
+      code: 'request.invalid',
       message: 'name must be a string',
     });
-    expect(parseApiError(new Error('Failed to fetch'))).toEqual({ status: null, message: null });
-    expect(parseApiError('nope')).toEqual({ status: null, message: null });
-    expect(isNotFoundError(apiError(404, 'Group not found'))).toBe(true);
-    expect(isNotFoundError(apiError(500, 'boom'))).toBe(false);
+    expect(parseApiError(new Error('Failed to fetch'))).toEqual({ status: null, code: null, message: null });
+    expect(parseApiError('nope')).toEqual({ status: null, code: null, message: null });
+    expect(isNotFoundError(apiError(404, 'group.not_found', 'Group not found'))).toBe(true);
+    expect(isNotFoundError(apiError(500, 'internal', 'boom'))).toBe(false);
   });
 
-  it('recognises the free-plan limit (and not another 403)', () => {
-    expect(freePlanLimitMessage(apiError(403, FREE_PLAN))).toBe(FREE_PLAN);
-    expect(freePlanLimitMessage(apiError(403, 'Forbidden'))).toBeNull();
-    expect(freePlanLimitMessage(apiError(409, FREE_PLAN))).toBeNull();
+  it('recognises the free-plan limit by its code (and not another 403, nor the same words under another code)', () => {
+    expect(freePlanLimitMessage(apiError(403, 'plan.group_limit', FREE_PLAN))).toBe(FREE_PLAN);
+    expect(freePlanLimitMessage(apiError(403, 'plan.premium_required', 'Forbidden'))).toBeNull();
+    expect(freePlanLimitMessage(apiError(409, 'group.already_member', FREE_PLAN))).toBeNull();
     expect(freePlanLimitMessage(null)).toBeNull();
   });
 
   it('keeps the spec texts and adds the server reason for 400, 404 and 409', () => {
-    expect(groupFailureToast('create', apiError(500, 'Internal server error'))).toEqual({
+    expect(groupFailureToast('create', apiError(500, 'internal', 'Internal server error'))).toEqual({
       title: 'Error',
       description: 'Failed to create group. Please try again.',
       variant: 'destructive',
     });
     expect(groupFailureToast('create', new Error('Failed to fetch')).description).toBe('Failed to create group. Please try again.');
-    expect(groupFailureToast('create', apiError(400, 'name must be at most 80 characters')).description).toBe(
+    expect(groupFailureToast('create', apiError(400, 'request.invalid', 'name must be at most 80 characters')).description).toBe(
       'Failed to create group. Please try again. Name must be at most 80 characters.',
     );
-    expect(groupFailureToast('join', apiError(404, 'Invite code not found.'))).toEqual({
+    expect(groupFailureToast('join', apiError(404, 'group.invite_not_found', 'Invite code not found.'))).toEqual({
       title: 'Error',
       description: 'Failed to join group. Please check the invite code. Invite code not found.',
       variant: 'destructive',
     });
-    expect(groupFailureToast('join', apiError(409, 'You are already a member of this group.')).description).toBe(
+    expect(groupFailureToast('join', apiError(409, 'group.already_member', 'You are already a member of this group.')).description).toBe(
       'Failed to join group. Please check the invite code. You are already a member of this group.',
     );
   });
 
   it('shows the free-plan message itself for the 4th group', () => {
     for (const kind of ['create', 'join'] as const) {
-      expect(groupFailureToast(kind, apiError(403, FREE_PLAN))).toEqual({
+      expect(groupFailureToast(kind, apiError(403, 'plan.group_limit', FREE_PLAN))).toEqual({
         title: 'Upgrade to Joy Premium',
         description: FREE_PLAN,
         variant: 'destructive',

@@ -2,6 +2,7 @@
  * Pure logic of the Groups page: names, figures, badge style, share text and how a failed create or join
  * is told to the user. No React, no I/O: tested in logic.test.ts.
  */
+import { errorKind, parseApiError } from '../lib/apiError';
 import { TOASTS, type ToastInput } from '../lib/toast';
 import { formatScore } from '../lib/score';
 import type { GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
@@ -125,26 +126,10 @@ export function validateJoinGroup(inviteCode: string):
   return { ok: true, value: { inviteCode: code } };
 }
 
-/** An API error ("status: body", SPEC §8) taken apart: the status and the server's `message`, if any. */
-export function parseApiError(error: unknown): { status: number | null; message: string | null } {
-  if (!(error instanceof Error)) return { status: null, message: null };
-  const match = /^(\d{3}): ?([\s\S]*)$/.exec(error.message);
-  if (!match) return { status: null, message: null };
-  const status = Number(match[1]);
-  const body = match[2].trim();
-  try {
-    const parsed = JSON.parse(body) as { message?: unknown };
-    const message = Array.isArray(parsed?.message) ? parsed.message[0] : parsed?.message;
-    return { status, message: typeof message === 'string' && message.trim() ? message.trim() : null };
-  } catch {
-    return { status, message: body || null };
-  }
-}
-
-/** The server's free-plan refusal (403 "Free plan allows up to 3 groups…"), or null for any other error. */
+/** The server's free-plan refusal (`plan.group_limit`, "Free plan allows up to 3 groups…"), or null for any other error. */
 export function freePlanLimitMessage(error: unknown): string | null {
-  const { status, message } = parseApiError(error);
-  return status === 403 && message && /free plan/i.test(message) ? message : null;
+  const { code, message } = parseApiError(error);
+  return code === 'plan.group_limit' ? message : null;
 }
 
 /** Toast for a free user's 4th group: the server's message; the dialog offers the Upgrade beside it. */
@@ -154,15 +139,16 @@ export function freePlanToast(message: string): ToastInput {
 
 /**
  * The toast of a failed create or join. The spec's text always; the server's reason appended when it is
- * one the user can act on (400 bad field, 404 unknown code, 409 already a member); the free-plan limit
+ * one the user can act on (invalid: a bad field, not_found: an unknown code, conflict: already a member); the free-plan limit
  * shows the server's message instead. (A 401 is handled globally and never reaches here.)
  */
 export function groupFailureToast(kind: 'create' | 'join', error: unknown): ToastInput {
   const limit = freePlanLimitMessage(error);
   if (limit) return freePlanToast(limit);
   const base = kind === 'create' ? TOASTS.groupCreateFailed : TOASTS.groupJoinFailed;
-  const { status, message } = parseApiError(error);
-  if (message && (status === 400 || status === 404 || status === 409)) {
+  const { message } = parseApiError(error);
+  const reason = errorKind(error);
+  if (message && (reason === 'invalid' || reason === 'not_found' || reason === 'conflict')) {
     return { ...base, description: `${base.description} ${asSentence(message)}` };
   }
   return base;
@@ -174,7 +160,7 @@ function asSentence(text: string): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-/** Whether a read failed because the group does not exist or the user is not a member (404). */
+/** Whether a read failed because the group does not exist or the user is not a member (a not_found error). */
 export function isNotFoundError(error: unknown): boolean {
-  return parseApiError(error).status === 404;
+  return errorKind(error) === 'not_found';
 }

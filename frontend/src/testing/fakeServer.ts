@@ -5,7 +5,7 @@ export function installFakeServer(routes: FakeRoutes) {
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${(init?.method ?? 'GET').toUpperCase()} ${String(input)}`;
     const route = routes[key];
-    const { status, body } = route ? (typeof route === 'function' ? await route() : route) : { status: 404, body: { statusCode: 404, message: 'Not Found' } };
+    const { status, body } = route ? (typeof route === 'function' ? await route() : route) : { status: 404, body: { statusCode: 404, code: 'request.not_found', message: 'Not Found' } };
     const text = body === undefined ? '' : JSON.stringify(body);
     return {
       ok: status >= 200 && status < 300,

@@ -5,3 +5,4 @@ export * from './premium';
 export * from './plans';
 export * from './care';
 export * from './api';
+export * from './errors';

@@ -1,0 +1,100 @@
+import Database from 'better-sqlite3';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
+import { api, signIn } from '../testing/app-harness';
+import type { CliIo } from './events-command';
+import { runEvents } from './events-command';
+
+jest.setTimeout(90_000);
+
+const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
+
+function capture(env: NodeJS.ProcessEnv) {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
+  return { io, out: () => out, err: () => err };
+}
+
+/** Starts the stopped app again, expecting it to refuse: its exit code and output. */
+async function refusal(app: AppProcess, env: Record<string, string> = {}): Promise<AppExited> {
+  try {
+    await app.start(env);
+  } catch (err) {
+    if (err instanceof AppExited) return err;
+    throw err;
+  }
+  throw new Error('The app started');
+}
+
+/** The built app, as people run it: start-up refuses damaged data, naming the file, the position and the repair. */
+describe('start-up integrity', () => {
+  let app: AppProcess;
+  afterEach(() => app?.destroy());
+
+  it('refuses to start on a damaged last event, naming the file, the position and the commands; verify and quarantine repair it', async () => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'ada@integrity.example', 'Ada');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(i))).body.id);
+    await app.stop();
+
+    const file = join(app.dataDir, 'events.sqlite');
+    const db = new Database(file);
+    const last = db.prepare<[], number>('SELECT MAX(position) FROM events').pluck().get()!;
+    db.prepare("UPDATE events SET data = substr(data, 1, 25) WHERE position = ?").run(last);
+    db.close();
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${file}: the event at position ${last} cannot be read`);
+    expect(refused.output).toContain('npm run events -- verify');
+    expect(refused.output).toContain(`npm run events -- quarantine ${last}`);
+
+    const verify = capture({ DATA_DIR: app.dataDir });
+    expect(await runEvents(['verify'], verify.io)).toBe(1);
+    expect(verify.out()).toMatch(new RegExp(`^position ${last}: its data is not JSON`, 'm'));
+    expect(verify.err()).toContain(`npm run events -- quarantine ${last}`);
+
+    // An event that reads fine is never quarantined.
+    const refusedQuarantine = capture({ DATA_DIR: app.dataDir });
+    expect(await runEvents(['quarantine', '1'], refusedQuarantine.io)).toBe(1);
+    expect(refusedQuarantine.err()).toMatch(/reads fine: nothing to quarantine/);
+
+    const quarantine = capture({ DATA_DIR: app.dataDir });
+    expect(await runEvents(['quarantine', String(last)], quarantine.io)).toBe(0);
+    const backup = /Backup of the file before: (.+)$/m.exec(quarantine.out())![1];
+    expect(existsSync(backup)).toBe(true);
+    const kept = new Database(file, { readonly: true });
+    expect(kept.prepare('SELECT position, reason FROM quarantined_events').all()).toEqual([{ position: last, reason: expect.stringMatching(/data is not JSON/) }]);
+    kept.close();
+    expect(await runEvents(['verify'], capture({ DATA_DIR: app.dataDir }).io)).toBe(0);
+
+    await app.start();
+    const listed = (await api(app.baseUrl, cookie).get('/api/joy-ratings')).body.map((r: { id: string }) => r.id);
+    expect(listed.sort()).toEqual(ids.slice(0, 2).sort());
+    // Writes go on after the quarantined position.
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(9))).status).toBe(201);
+  });
+
+  it('refuses to start without keys.sqlite while encrypted personal data exists, naming the file and the backup; ACCEPT_LOST_KEYS=1 accepts the loss once', async () => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'bo@integrity.example', 'Bo');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.firstName).toBe('Bo');
+    await app.stop();
+    const keys = join(app.dataDir, 'keys.sqlite');
+    rmSync(keys);
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${keys} is missing`);
+    expect(refused.output).toMatch(/Restore keys\.sqlite from your latest backup/);
+    expect(refused.output).toContain('ACCEPT_LOST_KEYS=1');
+    expect(existsSync(keys)).toBe(false); // the refusal created nothing
+
+    await app.start({ ACCEPT_LOST_KEYS: '1' });
+    await app.stop();
+    await app.start(); // the loss was accepted once, for good
+  });
+});

@@ -1,0 +1,39 @@
+/** API errors as the browser reads them: pure, no I/O (tested in api.test.ts and groups/logic.test.ts). */
+import { ERROR_CODES, type ErrorCode, type ErrorKind, isErrorCode } from '@joy/domain';
+
+export interface ParsedApiError {
+  status: number | null;
+  /** The server's stable error code (@joy/domain ERROR_CODES); null when the body is not one of our answers. */
+  code: ErrorCode | null;
+  message: string | null;
+}
+
+/**
+ * An API error ("status: body", SPEC §8) taken apart: the status, and the server's `code` and `message` from
+ * its JSON answer `{ statusCode, code, message, errors? }`. Decisions are made on `code` (or its kind), never
+ * on the message, which is for people and may be reworded.
+ */
+export function parseApiError(error: unknown): ParsedApiError {
+  if (!(error instanceof Error)) return { status: null, code: null, message: null };
+  const match = /^(\d{3}): ?([\s\S]*)$/.exec(error.message);
+  if (!match) return { status: null, code: null, message: null };
+  const status = Number(match[1]);
+  const body = match[2].trim();
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
+    const message = Array.isArray(parsed?.message) ? parsed.message[0] : parsed?.message;
+    return {
+      status,
+      code: isErrorCode(parsed?.code) ? parsed.code : null,
+      message: typeof message === 'string' && message.trim() ? message.trim() : null,
+    };
+  } catch {
+    return { status, code: null, message: body || null };
+  }
+}
+
+/** The kind of an API error (invalid, not_found, conflict, …), from its code; null for anything else. */
+export function errorKind(error: unknown): ErrorKind | null {
+  const { code } = parseApiError(error);
+  return code ? ERROR_CODES[code] : null;
+}

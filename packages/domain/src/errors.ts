@@ -1,0 +1,103 @@
+/*
+ * Errors as kinds with stable codes. A rule that refuses a request throws a DomainError with a `code` from
+ * this catalogue; the code decides the `kind`, and the HTTP edge maps only kinds to statuses (one exception
+ * filter). Every API error answer is `{ statusCode, code, message, errors? }`: `message` is for people and may
+ * be reworded, `code` is for programs and never changes meaning, so the browser switches on `code`.
+ */
+
+export type ErrorKind =
+  | 'invalid' // the request itself is wrong: 400
+  | 'unauthenticated' // nobody is signed in: 401
+  | 'forbidden' // signed in, but not allowed (a plan limit, a premium feature, another site): 403
+  | 'not_found' // no such thing, or not one of yours: 404
+  | 'conflict' // the state of things refuses it now: 409
+  | 'unsupported_media' // not JSON: 415
+  | 'too_large' // 413
+  | 'rate_limited' // 429
+  | 'unavailable' // try again later: 503
+  | 'internal'; // a bug: 500, never explained to the client
+
+export const ERROR_CODES = {
+  // the HTTP edge
+  'request.invalid': 'invalid', // a body or query that fails validation (`errors` names the fields)
+  'request.malformed_json': 'invalid',
+  'request.too_large': 'too_large',
+  'request.not_json': 'unsupported_media',
+  'request.cross_origin': 'forbidden',
+  'request.not_found': 'not_found',
+  'request.rate_limited': 'rate_limited',
+  'auth.unauthorized': 'unauthenticated',
+  'auth.unavailable': 'unavailable',
+  'store.conflict': 'conflict', // another process kept changing the same thing; nothing was saved
+  'store.unavailable': 'unavailable', // the event store cannot take writes; nothing was saved
+  internal: 'internal',
+  // ratings
+  'rating.factor_out_of_range': 'invalid',
+  // names and free text (groups, care messages)
+  'text.not_clean': 'invalid',
+  // groups
+  'group.name_required': 'invalid',
+  'group.name_too_long': 'invalid',
+  'group.description_not_text': 'invalid',
+  'group.description_too_long': 'invalid',
+  'group.already_exists': 'conflict',
+  'group.not_found': 'not_found',
+  'group.invite_code_required': 'invalid',
+  'group.invite_not_found': 'not_found',
+  'group.already_member': 'conflict',
+  // plans
+  'plan.group_limit': 'forbidden',
+  'plan.premium_required': 'forbidden',
+  // billing
+  'billing.card_refused': 'invalid', // declined, or a card number, expiry or security code that is not right
+  'billing.checkout_stale': 'invalid',
+  'billing.nothing_to_cancel': 'conflict',
+  'billing.webhook_invalid': 'invalid',
+  // care
+  'care.kind_invalid': 'invalid',
+  'care.message_not_text': 'invalid',
+  'care.message_too_long': 'invalid',
+  'care.to_self': 'invalid',
+  'care.recipient_not_member': 'invalid',
+  'care.already_sent': 'conflict',
+  'care.not_found': 'not_found',
+  // accounts
+  'account.deleted': 'conflict',
+  'account.not_found': 'not_found',
+  'account.export_format': 'invalid',
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The body of every API error answer. */
+export interface ApiError {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  /** Validation failures: each field's first problem. */
+  errors?: FieldError[];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+}
+
+/** A rule the request broke: a stable `code`, its `kind`, and a message a person can read. */
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.kind = ERROR_CODES[code];
+  }
+}
