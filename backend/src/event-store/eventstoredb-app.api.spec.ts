@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { healthReport } from '../ops/health';
 import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
 import { EventStoreDbStandIn } from './standin/server';
 
@@ -63,7 +64,8 @@ describe('the app on EventStoreDB (gRPC stand-in)', () => {
     expect((await ratingsOf(bob)).map((r) => r.id).sort()).toEqual([...ids].sort());
     await app.running.infra.pipeline.waitUntilCaughtUp();
     const health = await api(app.baseUrl).get('/api/health');
-    expect(health.body.projections.every((p: { state: string }) => p.state === 'running')).toBe(true);
+    expect(health.status).toBe(200);
+    expect(health.body.projections).toEqual({ ok: true });
   });
 
   it('server gone: a rating answers 503 within seconds, nothing is stored; when it is back, rating works again', async () => {
@@ -96,13 +98,19 @@ describe('the app on EventStoreDB (gRPC stand-in)', () => {
     await sleep(1_500);
     expect(standIn.subscriptionRequests).toBe(requests);
 
-    // The health report names the cause once the store answers reads again (here: the rights to read come back,
-    // the relay stays stopped until the process restarts with working credentials).
+    // Health says so: the store refuses (public view) and, once the store answers reads again (the rights come back
+    // here), every projection is stopped with the reason (the ops view, what `projections status` prints) until the
+    // process restarts with working credentials.
+    const refusedHealth = await api(app.baseUrl).get('/api/health');
+    expect(refusedHealth.status).toBe(503);
+    expect(refusedHealth.body.eventStore).toEqual({ ok: false, error: expect.stringContaining('EventStoreDB denied access') });
     standIn.faults = {};
     const health = await api(app.baseUrl).get('/api/health');
     expect(health.status).toBe(503);
-    expect(health.body.projections.length).toBeGreaterThan(0);
-    for (const projection of health.body.projections) {
+    expect(health.body.projections).toMatchObject({ ok: false, stopped: expect.arrayContaining(['ratings']) });
+    const report = await healthReport(app.running.infra);
+    expect(report.projections.length).toBeGreaterThan(0);
+    for (const projection of report.projections) {
       expect(projection).toMatchObject({ state: 'stopped', error: expect.stringContaining('EventStoreDB denied access') });
     }
   });

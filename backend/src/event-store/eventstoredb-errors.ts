@@ -6,7 +6,6 @@ import {
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { EventStoreRefusedError, EventStoreUnavailableError } from './event-store.port';
-import { messageOf } from './eventstoredb-mappings';
 
 /* What the EventStoreDB client's errors mean for the adapter, and the port's errors they become. */
 
@@ -42,14 +41,14 @@ export function isRetryable(err: unknown): boolean {
 /**
  * The port's error for a failed call (`what` the adapter was doing): the store unreachable or too slow becomes
  * EventStoreUnavailableError (answered 503), a refusal of the credentials EventStoreRefusedError; any other error
- * is returned as it is.
+ * is returned as it is. Their reasons are the adapter's own words (health shows them publicly): the client's
+ * message, with addresses in it, stays in `cause`.
  */
 export function toPortError(err: unknown, what: string): unknown {
-  const detail = messageOf(err);
   switch (typeOf(err)) {
     case ErrorType.UNAVAILABLE:
     case ErrorType.CANCELLED:
-      return new EventStoreUnavailableError(`EventStoreDB is unreachable (${what}: ${detail}); check that it runs and that EVENTSTORE_URL names it`, { cause: err });
+      return new EventStoreUnavailableError(`EventStoreDB is unreachable (${what}); check that it runs and that EVENTSTORE_URL names it`, { cause: err });
     case ErrorType.DEADLINE_EXCEEDED:
     case ErrorType.TIMEOUT:
       return new EventStoreUnavailableError(
@@ -57,7 +56,7 @@ export function toPortError(err: unknown, what: string): unknown {
         { cause: err },
       );
     case ErrorType.NOT_LEADER:
-      return new EventStoreUnavailableError(`EventStoreDB has no reachable leader (${what}: ${detail})`, { cause: err });
+      return new EventStoreUnavailableError(`EventStoreDB has no reachable leader (${what}); check the cluster`, { cause: err });
     case ErrorType.ACCESS_DENIED:
       return new EventStoreRefusedError(
         `EventStoreDB denied access (${what}): the user in EVENTSTORE_URL lacks the rights (it needs to read and write every stream and read $all); fix the credentials or the ACLs and restart`,
