@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, PIPELINE, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, PIPELINE, SESSION_STORE } from './app.tokens';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
@@ -14,6 +14,7 @@ import type { Infrastructure } from './infrastructure';
 import { OpsModule } from './ops/ops.module';
 import { JOB_QUEUE } from './queue/queue.port';
 import { RatingsModule } from './ratings/ratings.module';
+import { SettingsModule } from './settings/settings.module';
 import { READ_MODELS } from './read-models/read-model-store.port';
 
 /** The composition root: the configured adapters are provided to every feature module. */
@@ -28,12 +29,13 @@ export class AppModule {
       { provide: PIPELINE, useValue: infra.pipeline },
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
+      { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule, SettingsModule],
       providers: ports,
       exports: ports,
     };

@@ -2,5 +2,7 @@
 export const APP_CONFIG = 'AppConfig';
 export const PIPELINE = 'ProjectionPipeline';
 export const SESSION_STORE = 'SessionStore';
+/** The built-in sign-in's accounts (LocalAccounts), or null with an external OIDC_ISSUER. */
+export const LOCAL_ACCOUNTS = 'LocalAccounts';
 /** The whole Infrastructure (health looks at every part). */
 export const INFRASTRUCTURE = 'Infrastructure';
