@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
-import { type EventStore, type RecordedEvent, UnreadableEventError } from '../event-store/event-store.port';
+import { EventStoreRefusedError, type EventStore, type RecordedEvent, UnreadableEventError } from '../event-store/event-store.port';
 import type { Consumer, ConsumerOptions, ExclusiveRun, Job, JobQueue } from '../queue/queue.port';
 import { syncDocsOf, type SyncDocs } from '../read-models/in-memory-read-model-store';
 import type { ReadModelStore, StoredDoc } from '../read-models/read-model-store.port';
@@ -224,6 +224,8 @@ export class ProjectionPipeline {
   private readonly rebuilds = new Map<string, Promise<number>>();
   private readonly stopping = new AbortController();
   private relayRun: ExclusiveRun | null = null;
+  /** Why the relay stopped for good here (the event store refused it), shown in every status; null while it runs. */
+  private relayRefused: string | null = null;
   /** The event the relay could not read (a damaged store): reported by health, refused at start. */
   private unreadable: UnreadableEventError | null = null;
   private rebuildTimer: NodeJS.Timeout | null = null;
@@ -418,12 +420,21 @@ export class ProjectionPipeline {
       this.resync = () => restart('A consumer found lost jobs');
       try {
         await this.relayOnce(run.signal);
+      } catch (err) {
+        if (!(err instanceof EventStoreRefusedError)) throw err;
+        // Retrying cannot help (the credentials lack the rights): the relay stops, and says so in every status,
+        // rather than subscribe again and again. It tries again only when it runs anew (a restart, a new lease).
+        this.relayRefused = err.reason;
+        this.logger.error(`Relay stopped: ${err.reason}`);
+        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+        return;
       } finally {
         run.abort();
         this.resync = null;
         off();
         signal.removeEventListener('abort', stop);
       }
+      this.relayRefused = null;
     }
   }
 
@@ -605,11 +616,17 @@ export class ProjectionPipeline {
           checkpoint,
           head,
           lag: lagOf(head, checkpoint, relayed, backlog),
-          state: consumer ? consumer.state : 'not running here',
-          ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
+          ...this.stateOf(consumer),
         } satisfies ProjectionStatus;
       }),
     );
+  }
+
+  /** A consumer's state and error for a status; every one here is stopped while the relay is (nothing reaches it). */
+  private stateOf(consumer: ReturnType<Consumer['status']> | undefined): Pick<ProjectionStatus, 'state' | 'error'> {
+    if (!consumer) return { state: 'not running here' };
+    if (this.relayRefused !== null) return { state: 'stopped', error: `The relay stopped: ${this.relayRefused}` };
+    return consumer.state === 'stopped' ? { state: 'stopped', error: `${consumer.error} (job ${consumer.jobId})` } : { state: consumer.state };
   }
 
   /** The reactors' checkpoints, lag and consumer state, in the shape of a projection's status. */
@@ -626,8 +643,7 @@ export class ProjectionPipeline {
           checkpoint,
           head,
           lag: lagOf(head, checkpoint, relayed, backlog),
-          state: consumer ? consumer.state : 'not running here',
-          ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
+          ...this.stateOf(consumer),
         } satisfies ProjectionStatus;
       }),
     );
