@@ -15,8 +15,7 @@ import {
   SubscriptionState,
   subscriptionStream,
 } from './billing.decider';
-import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
-import { SandboxBillingProvider, TestCard } from './sandbox.provider';
+import { BILLING_PROVIDER, type BillingProvider, type TestCard } from './billing.provider';
 
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as SubscriptionEvent;
 
@@ -104,12 +103,13 @@ export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSand
   ) {}
 
   async execute({ userId, clientSecret, card }: ConfirmSandboxPaymentCommand): Promise<SubscriptionStatusView> {
-    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError('request.not_found', 'Not found');
+    const testCards = this.provider.testCards;
+    if (!testCards) throw new DomainError('request.not_found', 'Not found');
     const at = new Date();
     const state = await loadState(this.store, userId);
     // Paid already (a retried confirmation): answer the status as it is.
-    if (isPremiumAt(state, at) && clientSecret === this.provider.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
-    const subscription = this.provider.confirm(userId, state, clientSecret, card);
+    if (isPremiumAt(state, at) && clientSecret === testCards.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
+    const subscription = testCards.confirm(userId, state, clientSecret, card);
     await decide(this.store, this.readYourWrites, userId, { type: 'SyncSubscription', subscription, at }, { actorUserId: userId, now: at }, (events) =>
       events.map((e) => `sandbox-${subscription.subscriptionId}-${e.type}`),
     );

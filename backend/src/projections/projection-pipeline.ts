@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { EventStore, UnreadableEventError } from '../event-store/event-store.port';
 import type { ConsumerOptions, JobQueue } from '../queue/queue.port';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
-import { VersionedReadModelStore } from '../read-models/versioned-read-model-store';
+import { versionsOf } from '../read-models/versioned-read-model-store';
 import { CheckpointWaiter } from './pipeline/checkpoint-waiter';
 import { PipelineConsumers } from './pipeline/consumers';
 import { queueName, reactorCheckpoint, reactorQueueName, RELAY_CHECKPOINT, type Route } from './pipeline/jobs';
@@ -79,7 +79,7 @@ export class ProjectionPipeline implements ReadYourWrites {
       onLostJobs: (jobId) => this.relay.resyncIfCurrent(jobId),
       // Another replica may have switched a projection to a new version while it owned it.
       onOwned: async () => {
-        if (readModels instanceof VersionedReadModelStore) await readModels.refresh();
+        await versionsOf(readModels)?.refresh();
       },
     });
     this.rebuilder = new Rebuilder({

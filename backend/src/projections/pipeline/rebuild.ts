@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../event-store/event-store.port';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
-import { rebuildKey, versionKey, VersionedReadModelStore } from '../../read-models/versioned-read-model-store';
+import { rebuildKey, versionKey, versionsOf } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
 import { applyEvent, WriteBatch } from './applier';
 import type { PipelineConsumers } from './consumers';
@@ -42,7 +42,7 @@ export class Rebuilder {
 
   /** Watches for the rebuilds operators ask for (`projections rebuild`), where the read models are versioned. */
   start(): void {
-    if (this.deps.rebuildPollMs > 0 && this.deps.readModels instanceof VersionedReadModelStore) {
+    if (this.deps.rebuildPollMs > 0 && versionsOf(this.deps.readModels)) {
       this.timer = setInterval(() => void this.pickUpRebuildRequests(), this.deps.rebuildPollMs);
       this.timer.unref();
     }
@@ -79,8 +79,8 @@ export class Rebuilder {
   }
 
   private async doRebuild(name: string, options: { version?: number; onProgress?: (p: RebuildProgress) => void }): Promise<number> {
-    const versioned = this.deps.readModels;
-    if (!(versioned instanceof VersionedReadModelStore)) throw new Error('Rebuild needs the versioned read-model store');
+    const versioned = versionsOf(this.deps.readModels);
+    if (!versioned) throw new Error('Rebuild needs the versioned read-model store');
     const projection = this.deps.projections.find((p) => p.name === name);
     if (!projection) throw new Error(`Unknown projection ${name}`);
     const owns = () => this.deps.consumers.owns(name);
@@ -133,7 +133,8 @@ export class Rebuilder {
 
   /** Starts the rebuilds operators asked for (`projections rebuild`) of the projections owned here. */
   private async pickUpRebuildRequests(): Promise<void> {
-    const versioned = this.deps.readModels as VersionedReadModelStore;
+    const versioned = versionsOf(this.deps.readModels);
+    if (!versioned) return;
     for (const projection of this.deps.projections) {
       const name = projection.name;
       if (this.rebuilds.has(name) || !this.deps.consumers.owns(name)) continue;
