@@ -106,12 +106,9 @@ function copiesOf(stages, stage) {
   const parent = stages.find((s) => s.name === stage.base);
   const own = stage.instructions
     .filter((i) => i.op === 'COPY' && !/--from=/.test(i.args))
-    .flatMap((i) => {
-      const words = i.args.split(/\s+/).filter((w) => !w.startsWith('--'));
-      const dest = words.at(-1);
-      // `COPY backend/package.json backend/` copies that file; `COPY package.json package-lock.json ./` both.
-      return words.slice(0, -1).map((src) => (src === '.' ? '.' : src.replace(/^\.\//, ''))).filter(() => dest);
-    });
+    // The sources: every word but the flags and the destination (`COPY package.json package-lock.json ./`).
+    .flatMap((i) => i.args.split(/\s+/).filter((w) => !w.startsWith('--')).slice(0, -1))
+    .map((src) => (src === '.' ? '.' : src.replace(/^\.\//, '')));
   return [...(parent ? copiesOf(stages, parent) : []), ...own];
 }
 
@@ -344,12 +341,16 @@ async function main() {
     };
     const ctx = { cwd: inRoot(workdir), env: runEnv };
     const baseUrl = runEnv.PUBLIC_URL;
-    const { signIn } = require(join(repo, 'backend/dist/identity/dev-sign-in-client.js'));
+    // A person signs up with the built-in accounts, as on a real deploy (no development sign-in is opted into).
+    const client = require(join(repo, 'backend/dist/identity/dev-sign-in-client.js'));
+    const signUp = client.signUp
+      ? () => client.signUp(baseUrl, { firstName: 'Smoke', email: 'smoke@example.com', password: randomBytes(12).toString('base64url') })
+      : () => client.signIn(baseUrl, 'smoke@example.com', 'Smoke'); // before the built-in accounts existed
 
     step(`starting ${JSON.stringify(cmd)} as uid ${process.getuid?.() === 0 ? UNPRIVILEGED : process.getuid?.()} in ${ctx.cwd}`);
     let app = startProcess(cmd, { ...ctx, log: false });
     await waitHealthy(app, healthcheck, ctx, 'the api');
-    const cookie = await signIn(baseUrl, 'smoke@example.com', 'Smoke');
+    const cookie = await signUp();
     const rating = { relationships: 4, health: 3, purpose: 5, growth: 2, joy: 4 };
     const posted = await fetch(`${baseUrl}/api/joy-ratings`, {
       method: 'POST',

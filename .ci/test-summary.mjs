@@ -2,7 +2,8 @@
 // The closing lines of a CI run: the totals of every Jest run (each test-artifacts/*.json written with --json),
 // then, loudly, every skipped suite with its reason and the number of skipped tests. A suite that cannot run
 // here (no MongoDB, no EventStoreDB, no container runtime) says why in its skipped test's title
-// ("skipped: ..."); a skip without such a title is listed as giving no reason.
+// ("skipped: ..."); a skip without such a title is listed as giving no reason. With --fail-on-skip (where every
+// server is provided, as in the real-servers workflow) a skipped test fails the run.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -15,6 +16,13 @@ const runs = existsSync(dir)
       .map((f) => ({ file: f, report: JSON.parse(readFileSync(join(dir, f), 'utf8')) }))
       .filter(({ report }) => typeof report.numTotalTests === 'number' && Array.isArray(report.testResults))
   : [];
+
+/** The text after "skipped:" in a title, without the ')' closing a "(skipped: ...)" around it. */
+function reasonIn(title) {
+  let reason = /skipped:\s*(.+)$/i.exec(title)?.[1];
+  if (reason?.endsWith(')') && reason.split('(').length < reason.split(')').length) reason = reason.slice(0, -1);
+  return reason;
+}
 
 let passed = 0;
 let failed = 0;
@@ -31,7 +39,7 @@ for (const { report } of runs) {
       const key = `${relative(repo, file.name)} › ${test.ancestorTitles[0] ?? test.title}`;
       const suite = suites.get(key) ?? { count: 0, reasons: new Set() };
       suite.count++;
-      const reason = [test.title, ...test.ancestorTitles].map((t) => /skipped:\s*(.+)$/i.exec(t)?.[1]).find(Boolean);
+      const reason = [test.title, ...test.ancestorTitles].map(reasonIn).find(Boolean);
       if (reason) suite.reasons.add(reason);
       suites.set(key, suite);
     }
@@ -46,4 +54,12 @@ if (skipped > 0) {
     console.log(`!!!   ${suite}: ${count} skipped — ${reasons.size ? [...reasons].join('; ') : 'no reason given in the test title'}`);
   }
   console.log(`!!! ${skipped} skipped in total\n${bar}`);
+  if (process.argv.includes('--fail-on-skip')) {
+    console.error('Skipped tests where every server is provided: failing (--fail-on-skip)');
+    process.exit(1);
+  }
+}
+if (runs.length === 0 && process.argv.includes('--fail-on-skip')) {
+  console.error('No Jest report in test-artifacts/: nothing ran');
+  process.exit(1);
 }

@@ -21,6 +21,8 @@ export interface AppConfig {
   eventStoreUrl: string | null;
   mongoUrl: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key (queues, leases, sessions), so that installs (or test apps) can share a Redis. */
+  redisPrefix: string;
   frontendDist: string;
   rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
   /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreUrl: env.EVENTSTORE_URL || null,
     mongoUrl,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: redisPrefix(env),
     frontendDist: resolve(env.FRONTEND_DIST ?? join(__dirname, '..', '..', 'frontend', 'dist')),
     rateLimits: {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
@@ -101,6 +104,12 @@ function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
       ...(protocol ? { protocol } : {}),
     },
   };
+}
+
+function redisPrefix(env: NodeJS.ProcessEnv): string {
+  const prefix = env.REDIS_PREFIX || 'joy';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got ${prefix}`);
+  return prefix;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -64,7 +64,7 @@ export function createReadModels(config: AppConfig): VersionedReadModelStore {
 }
 
 export function createQueue(config: AppConfig): JobQueue {
-  return config.redisUrl ? new BullMqQueue(config.redisUrl) : new InProcessQueue();
+  return config.redisUrl ? new BullMqQueue(config.redisUrl, config.redisPrefix) : new InProcessQueue();
 }
 
 /**
@@ -109,7 +109,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
-    ? new RedisStore({ client: redis, prefix: 'joy:sess:' })
+    ? new RedisStore({ client: redis, prefix: `${config.redisPrefix}:sess:` })
     : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [

@@ -1,6 +1,4 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
-import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { api, editStoredSession, signIn, startTestApp, TestApp } from '../testing/app-harness';
 
 const rating = { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
 
@@ -46,15 +44,12 @@ describe('security of the HTTP edge', () => {
   it('ends a session a month after sign-in, however active it was (absolute timeout)', async () => {
     const cookie = await signIn(app.baseUrl, 'old@example.com', 'Old');
     expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
-    await app.stop(); // flush, then age the session in the file
+    await app.stop(); // flush, then age the session where it is stored (the SQLite file, or Redis)
     const sid = decodeURIComponent(cookie.split('=')[1]).replace(/^s:/, '').split('.')[0];
-    const db = new Database(join(app.config.dataDir, 'sessions.sqlite'));
-    const row = db.prepare<[string], { data: string }>('SELECT data FROM sessions WHERE sid = ?').get(sid)!;
-    const session = JSON.parse(row.data);
-    session.signedInAt = Date.now() - 31 * 24 * 3600 * 1000;
-    db.prepare('UPDATE sessions SET data = ? WHERE sid = ?').run(JSON.stringify(session), sid);
-    db.close();
-    // The app keeps sessions in memory in front of the file: start it again so it reads the aged one.
+    await editStoredSession(app, sid, (session) => {
+      session.signedInAt = Date.now() - 31 * 24 * 3600 * 1000;
+    });
+    // The app keeps sessions in memory in front of the store: start it again so it reads the aged one.
     await app.restart();
     expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(401);
   });

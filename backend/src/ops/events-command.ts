@@ -286,7 +286,8 @@ async function runExport(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     if (file) abandonExclusive(file);
-    io.err(`${(err as Error).message}\n`);
+    const hint = io.env.EVENTSTORE_URL ? '' : ' (when an event cannot be read, npm run events -- verify names it)';
+    io.err(`Export failed${hint}: ${(err as Error).message}\n`);
     return 1;
   } finally {
     await source.close();

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
@@ -81,6 +82,18 @@ describe('events export', () => {
     expect(await runEvents(['export', '--to', file], again.io)).toBe(1);
     expect(again.err()).toContain(`${file} already exists`);
     expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it('stops on an event it cannot read, pointing at verify, and leaves no file behind', async () => {
+    const raw = new Database(join(dir, 'events.sqlite'));
+    raw.prepare("UPDATE events SET data = '{torn' WHERE position = 3").run();
+    raw.close();
+    const file = join(dir, 'export.ndjson');
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runEvents(['export', '--to', file], cli.io)).toBe(1);
+    expect(cli.err()).toContain('Export failed (when an event cannot be read, npm run events -- verify names it)');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(false);
   });
 
   it('says where the events are missing from', async () => {

@@ -119,7 +119,7 @@ function openStores(env: NodeJS.ProcessEnv): Stores {
     { refreshMs: 0 },
   );
   const events = openEventSource(env);
-  const queue = env.REDIS_URL ? new BullMqQueue(env.REDIS_URL) : null;
+  const queue = env.REDIS_URL ? new BullMqQueue(env.REDIS_URL, env.REDIS_PREFIX || 'joy') : null;
   return {
     readModels,
     events,

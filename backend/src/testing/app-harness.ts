@@ -1,3 +1,7 @@
+import { Redis } from 'ioredis';
+import Database from 'better-sqlite3';
+import { MongoClient } from 'mongodb';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,10 +24,48 @@ export interface TestApp {
   destroy(): Promise<void>;
 }
 
-/** The whole app in embedded mode on a free port with its own data directory, listening over HTTP. */
+/**
+ * The production backends a test app runs on when `TEST_APP_BACKENDS=env` (the GitHub workflow's API suite): the
+ * servers of MONGO_URL, EVENTSTORE_URL and REDIS_URL, each app with a database of its own on MongoDB and a key
+ * prefix of its own on Redis. On EventStoreDB the apps share the log: their people never meet, because an account
+ * is found by the identity provider's issuer, which names the app's port. Else: the embedded default.
+ */
+export function serverBackends(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (source.TEST_APP_BACKENDS !== 'env') return {};
+  const own = `joy_api_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  return {
+    ...(source.MONGO_URL ? { MONGO_URL: withDatabase(source.MONGO_URL, own) } : {}),
+    ...(source.EVENTSTORE_URL ? { EVENTSTORE_URL: source.EVENTSTORE_URL } : {}),
+    ...(source.REDIS_URL ? { REDIS_URL: source.REDIS_URL, REDIS_PREFIX: own } : {}),
+  };
+}
+
+/** Deletes the keys of one prefix (a test app's queues, leases and sessions). */
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 })) {
+      if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A MongoDB connection string naming another database (hosts and options kept). */
+export function withDatabase(url: string, db: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/[^?]*)?(\?.*)?$/.exec(url);
+  if (!m) throw new Error(`MONGO_URL is not a MongoDB connection string: ${url}`);
+  return `${m[1]}/${db}${m[2] ?? ''}`;
+}
+
+/** The whole app on a free port with its own data directory, listening over HTTP (embedded unless serverBackends). */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'joy-test-'));
   const port = await freePort();
+  const backends = serverBackends();
+  /** The MongoDB database made for this app (dropped with it). */
+  const ownMongo = backends.MONGO_URL && !env.MONGO_URL ? backends.MONGO_URL : null;
   const config = loadConfig({
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -31,6 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // Tests sign many people in from one address; the rate-limit tests set their own limits.
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
+    ...backends,
     ...env,
   });
   const start = async () => {
@@ -55,9 +98,45 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         await harness.running.close().catch(() => undefined);
       }
       rmSync(dataDir, { recursive: true, force: true });
+      if (ownMongo) {
+        const client = new MongoClient(ownMongo);
+        await client.db().dropDatabase().finally(() => client.close());
+      }
+      if (backends.REDIS_PREFIX && !env.REDIS_URL) await deleteRedisKeys(backends.REDIS_URL, backends.REDIS_PREFIX);
     },
   };
   return harness;
+}
+
+/**
+ * Rewrites a stored session where the app keeps it (the SQLite file, or Redis when REDIS_URL is set), as an
+ * operator or an attacker with access to the store could: call it while the app is stopped, then restart it.
+ */
+export async function editStoredSession(app: TestApp, sid: string, edit: (session: Record<string, unknown>) => void): Promise<void> {
+  const { redisUrl, redisPrefix, dataDir } = app.config;
+  if (redisUrl) {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const key = `${redisPrefix}:sess:${sid}`;
+      const session = JSON.parse((await redis.get(key)) ?? 'null');
+      if (!session) throw new Error(`No session ${sid} in Redis`);
+      edit(session);
+      await redis.set(key, JSON.stringify(session), 'KEEPTTL');
+    } finally {
+      redis.disconnect();
+    }
+    return;
+  }
+  const db = new Database(join(dataDir, 'sessions.sqlite'));
+  try {
+    const row = db.prepare<[string], { data: string }>('SELECT data FROM sessions WHERE sid = ?').get(sid);
+    if (!row) throw new Error(`No session ${sid} in sessions.sqlite`);
+    const session = JSON.parse(row.data);
+    edit(session);
+    db.prepare('UPDATE sessions SET data = ? WHERE sid = ?').run(JSON.stringify(session), sid);
+  } finally {
+    db.close();
+  }
 }
 
 /** supertest bound to the app, optionally as a signed-in user. */
