@@ -15,6 +15,7 @@ import type { Infrastructure } from './infrastructure';
 import { OpsModule } from './ops/ops.module';
 import { JOB_QUEUE } from './queue/queue.port';
 import { RatingsModule } from './ratings/ratings.module';
+import { SettingsModule } from './settings/settings.module';
 import { READ_MODELS } from './read-models/read-model-store.port';
 
 /** The composition root: the configured adapters are provided to every feature module. */
@@ -34,7 +35,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule, SettingsModule],
       providers: ports,
       exports: ports,
     };

@@ -51,7 +51,7 @@ async function sendCare(careActionId: string, kind = 'flowers') {
     careDecider,
     {
       type: 'SendCareAction', careActionId, groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind, message: 'Get well',
-      senderIsPremium: true, groupMemberIds: ['ada', 'bob'], at: new Date('2026-11-20T08:00:00.000Z'),
+      senderIsPremium: true, groupMemberIds: ['ada', 'bob'], recipientAcceptsCare: true, recent: { bySender: [], bySenderToRecipient: [], toRecipient: [] }, at: new Date('2026-11-20T08:00:00.000Z'),
     },
     { actorUserId: 'ada' },
     { eventIds: () => [careActionId] },

@@ -149,6 +149,10 @@ export function api(baseUrl: string, cookie?: string) {
       const t = withCookie(agent.post(path));
       return body === undefined ? t : t.send(body);
     },
+    patch: (path: string, body?: object) => {
+      const t = withCookie(agent.patch(path));
+      return body === undefined ? t : t.send(body);
+    },
     delete: (path: string) => withCookie(agent.delete(path)),
   };
 }

@@ -189,3 +189,9 @@ export interface AdvancedInsights {
   /** The oldest rating's timestamp (the history the analytics cover), or null without ratings. */
   since: string | null;
 }
+
+/** GET /api/settings (and the answer of PATCH /api/settings, which takes any subset of these fields). */
+export interface UserSettingsView {
+  /** Whether other members may send this person care actions (and see them in care suggestions); default true. */
+  acceptCareActions: boolean;
+}

@@ -60,6 +60,12 @@ export const ERROR_CODES = {
   'care.to_self': 'invalid',
   'care.recipient_not_member': 'invalid',
   'care.already_sent': 'conflict',
+  'care.declined': 'forbidden', // the recipient does not accept care actions (their settings)
+  'care.pair_limit': 'rate_limited', // Retry-After says when
+  'care.sender_limit': 'rate_limited',
+  'care.recipient_limit': 'rate_limited',
+  // settings
+  'settings.nothing_to_change': 'invalid',
   'care.not_found': 'not_found',
   // accounts
   'account.deleted': 'conflict',
@@ -99,5 +105,17 @@ export class DomainError extends Error {
     super(message);
     this.name = 'DomainError';
     this.kind = ERROR_CODES[code];
+  }
+}
+
+/** A limit that frees up later: answered 429 with `Retry-After: retryAfterSeconds`. */
+export class LimitReachedError extends DomainError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+    this.name = 'LimitReachedError';
   }
 }
