@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, SESSION_STORE } from './app.tokens';
 import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
@@ -30,6 +30,7 @@ export class AppModule {
       { provide: READ_YOUR_WRITES, useValue: infra.pipeline },
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
+      { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type session from 'express-session';
-import { SESSION_STORE } from '../app.tokens';
+import { LOCAL_ACCOUNTS, SESSION_STORE } from '../app.tokens';
 import { EndSubscriptionNowCommand } from '../billing/billing.handlers';
 import { decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { userStreamCodec } from '../identity/accounts';
+import type { LocalAccounts } from '../identity/accounts/local-accounts';
 import {
   identityDecider,
   identityLinkDecider,
@@ -36,7 +37,8 @@ function endsSessionsOfUser(store: object): store is EndsSessionsOfUser {
 /**
  * Deletes an account (PRODUCT.md "Data and account"), in an order that a retry after a crash completes:
  * 1. Joy Premium ends now (the provider cancels at once; no further charge).
- * 2. The identity link is cut (`IdentityUnlinked`), so signing in again makes a new, empty account.
+ * 2. The identity link is cut (`IdentityUnlinked`), so signing in again makes a new, empty account; an account of
+ *    the built-in sign-in is removed with its password, passkeys and encrypted e-mail.
  * 3. `MemberLeft` for every group, then `UserDeleted`, on the person's stream: the projectors drop them from the
  *    groups, their figures and suggestions, and delete their own documents (profile, ratings, memberships,
  *    subscription, suggestions).
@@ -54,6 +56,7 @@ export class AccountDeletion {
     @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(SESSION_STORE) private readonly sessions: session.Store,
     private readonly commands: CommandBus,
+    @Inject(LOCAL_ACCOUNTS) private readonly accounts: LocalAccounts | null,
   ) {}
 
   async delete(userId: string, now = new Date()): Promise<void> {
@@ -62,7 +65,11 @@ export class AccountDeletion {
     const key = await this.keys.existingKey(userId);
     const codec = userStreamCodec(key);
     const state = (await this.store.readStream(`user-${userId}`)).map(codec.upcast).reduce(identityDecider.evolve, identityDecider.initialState);
-    if (state.registered && !state.deleted && state.issuer && state.subject) await this.unlink(userId, state.issuer, state.subject, now);
+    if (state.registered && !state.deleted && state.issuer && state.subject) {
+      await this.unlink(userId, state.issuer, state.subject, now);
+      // An account of the built-in sign-in (its subject is the account's id): its password and passkeys go too.
+      if (this.accounts?.store.byId(state.subject)) await this.accounts.remove(state.subject);
+    }
 
     const { events, append } = await decideAndAppend(
       this.store,

@@ -7,6 +7,7 @@ import { type CreateSubscriptionResponse, DomainError, isPremiumAt, type Subscri
 import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
+  BILLING_MESSAGES,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,
@@ -64,6 +65,8 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const at = new Date();
     const state = await loadState(this.store, userId);
     if (isPremiumAt(state, at)) return {};
+    const provider = this.provider.name;
+    if (provider === 'none') throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);
     const ctx: CommandContext = { actorUserId: userId, now: at };
     if (checkout.kind === 'paid') {
@@ -76,7 +79,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
       this.store,
       this.readYourWrites,
       userId,
-      { type: 'StartCheckout', userId, provider: this.provider.name, customerId, subscriptionId, at },
+      { type: 'StartCheckout', userId, provider, customerId, subscriptionId, at },
       ctx,
       () => [`checkout-${subscriptionId}`], // a retried request appends it once
     );

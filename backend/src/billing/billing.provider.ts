@@ -3,11 +3,13 @@ import type { ProviderSubscription, SubscriptionState } from './billing.decider'
 
 /**
  * The billing port: the payment provider's side of Joy Premium. Two adapters, chosen by configuration:
- * Stripe (`STRIPE_SECRET_KEY` set) and the sandbox (a clearly labelled test mode; no money moves).
+ * Stripe (`STRIPE_SECRET_KEY` set), the sandbox (`BILLING_SANDBOX=1`: a clearly labelled test mode; no money moves),
+ * or none (payments not set up; Premium only by the operator's grant).
  * The adapters talk to the provider only; what the stream records is decided by `subscriptionDecider`.
  */
 export interface BillingProvider {
-  readonly name: BillingProviderName;
+  /** 'none': no payments are set up on this install (see UnconfiguredBillingProvider). */
+  readonly name: BillingProviderName | 'none';
   /** What the browser needs to show the payment form (never a secret). */
   clientConfig(): BillingClientConfig;
   /**
