@@ -148,6 +148,7 @@ export class ProjectionPipeline implements ReadYourWrites {
     return routeStatus(
       { store: this.store, readModels: this.readModels, queue: this.queue },
       this.projections.map((p) => ({ name: p.name, queue: queueName(p.name), checkpoint: p.name, consumer: this.consumers.projection(p.name) })),
+      this.relay.refusedReason(),
     );
   }
 
@@ -161,6 +162,7 @@ export class ProjectionPipeline implements ReadYourWrites {
         checkpoint: reactorCheckpoint(r.name),
         consumer: this.consumers.reactor(r.name),
       })),
+      this.relay.refusedReason(),
     );
   }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type EventStore, type RecordedEvent, UnreadableEventError } from '../../event-store/event-store.port';
+import { EventStoreRefusedError, type EventStore, type RecordedEvent, UnreadableEventError } from '../../event-store/event-store.port';
 import type { ExclusiveRun, Job, JobQueue } from '../../queue/queue.port';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
 import { type ChunkJob, newEpoch, RELAY_CHECKPOINT, RELAY_DUTY, type Route } from './jobs';
@@ -30,6 +30,8 @@ export interface RelayDeps {
 export class Relay {
   private readonly logger = new Logger('Projections');
   private run: ExclusiveRun | null = null;
+  /** Why the relay stopped for good here (the event store refused it), shown in every status; null while it runs. */
+  private refused: string | null = null;
   /** The event the relay could not read (a damaged store): reported by health, refused at start. */
   private unreadable: UnreadableEventError | null = null;
   /** The relay's queue epoch (in its job ids): renewed whenever queued jobs may have been lost. */
@@ -56,6 +58,11 @@ export class Relay {
   /** The event the relay stopped on because it cannot be read, if any. */
   unreadableEvent(): UnreadableEventError | null {
     return this.unreadable;
+  }
+
+  /** Why the relay stopped for good (the event store refused it), or null while it runs. */
+  refusedReason(): string | null {
+    return this.refused;
   }
 
   /** A consumer found jobs lost before `jobId`: if the job is of this process's current run, that run restarts. */
@@ -100,12 +107,21 @@ export class Relay {
       this.resync = () => restart('A consumer found lost jobs');
       try {
         await this.relayOnce(run.signal);
+      } catch (err) {
+        if (!(err instanceof EventStoreRefusedError)) throw err;
+        // Retrying cannot help (the credentials lack the rights): the relay stops, and says so in every status,
+        // rather than subscribe again and again. It tries again only when it runs anew (a restart, a new lease).
+        this.refused = err.reason;
+        this.logger.error(`Relay stopped: ${err.reason}`);
+        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+        return;
       } finally {
         run.abort();
         this.resync = null;
         off();
         signal.removeEventListener('abort', stop);
       }
+      this.refused = null;
     }
   }
 

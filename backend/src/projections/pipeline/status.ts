@@ -25,6 +25,8 @@ export interface RouteUnderWatch {
 export async function routeStatus(
   deps: { store: EventStore; readModels: ReadModelStore; queue: JobQueue },
   routes: readonly RouteUnderWatch[],
+  /** Why the relay stopped for good, if it did: then every consumer here is stopped too (nothing reaches it). */
+  relayRefused: string | null,
 ): Promise<ProjectionStatus[]> {
   const head = await deps.store.headPosition();
   const relayed = await deps.readModels.getCheckpoint(RELAY_CHECKPOINT);
@@ -38,9 +40,15 @@ export async function routeStatus(
         checkpoint,
         head,
         lag: lagOf(head, checkpoint, relayed, backlog),
-        state: consumer ? consumer.state : 'not running here',
-        ...(consumer?.state === 'stopped' ? { error: `${consumer.error} (job ${consumer.jobId})` } : {}),
+        ...stateOf(consumer, relayRefused),
       } satisfies ProjectionStatus;
     }),
   );
+}
+
+/** A consumer's state and error for a status. */
+function stateOf(consumer: ReturnType<Consumer['status']> | undefined, relayRefused: string | null): Pick<ProjectionStatus, 'state' | 'error'> {
+  if (!consumer) return { state: 'not running here' };
+  if (relayRefused !== null) return { state: 'stopped', error: `The relay stopped: ${relayRefused}` };
+  return consumer.state === 'stopped' ? { state: 'stopped', error: `${consumer.error} (job ${consumer.jobId})` } : { state: consumer.state };
 }
