@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, PIPELINE, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, SESSION_STORE } from './app.tokens';
+import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
@@ -14,6 +15,7 @@ import type { Infrastructure } from './infrastructure';
 import { OpsModule } from './ops/ops.module';
 import { JOB_QUEUE } from './queue/queue.port';
 import { RatingsModule } from './ratings/ratings.module';
+import { SettingsModule } from './settings/settings.module';
 import { READ_MODELS } from './read-models/read-model-store.port';
 
 /** The composition root: the configured adapters are provided to every feature module. */
@@ -25,15 +27,16 @@ export class AppModule {
       { provide: EVENT_STORE, useValue: infra.store },
       { provide: READ_MODELS, useValue: infra.readModels },
       { provide: JOB_QUEUE, useValue: infra.queue },
-      { provide: PIPELINE, useValue: infra.pipeline },
+      { provide: READ_YOUR_WRITES, useValue: infra.pipeline },
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
+      { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule, SettingsModule],
       providers: ports,
       exports: ports,
     };

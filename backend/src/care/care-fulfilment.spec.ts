@@ -6,7 +6,8 @@ import { decideAndAppend } from '../event-store/decider';
 import type { EventStore } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { CareActionDoc } from '../projections/care-actions.projector';
-import { ProjectionPipeline, reactorCheckpoint, reactorQueueName } from '../projections/projection-pipeline';
+import { reactorCheckpoint, reactorQueueName } from '../projections/pipeline/jobs';
+import { ProjectionPipeline } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
@@ -50,7 +51,7 @@ async function sendCare(careActionId: string, kind = 'flowers') {
     careDecider,
     {
       type: 'SendCareAction', careActionId, groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind, message: 'Get well',
-      senderIsPremium: true, groupMemberIds: ['ada', 'bob'], at: new Date('2026-11-20T08:00:00.000Z'),
+      senderIsPremium: true, groupMemberIds: ['ada', 'bob'], recipientAcceptsCare: true, recent: { bySender: [], bySenderToRecipient: [], toRecipient: [] }, at: new Date('2026-11-20T08:00:00.000Z'),
     },
     { actorUserId: 'ada' },
     { eventIds: () => [careActionId] },

@@ -1,3 +1,4 @@
+import { LimitReachedError } from '@joy/domain';
 import { expectRefusal } from '../testing/refusals';
 import {
   CARE_MESSAGES,
@@ -21,6 +22,8 @@ const send = (extra: Partial<SendCareAction> = {}): SendCareAction => ({
   message: '  Thinking of you  ',
   senderIsPremium: true,
   groupMemberIds: ['ada', 'bob', 'cy'],
+  recipientAcceptsCare: true,
+  recent: { bySender: [], bySenderToRecipient: [], toRecipient: [] },
   at,
   ...extra,
 });
@@ -63,6 +66,43 @@ describe('care decider: sending', () => {
     expectRefusal(() => careDecider.decide(send({ message: 'Get\u200B well' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
     const [event] = careDecider.decide(send({ message: 'Get well soon,\nAda' }), given([]));
     expect((event as CareActionSent).data.message).toBe('Get well soon,\nAda');
+  });
+
+  it('refuses care to a member who declined care actions with 403', () => {
+    expectRefusal(() => careDecider.decide(send({ recipientAcceptsCare: false }), given([])), { kind: 'forbidden', code: 'care.declined', message: 'This member does not accept care actions.' });
+  });
+
+  describe('daily limits (a rolling 24 hours)', () => {
+    const ago = (minutes: number) => new Date(at.getTime() - minutes * 60_000).toISOString();
+    const recent = (extra: Partial<SendCareAction['recent']>) => ({ bySender: [], bySenderToRecipient: [], toRecipient: [], ...extra });
+    const limitOf = (command: SendCareAction) => {
+      try {
+        careDecider.decide(command, given([]));
+        return null;
+      } catch (err) {
+        return err as LimitReachedError;
+      }
+    };
+
+    it('allows 3 to the same member, then answers 429 until the oldest is a day old', () => {
+      expect(limitOf(send({ recent: recent({ bySenderToRecipient: [ago(60), ago(30)], bySender: [ago(60), ago(30)] }) }))).toBeNull();
+      const refusal = limitOf(send({ recent: recent({ bySenderToRecipient: [ago(60), ago(30), ago(10)], bySender: [ago(60), ago(30), ago(10)] }) }));
+      expect(refusal).toBeInstanceOf(LimitReachedError);
+      expect(refusal).toMatchObject({ kind: 'rate_limited', code: 'care.pair_limit', message: CARE_MESSAGES.pairLimit, retryAfterSeconds: 23 * 3600 });
+      // Care sent more than a day ago no longer counts.
+      expect(limitOf(send({ recent: recent({ bySenderToRecipient: [ago(25 * 60), ago(30), ago(10)] }) }))).toBeNull();
+    });
+
+    it('allows 10 in all per sender', () => {
+      const ten = Array.from({ length: 10 }, (_, i) => ago(10 + i));
+      expect(limitOf(send({ recent: recent({ bySender: ten.slice(1) }) }))).toBeNull();
+      expect(limitOf(send({ recent: recent({ bySender: ten }) }))).toMatchObject({ kind: 'rate_limited', code: 'care.sender_limit', message: CARE_MESSAGES.senderLimit });
+    });
+
+    it('allows 10 in all per recipient, from everyone', () => {
+      const ten = Array.from({ length: 10 }, (_, i) => ago(10 + i));
+      expect(limitOf(send({ recent: recent({ toRecipient: ten }) }))).toMatchObject({ kind: 'rate_limited', code: 'care.recipient_limit', message: CARE_MESSAGES.recipientLimit });
+    });
   });
 
   it('refuses a free sender with 403', () => {

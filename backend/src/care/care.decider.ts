@@ -1,4 +1,4 @@
-import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, DomainError, isCareKind } from '@joy/domain';
+import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -16,6 +16,12 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  * decider stays pure.
  */
 
+/**
+ * Care is meant to be rare and welcome: within any 24 hours, a sender sends at most `perPair` to one member and
+ * `perSender` in all, and a member receives at most `perRecipient` in all (from everyone).
+ */
+export const CARE_LIMITS = { perPair: 3, perSender: 10, perRecipient: 10, windowMs: 24 * 3600 * 1000 } as const;
+
 export const CARE_MESSAGES = {
   premiumOnly: 'Care actions are a Joy Premium feature. Upgrade to send care to your tribe.',
   groupNotFound: GROUP_MESSAGES.groupNotFound,
@@ -28,6 +34,10 @@ export const CARE_MESSAGES = {
   messageTooLong: `message must be at most ${CARE_MESSAGE_MAX} characters`,
   alreadySent: 'This care action already exists.',
   notFound: 'Care action not found',
+  declined: 'This member does not accept care actions.',
+  pairLimit: `You have sent this member ${CARE_LIMITS.perPair} care actions in the last 24 hours. Please wait before sending another.`,
+  senderLimit: `You can send at most ${CARE_LIMITS.perSender} care actions in 24 hours. Please wait before sending another.`,
+  recipientLimit: 'This member has received all the care actions they can for now. Please try again tomorrow.',
 } as const;
 
 export const careStream = (careActionId: string) => `care-${careActionId}`;
@@ -78,7 +88,28 @@ export interface SendCareAction {
   senderIsPremium: boolean;
   /** The group's current members, or null when there is no such group. */
   groupMemberIds: readonly string[] | null;
+  /** false when the recipient declined care actions (their settings). */
+  recipientAcceptsCare: boolean;
+  /** When care was sent within the last CARE_LIMITS.windowMs (ISO times), as read by the handler. */
+  recent: RecentCare;
   at: Date;
+}
+
+export interface RecentCare {
+  bySender: readonly string[];
+  bySenderToRecipient: readonly string[];
+  toRecipient: readonly string[];
+}
+
+/**
+ * The limit `sentAt` (the times of care within the window) has reached, as a 429 whose Retry-After is when the
+ * window frees a place; null when there is room.
+ */
+function limitReached(sentAt: readonly string[], limit: number, code: ErrorCode, message: string, at: Date): LimitReachedError | null {
+  const inWindow = sentAt.map((t) => Date.parse(t)).filter((t) => at.getTime() - t < CARE_LIMITS.windowMs).sort((a, b) => a - b);
+  if (inWindow.length < limit) return null;
+  const freesAt = inWindow[inWindow.length - limit] + CARE_LIMITS.windowMs;
+  return new LimitReachedError(code, message, Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)));
 }
 
 export interface FulfilCareAction {
@@ -116,6 +147,12 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
     if (!command.groupMemberIds?.includes(command.senderId)) throw new DomainError('group.not_found', CARE_MESSAGES.groupNotFound);
     if (command.recipientId === command.senderId) throw new DomainError('care.to_self', CARE_MESSAGES.toSelf);
     if (!command.groupMemberIds.includes(command.recipientId)) throw new DomainError('care.recipient_not_member', CARE_MESSAGES.recipientNotMember);
+    if (!command.recipientAcceptsCare) throw new DomainError('care.declined', CARE_MESSAGES.declined);
+    const limited =
+      limitReached(command.recent.bySenderToRecipient, CARE_LIMITS.perPair, 'care.pair_limit', CARE_MESSAGES.pairLimit, command.at) ??
+      limitReached(command.recent.bySender, CARE_LIMITS.perSender, 'care.sender_limit', CARE_MESSAGES.senderLimit, command.at) ??
+      limitReached(command.recent.toRecipient, CARE_LIMITS.perRecipient, 'care.recipient_limit', CARE_MESSAGES.recipientLimit, command.at);
+    if (limited) throw limited;
     return [
       {
         type: 'CareActionSent',

@@ -2,18 +2,21 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
-import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
 import { CareSupportDoc, careSuggestionsProjector } from '../projections/care-suggestions.projector';
 import { GroupDoc, groupsProjector } from '../projections/groups.projector';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
+import { Turns } from '../event-store/turns';
+import { CARE_LIMITS, CARE_MESSAGES, careDecider, careStream } from './care.decider';
+
+/** Sends per sender and per recipient, in turns (see SendCareActionHandler.execute). */
+const sendTurns = new Turns();
 
 /** Newest care actions listed per person. */
 export const CARE_LIST_LIMIT = 100;
@@ -35,13 +38,33 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
   ) {}
 
-  async execute({ userId, groupId, recipientId, kind, message }: SendCareActionCommand): Promise<CareActionView> {
+  /**
+   * Sends of one sender, and to one recipient, take turns in this process: the limits are counted and the new
+   * care action recorded (and projected) before the next send is counted, so a burst cannot slip past them.
+   */
+  execute(command: SendCareActionCommand): Promise<CareActionView> {
+    return sendTurns.runAll([`sender:${command.userId}`, `recipient:${command.recipientId}`], () => this.send(command));
+  }
+
+  /** The times of care sent within the limits' window that `query` finds (newest first, as many as a limit counts). */
+  private async recentSentAt(query: Partial<CareActionDoc>, limit: number, at: Date): Promise<string[]> {
+    const docs = await this.readModels.find<CareActionDoc>(careActionsProjector.collection, query, { sort: { field: 'seq', direction: 'desc' }, limit });
+    return docs.map((d) => d.sentAt).filter((t) => at.getTime() - Date.parse(t) < CARE_LIMITS.windowMs);
+  }
+
+  private async send({ userId, groupId, recipientId, kind, message }: SendCareActionCommand): Promise<CareActionView> {
     const at = new Date();
     const careActionId = randomUUID();
+    const [recipientCare, bySender, bySenderToRecipient, toRecipient] = await Promise.all([
+      this.readModels.get<CareSupportDoc>(careSuggestionsProjector.collection, recipientId),
+      this.recentSentAt({ senderId: userId }, CARE_LIMITS.perSender, at),
+      this.recentSentAt({ senderId: userId, recipientId }, CARE_LIMITS.perPair, at),
+      this.recentSentAt({ recipientId }, CARE_LIMITS.perRecipient, at),
+    ]);
     // Memberships only grow (nobody leaves a group yet), and joining answers once the groups read model has
     // the new member, so the read model is a safe source for "is a current member".
     const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
@@ -59,6 +82,8 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
         message,
         senderIsPremium: await this.isPremium(userId),
         groupMemberIds: group ? group.members.map((m) => m.userId) : null,
+        recipientAcceptsCare: recipientCare?.declinesCare !== true,
+        recent: { bySender, bySenderToRecipient, toRecipient },
         at,
       },
       { actorUserId: userId, now: at },
@@ -67,7 +92,7 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
     const sent = events[0];
     if (sent.type !== 'CareActionSent') throw new Error('Expected CareActionSent');
     // Read-your-writes: the sender's list of care sent shows it at once.
-    await this.pipeline.waitFor(['CareActionSent'], append!.position);
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['CareActionSent'] });
     const d = sent.data;
     return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: 'sent' };
   }
@@ -101,7 +126,8 @@ export class GetCareSuggestionsHandler implements IQueryHandler<GetCareSuggestio
     if (!group || !group.members.some((m) => m.userId === userId)) throw new DomainError('group.not_found', CARE_MESSAGES.groupNotFound);
     const members = new Set(group.members.map((m) => m.userId));
     const docs = (await this.readModels.find<CareSupportDoc>(careSuggestionsProjector.collection, { groupIds: groupId, needsSupport: true }))
-      .filter((d) => d.userId !== userId && members.has(d.userId) && d.latestScore !== null)
+      // A member who declined care actions is never suggested.
+      .filter((d) => d.userId !== userId && members.has(d.userId) && d.latestScore !== null && d.declinesCare !== true)
       .sort((a, b) => a.latestScore! - b.latestScore! || b.latestSeq - a.latestSeq);
     const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.userId));
     return docs.map((d) => ({ userId: d.userId, firstName: names.get(d.userId) ?? null, latestScore: d.latestScore! }));

@@ -8,6 +8,7 @@ import {
   RecordedEvent,
   WrongExpectedVersionError,
 } from './event-store.port';
+import { Turns } from './turns';
 
 /** A domain event as deciders produce it: a type and its data. */
 export interface DomainEvent<T extends string = string, D extends object = object> {
@@ -90,29 +91,18 @@ export class ConcurrencyConflictError extends DomainError {
   }
 }
 
-/** Per store: streamId → the tail of the commands queued on it in this process. */
-const streamTurns = new WeakMap<EventStore, Map<string, Promise<void>>>();
+/** Per store: the commands queued per stream in this process. */
+const streamTurns = new WeakMap<EventStore, Turns>();
 
 /**
  * Runs `work` after every earlier command on the same stream in this process has finished: commands of one
  * process never conflict with each other (a burst of one person's writes is a queue, not a storm of retries).
  * Conflicts with other processes are still possible and retried.
  */
-async function inTurn<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+function inTurn<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
   let turns = streamTurns.get(store);
-  if (!turns) streamTurns.set(store, (turns = new Map()));
-  const previous = turns.get(streamId);
-  const run = previous ? previous.then(work) : work();
-  const done = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  turns.set(streamId, done);
-  try {
-    return await run;
-  } finally {
-    if (turns.get(streamId) === done) turns.delete(streamId);
-  }
+  if (!turns) streamTurns.set(store, (turns = new Turns()));
+  return turns.run(streamId, work);
 }
 
 export interface CommandOptions<E> {

@@ -1,4 +1,4 @@
-import { type ApiError, DomainError, ERROR_CODES, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
+import { type ApiError, DomainError, ERROR_CODES, LimitReachedError, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from '../event-store/event-store.port';
@@ -14,6 +14,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof EventStoreUnavailableError) this.logger.error(`Cannot store events: ${exception.reason}`);
     else if (body.statusCode >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (body.statusCode === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+    if (exception instanceof LimitReachedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(body.statusCode).json(body);
   }
 }

@@ -1,4 +1,5 @@
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { runSignInFlow } from './dev-sign-in-client';
 
 describe('sign-in over HTTP (embedded default, development provider)', () => {
   let app: TestApp;
@@ -25,12 +26,18 @@ describe('sign-in over HTTP (embedded default, development provider)', () => {
     expect(me.body).toEqual({ id: expect.any(String), email: 'ada@example.com', firstName: 'Ada', profileImageUrl: null });
   });
 
-  it('sets the session cookie HttpOnly and SameSite=Lax', async () => {
+  // Issue 14: /api/login no longer starts a session (no stored session row for a visitor); the flow's state lives
+  // in its own short-lived cookie, and the session cookie is set at the callback.
+  it('sets the flow cookie at /api/login and the session cookie at the callback, both HttpOnly and SameSite=Lax', async () => {
     const login = await api(app.baseUrl).get('/api/login');
-    const setCookie = String(login.headers['set-cookie']);
-    expect(setCookie).toMatch(/joy\.sid=/);
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Lax/);
+    const flowCookie = String(login.headers['set-cookie']);
+    expect(flowCookie).not.toMatch(/joy\.sid=/);
+    expect(flowCookie).toMatch(/joy\.oidc=.*HttpOnly/);
+    expect(flowCookie).toMatch(/SameSite=Lax/);
+    const { callbackSetCookie } = await runSignInFlow(app.baseUrl, 'login', { email: 'cookie@example.com', firstName: 'C' });
+    const session = callbackSetCookie.find((c) => c.startsWith('joy.sid='))!;
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Lax/);
   });
 
   it('gives the same account at the next sign-in, with a new session id', async () => {

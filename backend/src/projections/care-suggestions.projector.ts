@@ -1,6 +1,7 @@
 import { CARE_SUGGESTION_THRESHOLD } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
+import type { UserSettingsChanged } from '../settings/settings.decider';
 import { dataOf, Projector } from './projector';
 
 /**
@@ -17,11 +18,13 @@ export interface CareSupportDoc {
   /** Global position of the latest rating's event. */
   latestSeq: number;
   needsSupport: boolean;
+  /** The person declined care actions (settings): never suggested, and care sent to them is refused. */
+  declinesCare?: boolean;
 }
 
 export const careSuggestionsProjector: Projector<CareSupportDoc> = {
   collection: 'care-suggestions',
-  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted'],
+  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted', 'UserSettingsChanged'],
   indexes: ['groupIds'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
@@ -34,6 +37,10 @@ export const careSuggestionsProjector: Projector<CareSupportDoc> = {
     }
     const userId = dataOf<{ userId: string }>(event).userId;
     const current: CareSupportDoc = doc ?? { userId, groupIds: [], latestScore: null, latestAt: null, latestSeq: 0, needsSupport: false };
+    if (event.type === 'UserSettingsChanged') {
+      const { acceptCareActions } = dataOf<UserSettingsChanged['data']>(event);
+      return acceptCareActions === undefined ? current : { ...current, declinesCare: !acceptCareActions };
+    }
     if (event.type === 'MemberJoined') {
       const { groupId } = dataOf<MemberJoined['data']>(event);
       return current.groupIds.includes(groupId) ? current : { ...current, groupIds: [...current.groupIds, groupId] };

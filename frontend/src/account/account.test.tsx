@@ -48,6 +48,37 @@ describe('Account page: your data', () => {
   });
 });
 
+describe('Account page: care actions setting', () => {
+  it('shows whether care actions are accepted and declines them with one switch (PATCH /api/settings)', async () => {
+    const fetchMock = renderAccount({
+      'GET /api/settings': { status: 200, body: { acceptCareActions: true } },
+      'PATCH /api/settings': { status: 200, body: { acceptCareActions: false } },
+    });
+    const toggle = await screen.findByRole('switch', { name: /Accept care actions from my groups/ });
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'true'));
+    expect(screen.getByText('Members of your groups with Joy Premium can send you flowers, cards and gifts.')).toBeInTheDocument();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'false'));
+    await screen.findByText('Nobody can send you care actions, and care suggestions do not name you.');
+    const patches = fetchMock.mock.calls.filter(([url, init]) => url === '/api/settings' && init?.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+    expect(JSON.parse(patches[0][1].body)).toEqual({ acceptCareActions: false });
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Settings saved' }));
+  });
+
+  it('keeps the switch as it was and says so when saving fails', async () => {
+    renderAccount({
+      'GET /api/settings': { status: 200, body: { acceptCareActions: true } },
+      'PATCH /api/settings': { status: 503, body: { statusCode: 503, message: 'Saving is unavailable right now, so nothing was saved. Please try again later.' } },
+    });
+    const toggle = await screen.findByRole('switch', { name: /Accept care actions from my groups/ });
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'true'));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error' })));
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+  });
+});
+
 describe('Account page: deleting the account', () => {
   it('accepts only the word DELETE as confirmation', () => {
     expect(isConfirmation('DELETE')).toBe(true);

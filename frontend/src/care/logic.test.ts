@@ -1,5 +1,5 @@
 import { CARE_KIND_LABELS, CARE_KINDS } from '@joy/domain';
-import { CARE_FAILED_TOAST, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
+import { CARE_FAILED_TOAST, careFailedToast, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
 
 describe('care logic', () => {
   it('has the four kinds with their labels', () => {
@@ -29,5 +29,14 @@ describe('care logic', () => {
     expect(receivedWhen('nope', now)).toBe('');
     expect(statusText('sent')).toBe('On its way');
     expect(statusText('fulfilled')).toBe('Delivered');
+  });
+
+  it('shows the server\'s reason when a send is refused for one the sender can act on (declined, a daily limit)', () => {
+    const declined = new Error('403: {"statusCode":403,"code":"care.declined","message":"This member does not accept care actions."}');
+    expect(careFailedToast(declined)).toEqual({ title: 'Care not sent', description: 'This member does not accept care actions.', variant: 'destructive' });
+    const limited = new Error('429: {"statusCode":429,"code":"care.sender_limit","message":"You can send at most 10 care actions in 24 hours. Please wait before sending another."}');
+    expect(careFailedToast(limited).description).toMatch(/^You can send at most 10/);
+    expect(careFailedToast(new Error('500: {"statusCode":500,"code":"internal","message":"Internal server error"}'))).toEqual(CARE_FAILED_TOAST);
+    expect(careFailedToast(new Error('429: not json'))).toEqual(CARE_FAILED_TOAST);
   });
 });

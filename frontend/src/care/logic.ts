@@ -2,6 +2,7 @@
  * Pure logic of care actions (Joy Premium): the kinds and their labels, the toasts, and how a received care
  * action is told. No React, no I/O: tested in logic.test.ts.
  */
+import { parseApiError } from '../lib/apiError';
 import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView } from '@joy/domain';
 import type { ToastInput } from '../lib/toast';
 
@@ -32,6 +33,16 @@ export const CARE_FAILED_TOAST: ToastInput = {
   description: 'Failed to send care action. Please try again.',
   variant: 'destructive',
 };
+
+/** Refusals the sender can act on: the member declines care actions, or a daily limit (see Retry-After). */
+const EXPLAINED_REFUSALS = new Set(['care.declined', 'care.pair_limit', 'care.sender_limit', 'care.recipient_limit']);
+
+/** The toast for a failed send: the server's own words for a refusal the sender can act on, else CARE_FAILED_TOAST. */
+export function careFailedToast(error: Error): ToastInput {
+  const { code, message } = parseApiError(error);
+  if (!code || !EXPLAINED_REFUSALS.has(code) || !message) return CARE_FAILED_TOAST;
+  return { ...CARE_FAILED_TOAST, title: 'Care not sent', description: message };
+}
 
 /** The message as sent: trimmed, and none when blank. */
 export function careMessage(text: string): string | undefined {

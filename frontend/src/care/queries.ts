@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from '../api';
 import { toast } from '../lib/toast';
 import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SendCareRequest, SubscriptionStatusView } from '@joy/domain';
-import { CARE_FAILED_TOAST } from './logic';
+import { careFailedToast } from './logic';
 
 /** The same cache entry as the navigation's Upgrade link and the billing pages. */
 export const SUBSCRIPTION_STATUS_KEY = ['/api/subscription-status'] as const;
@@ -35,7 +35,7 @@ export function useSendCare() {
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
-      toast(CARE_FAILED_TOAST);
+      toast(careFailedToast(error));
     },
   });
 }

@@ -9,6 +9,7 @@ import { cancellationExplanation, planSummary } from '../billing/logic';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
+import { CareSettingCard } from '../settings/CareSettingCard';
 
 function PlanCard() {
   const plan = usePlan();
@@ -71,7 +72,8 @@ function PlanCard() {
 }
 
 /**
- * /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade; the data export
+ * /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade; whether care
+ * actions are accepted (a setting, here until a Settings page exists); the data export
  * (JSON, CSV) and the account deletion ("Data and account").
  */
 export default function AccountPage() {
@@ -80,6 +82,7 @@ export default function AccountPage() {
       <PageHeader title="Your Account" subtitle="Your Joy Premium plan, your data and your account." />
       <div className="stack">
         <PlanCard />
+        <CareSettingCard />
         <DataExportCard />
         <DeleteAccountCard />
       </div>

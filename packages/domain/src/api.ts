@@ -96,7 +96,7 @@ export interface CreateSubscriptionResponse {
 }
 
 /** GET /api/billing/config: which payment form to show. */
-export type BillingClientConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+export type BillingClientConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' } | { provider: 'none' };
 
 // ---- care ---------------------------------------------------------------------------------------------
 
@@ -188,4 +188,10 @@ export interface AdvancedInsights {
   forecast: ForecastDay[] | null;
   /** The oldest rating's timestamp (the history the analytics cover), or null without ratings. */
   since: string | null;
+}
+
+/** GET /api/settings (and the answer of PATCH /api/settings, which takes any subset of these fields). */
+export interface UserSettingsView {
+  /** Whether other members may send this person care actions (and see them in care suggestions); default true. */
+  acceptCareActions: boolean;
 }

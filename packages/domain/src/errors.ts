@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   'billing.checkout_stale': 'invalid',
   'billing.nothing_to_cancel': 'conflict',
   'billing.webhook_invalid': 'invalid',
+  'billing.not_set_up': 'conflict', // no Stripe keys and no sandbox on this install: no checkout opens
+  'billing.already_premium': 'conflict', // an operator's grant to someone who has Joy Premium
+  'billing.grant_invalid': 'invalid',
   // care
   'care.kind_invalid': 'invalid',
   'care.message_not_text': 'invalid',
@@ -60,6 +63,12 @@ export const ERROR_CODES = {
   'care.to_self': 'invalid',
   'care.recipient_not_member': 'invalid',
   'care.already_sent': 'conflict',
+  'care.declined': 'forbidden', // the recipient does not accept care actions (their settings)
+  'care.pair_limit': 'rate_limited', // Retry-After says when
+  'care.sender_limit': 'rate_limited',
+  'care.recipient_limit': 'rate_limited',
+  // settings
+  'settings.nothing_to_change': 'invalid',
   'care.not_found': 'not_found',
   // accounts
   'account.deleted': 'conflict',
@@ -99,5 +108,17 @@ export class DomainError extends Error {
     super(message);
     this.name = 'DomainError';
     this.kind = ERROR_CODES[code];
+  }
+}
+
+/** A limit that frees up later: answered 429 with `Retry-After: retryAfterSeconds`. */
+export class LimitReachedError extends DomainError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+    this.name = 'LimitReachedError';
   }
 }
