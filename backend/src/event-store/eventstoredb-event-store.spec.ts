@@ -281,6 +281,21 @@ describe('EventStoreDbEventStore on the stand-in', () => {
     expect((await store.appendToStream(stream, [event('E')], { expectedVersion: 4 })).nextVersion).toBe(5);
   });
 
+  it('truncateBefore from several processes at once: the highest truncation wins, the other metadata stays', async () => {
+    const stream = `race-${randomUUID()}`;
+    await store.appendToStream(stream, Array.from({ length: 8 }, (_, i) => event(`E${i}`)), { expectedVersion: 0 });
+    await store.setStreamMetadata(stream, { owner: 'joy' });
+    const others = [new EventStoreDbEventStore(standIn.url), new EventStoreDbEventStore(standIn.url)];
+    try {
+      // Each reads the metadata, then writes it with its own truncation: a write based on a stale read must not win.
+      await Promise.all([2, 7, 3, 5, 6, 4].map((version, i) => [store, ...others][i % 3].truncateBefore(stream, version)));
+      expect(await store.streamMetadata(stream)).toEqual({ owner: 'joy', truncateBefore: 6 });
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['E6', 'E7']);
+    } finally {
+      await Promise.all(others.map((other) => other.close()));
+    }
+  });
+
   it('decideAndAppend on a rewritten, truncated stream folds the copies once and expects its last version', async () => {
     // Each decision records the total it was decided on: a fold that counts an event twice shows.
     type Added = DomainEvent<'Added', { n: number; before: number }>;

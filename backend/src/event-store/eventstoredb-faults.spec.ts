@@ -62,6 +62,14 @@ describe('EventStoreDB faults, on the wire', () => {
     expect(await store.headPosition()).toBe(Number(leader.log.records.filter((r) => r.streamId === stream).at(-1)!.position));
   });
 
+  it('cluster discovery (esdb+discover://): the client asks the node for its members over gossip and uses the leader', async () => {
+    const discovering = new EventStoreDbEventStore(`esdb+discover://${standIn.host}:${standIn.port}?tls=false`);
+    opened.push(discovering);
+    const stream = `gossip-${randomUUID()}`;
+    expect((await discovering.appendToStream(stream, [event('A')], { expectedVersion: 0 })).nextVersion).toBe(1);
+    expect(streamEvents(standIn, stream)).toEqual(['A']);
+  });
+
   it('access denied: appends and reads fail with a refusal naming the cause; a subscription ends, it does not spin', async () => {
     const stream = `denied-${randomUUID()}`;
     await store.appendToStream(stream, [event('A')], { expectedVersion: 0 });
