@@ -3,7 +3,7 @@ import { ANY, NO_STREAM } from '@eventstore/db-client';
 import { containerRuntimeMayExist, eventStoreDbUrl, TestServer } from '../testing/containers';
 import { Decider, decideAndAppend, DomainEvent } from './decider';
 import { describeEventStoreConformance } from './event-store.conformance';
-import { copyEventId, EventToAppend } from './event-store.port';
+import { copyEventId } from './event-store.port';
 import {
   esdbEventId,
   EventStoreDbEventStore,
@@ -15,6 +15,7 @@ import {
   withKeepAlive,
 } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
+import { appendable } from '../testing/events';
 
 // Starting a container (and pulling its image the first time) takes a while; the unit tests are instant.
 jest.setTimeout(180_000);
@@ -150,18 +151,8 @@ describeEventStoreConformance('EventStoreDB stand-in (gRPC)', async () => ({
 }));
 
 describe('EventStoreDbEventStore on the stand-in', () => {
-  const event = (type: string, eventId: string = randomUUID()): EventToAppend => ({
-    type,
-    data: { type },
-    metadata: {
-      eventId,
-      schemaVersion: 1,
-      correlationId: 'c',
-      causationId: 'c',
-      actorUserId: 'system',
-      occurredAt: new Date().toISOString(),
-    },
-  });
+  const event = appendable;
+
   let store: EventStoreDbEventStore;
   beforeEach(() => {
     store = new EventStoreDbEventStore(standIn.url);

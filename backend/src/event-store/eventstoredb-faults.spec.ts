@@ -3,11 +3,11 @@ import { Logger } from '@nestjs/common';
 import {
   EventStoreRefusedError,
   EventStoreUnavailableError,
-  type EventToAppend,
   type RecordedEvent,
 } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
+import { appendable } from '../testing/events';
 
 /*
  * What the adapter does when EventStoreDB misbehaves, through the official client against the gRPC stand-in with
@@ -17,18 +17,7 @@ import { EventStoreDbStandIn } from './standin/server';
 
 Logger.overrideLogger(false);
 
-const event = (type: string): EventToAppend => ({
-  type,
-  data: { type },
-  metadata: {
-    eventId: randomUUID(),
-    schemaVersion: 1,
-    correlationId: 'c',
-    causationId: 'c',
-    actorUserId: 'system',
-    occurredAt: new Date().toISOString(),
-  },
-});
+const event = appendable;
 const streamEvents = (standIn: EventStoreDbStandIn, stream: string) =>
   standIn.log.records.filter((r) => r.kind === 'event' && r.streamId === stream).map((r) => r.type);
 
