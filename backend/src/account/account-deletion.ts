@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type session from 'express-session';
-import { LOCAL_ACCOUNTS, PIPELINE, SESSION_STORE } from '../app.tokens';
+import { LOCAL_ACCOUNTS, SESSION_STORE } from '../app.tokens';
 import { EndSubscriptionNowCommand } from '../billing/billing.handlers';
 import { decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
@@ -15,13 +15,24 @@ import {
   unlinkEvents,
 } from '../identity/identity.decider';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
-import { SqliteSessionStore } from '../identity/sqlite-session-store';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 
 /** Deleting touches every read model of the person (10,000 ratings take a moment): wait longer than a command. */
 const PROJECTIONS_TIMEOUT_MS = 60_000;
 
 const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as IdentityLinkEvent;
+
+/**
+ * A session store that can end every session of one person at once (the SQLite one). Others need not: the
+ * guard refuses every session of a deleted account anyway (its key is destroyed).
+ */
+interface EndsSessionsOfUser {
+  destroyAllOf(userId: string): number;
+}
+
+function endsSessionsOfUser(store: object): store is EndsSessionsOfUser {
+  return typeof (store as Partial<EndsSessionsOfUser>).destroyAllOf === 'function';
+}
 
 /**
  * Deletes an account (PRODUCT.md "Data and account"), in an order that a retry after a crash completes:
@@ -41,7 +52,7 @@ export class AccountDeletion {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(SESSION_STORE) private readonly sessions: session.Store,
     private readonly commands: CommandBus,
@@ -69,8 +80,8 @@ export class AccountDeletion {
       codec,
     );
     await this.keys.destroy(userId);
-    if (this.sessions instanceof SqliteSessionStore) this.sessions.destroyAllOf(userId);
-    if (append) await this.pipeline.waitFor(['MemberLeft', 'UserDeleted'], append.position, PROJECTIONS_TIMEOUT_MS);
+    if (endsSessionsOfUser(this.sessions)) this.sessions.destroyAllOf(userId);
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['MemberLeft', 'UserDeleted'], timeoutMs: PROJECTIONS_TIMEOUT_MS });
     this.logger.log(`Account deleted (left ${events.filter((e) => e.type === 'MemberLeft').length} groups)`);
   }
 

@@ -145,7 +145,7 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       version = result.nextVersion;
       position = result.position;
     }
-    await app.running.infra.pipeline.waitFor(['RatingSubmitted'], position, 120_000);
+    await app.running.infra.pipeline.waitFor(position, { eventTypes: ['RatingSubmitted'], timeoutMs: 120_000 });
   });
   afterAll(() => app?.destroy());
 

@@ -29,6 +29,30 @@ export interface BillingProvider {
    * provider's state afterwards; null when the provider keeps no state of its own (the sandbox).
    */
   cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+  /** Payment with test cards: the sandbox only (POST /api/billing/sandbox/confirm answers 404 without it). */
+  readonly testCards?: TestCardPayments;
+  /** Signed webhooks from the provider: Stripe only (POST /api/billing/webhook answers 404 without them). */
+  readonly webhooks?: ProviderWebhooks;
+}
+
+export interface TestCard {
+  number: string;
+  /** "MM / YY" or "MM/YY"; optional (the API accepts a number alone). */
+  expiry?: string;
+  cvc?: string;
+}
+
+export interface TestCardPayments {
+  /** Charges the test card for the open checkout named by `clientSecret`; refuses with `billing.card_refused`. */
+  confirm(userId: string, state: SubscriptionState, clientSecret: string, card: TestCard): ProviderSubscription;
+  clientSecretOf(subscriptionId: string): string;
+}
+
+export interface ProviderWebhooks {
+  /** Checks the signature against the raw body (throws when it is wrong): the event's id and its subscription, if any. */
+  verify(rawBody: Buffer, signature: string): { id: string; subscriptionId: string | null };
+  /** The subscription's current state at the provider, with its user; null if it is not Joy's. */
+  current(subscriptionId: string): Promise<ProviderSubscription | null>;
 }
 
 

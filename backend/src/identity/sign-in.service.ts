@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import passport from 'passport';
 import { Strategy as OpenIdConnectStrategy } from 'passport-openidconnect';
-import { APP_CONFIG, PIPELINE } from '../app.tokens';
+import { APP_CONFIG } from '../app.tokens';
 import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { sendApiError } from '../http/api-exception.filter';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { acceptedNameOrNull, DISPLAY_NAME_MAX } from '../names/name-rule';
 import type { OidcEndpoints } from './built-in-provider';
 import { CookieFlowStore, newPkcePair, withCodeVerifier } from './oidc-flow';
@@ -31,7 +31,7 @@ export class SignInService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {
     passport.serializeUser((user, done) => done(null, (user as SessionUser).id));
@@ -120,7 +120,7 @@ export class SignInService {
     const key = await this.keys.keyFor(userId);
     if (!key) throw new Error('The linked account was deleted');
     const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId }, userStreamCodec(key));
-    if (append) await this.pipeline.waitFor(['UserRegistered', 'UserProfileUpdated'], append.position);
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserRegistered', 'UserProfileUpdated'] });
     return { id: userId };
   }
 
