@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from './app.tokens';
 import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
@@ -31,6 +31,7 @@ export class AppModule {
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
       { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
+      { provide: LOOKUP_HASH, useValue: infra.lookup },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {

@@ -13,7 +13,7 @@ import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from '
 import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
-import { lookupHasher } from './identity/lookup-hash';
+import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -37,6 +37,8 @@ export interface Infrastructure {
   keys: KeyStore;
   /** The built-in sign-in's accounts (`accounts.sqlite` in DATA_DIR); null with an external OIDC_ISSUER. */
   accounts: LocalAccounts | null;
+  /** Keyed hashes of e-mails and provider subjects (identity link streams, account lookups). */
+  lookup: LookupHash;
   /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
   keyFile: string | null;
   close(): Promise<void>;
@@ -115,7 +117,8 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       throw err;
     });
   }
-  const accounts = config.oidc || config.role === 'worker' ? null : await openLocalAccounts(config, keys);
+  const lookup = await lookupHasher(keys);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
@@ -143,6 +146,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     sessions,
     keys,
     accounts,
+    lookup,
     keyFile,
     async close() {
       await pipeline.stop();
