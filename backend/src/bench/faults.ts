@@ -58,7 +58,8 @@ function summary(answers: Answer[]): string {
   const counts = new Map<string, number>();
   for (const a of answers) counts.set(String(a.status), (counts.get(String(a.status)) ?? 0) + 1);
   const ms = answers.map((a) => a.ms).sort((x, y) => x - y);
-  const statuses = [...counts].sort().map(([s, n]) => `${s}: ${n}`).join(', ');
+  const slowest = (status: string) => Math.max(...answers.filter((a) => String(a.status) === status).map((a) => a.ms));
+  const statuses = [...counts].sort().map(([s, n]) => `${s}: ${n} (slowest ${slowest(s).toFixed(0)} ms)`).join(', ');
   return `${statuses}; latency p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms, max ${ms[ms.length - 1].toFixed(0)} ms`;
 }
 
