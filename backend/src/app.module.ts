@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, PIPELINE, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from './app.tokens';
+import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
@@ -26,9 +27,11 @@ export class AppModule {
       { provide: EVENT_STORE, useValue: infra.store },
       { provide: READ_MODELS, useValue: infra.readModels },
       { provide: JOB_QUEUE, useValue: infra.queue },
-      { provide: PIPELINE, useValue: infra.pipeline },
+      { provide: READ_YOUR_WRITES, useValue: infra.pipeline },
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
+      { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
+      { provide: LOOKUP_HASH, useValue: infra.lookup },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {

@@ -1,10 +1,11 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import 'reflect-metadata';
 import { AppModule } from './app.module';
-import type { AppConfig } from './config';
+import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
 import { bodyErrors, jsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -12,10 +13,29 @@ import { serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
-import { mountDevIdentityProvider } from './identity/dev-identity-provider';
+import { mountBuiltInProvider } from './identity/built-in-provider';
 import { apiSession } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
 import { createInfrastructure, Infrastructure } from './infrastructure';
+
+/** API answers are personal or live: never kept by a browser or a shared cache (the back button after sign-out shows nothing). */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** A demo install: every start says which development convenience is on, so that nobody runs one by mistake. */
+function warnAboutOptIns(config: AppConfig): void {
+  if (!config.production) return;
+  const logger = new Logger('Joy');
+  for (const name of optIns(config)) {
+    logger.warn(
+      name === 'AUTH_DEV_LOGIN'
+        ? 'AUTH_DEV_LOGIN=1 in production: anyone can sign in as anyone without a password (a demo install). Unset AUTH_DEV_LOGIN for real accounts.'
+        : 'BILLING_SANDBOX=1 in production: Joy Premium is handed out for a test card, no money moves (a demo install). Unset BILLING_SANDBOX, or set STRIPE_SECRET_KEY.',
+    );
+  }
+}
 
 /** Signed by Stripe, not sent by a browser: exempt from the JSON/Origin check, parsed raw. */
 export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
@@ -46,7 +66,9 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   });
   const server = app.getHttpAdapter().getInstance();
   const https = config.publicUrl.startsWith('https://');
-  if (config.production) app.set('trust proxy', 1);
+  // Only the configured proxy hops are believed: a client's own X-Forwarded-For never picks its address.
+  app.set('trust proxy', config.trustProxy);
+  warnAboutOptIns(config);
   // No ETag on API answers: they are small, private and computed in full either way, so hashing each one to
   // allow a 304 saves nothing. (Static files keep theirs: serve-static sets its own.)
   server.set('etag', false);
@@ -75,8 +97,8 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   // Counted once per attempt: the start of the flow and the development provider's form submission.
   const signInLimit = signInLimiter(config.rateLimits, null);
   app.use('/api/login', signInLimit);
-  if (!config.oidc) {
-    app.get(SignInService).useEndpoints(await mountDevIdentityProvider(server, config.publicUrl, config.sessionSecret, signInLimit));
+  if (infra.accounts) {
+    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));
@@ -85,6 +107,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     '/api',
     chain([
       chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody()], bodyErrors),
+      noStore,
       apiSession(config, infra.sessions),
       writeLimiter(config.rateLimits, null),
     ]),

@@ -29,8 +29,19 @@ export interface AppConfig {
   loadShedding: LoadShedding | null;
   /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
   acceptLostKeys: boolean;
-  /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
+  /** Stripe when STRIPE_SECRET_KEY is set; the sandbox (a labelled test-mode checkout) only with BILLING_SANDBOX=1; else none. */
   billing: BillingConfig;
+  /** AUTH_DEV_LOGIN=1: the built-in provider also offers the password-less development form. */
+  devLogin: boolean;
+  /** SIGNUP: whether the built-in provider lets new people create an account. */
+  signup: 'open' | 'closed';
+  /** TRUST_PROXY: the proxy hops whose X-Forwarded-* headers are believed (Express's `trust proxy`); false: none. */
+  trustProxy: number | string | false;
+}
+
+/** Development conveniences that are on, by the variable that turned them on (a demo install in production). */
+export function optIns(config: AppConfig): string[] {
+  return [...(config.devLogin ? ['AUTH_DEV_LOGIN'] : []), ...(config.billing.provider === 'sandbox' ? ['BILLING_SANDBOX'] : [])];
 }
 
 /** Load shedding at the HTTP edge (http/server-edge.ts). */
@@ -46,6 +57,7 @@ export interface LoadShedding {
 export const DEFAULT_LOAD_SHEDDING: LoadShedding = { maxDelayMs: 500, windowMs: 250, retryAfterSeconds: 2 };
 
 export type BillingConfig =
+  | { provider: 'none' }
   | { provider: 'sandbox' }
   | {
       provider: 'stripe';
@@ -72,13 +84,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const oidc = env.OIDC_ISSUER
     ? { issuer: env.OIDC_ISSUER, clientId: required(env, 'OIDC_CLIENT_ID'), clientSecret: required(env, 'OIDC_CLIENT_SECRET') }
     : null;
+  const production = env.NODE_ENV === 'production';
   return {
     port,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir,
-    production: env.NODE_ENV === 'production',
+    production,
     role,
-    sessionSecret: env.SESSION_SECRET || persistedSecret(dataDir, 'session-secret'),
+    sessionSecret: sessionSecret(env, dataDir, production),
     opsToken: env.OPS_TOKEN || persistedSecret(dataDir, 'ops-token'),
     oidc,
     eventStoreUrl: env.EVENTSTORE_URL || null,
@@ -93,11 +106,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
     loadShedding: loadShedding(env),
     billing: billingConfig(env),
+    devLogin: flag(env, 'AUTH_DEV_LOGIN'),
+    signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }
 
 function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
-  if (!env.STRIPE_SECRET_KEY) return { provider: 'sandbox' };
+  const sandbox = flag(env, 'BILLING_SANDBOX');
+  if (!env.STRIPE_SECRET_KEY) return { provider: sandbox ? 'sandbox' : 'none' };
+  if (sandbox) throw new Error('BILLING_SANDBOX=1 and STRIPE_SECRET_KEY are both set: choose one (unset BILLING_SANDBOX to take payments with Stripe)');
   const need = (name: string) => {
     const value = env[name];
     if (!value) throw new Error(`${name} must be set when STRIPE_SECRET_KEY is set`);
@@ -119,6 +137,58 @@ function billingConfig(env: NodeJS.ProcessEnv): BillingConfig {
       ...(protocol ? { protocol } : {}),
     },
   };
+}
+
+/** An opt-in: `1` turns it on, unset (or empty, or `0`) leaves it off; anything else is a mistake worth naming. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`${name} must be 1 (on) or 0 (off), got ${raw}`);
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!values.includes(raw as T)) throw new Error(`${name} must be ${values.join(' or ')}, got ${raw}`);
+  return raw as T;
+}
+
+/**
+ * TRUST_PROXY: unset, empty or `0` trusts no proxy (X-Forwarded-For from a client is ignored); a number trusts that
+ * many hops; otherwise a comma-separated list of addresses, subnets or Express's names (`loopback`, `uniquelocal`).
+ * `true` (trust every hop) is refused: any client could then choose its own address.
+ */
+function trustProxy(raw: string | undefined): AppConfig['trustProxy'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') throw new Error('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: set the number of proxy hops (1) or their addresses');
+  if (!/^[\w.:/, -]+$/.test(value)) throw new Error(`TRUST_PROXY must be a number of hops or a list of addresses, got ${value}`);
+  return value;
+}
+
+/** Secrets that ship in examples and tutorials (compose files, docs): as good as none, whatever their length. */
+const PLACEHOLDER_SECRETS = /^(change[-_ ]?(me|this|it)|replace[-_ ]?(me|this)|your[-_ ]|example|placeholder|insert[-_ ]|secret|session[-_ ]?secret|keyboard[-_ ]cat|test|dev|default|password|joy[-_ ])/i;
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * SESSION_SECRET when set, else the install's own (generated once into DATA_DIR). A set value that is short or a
+ * well-known placeholder would let anyone forge sessions: a production start refuses it, naming the variable.
+ */
+function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean): string {
+  const value = env.SESSION_SECRET;
+  if (!value) return persistedSecret(dataDir, 'session-secret');
+  // A placeholder, or a value of very few distinct characters (one repeated) is no secret either.
+  const placeholder = PLACEHOLDER_SECRETS.test(value.trim()) || new Set(value).size < 8;
+  const weak = value.length < MIN_SECRET_LENGTH ? `shorter than ${MIN_SECRET_LENGTH} characters` : placeholder ? 'a well-known placeholder' : null;
+  if (weak && production) {
+    throw new Error(
+      `SESSION_SECRET is ${weak}: anyone could forge a session with it. Set a long random value (openssl rand -hex 32), ` +
+        `or unset SESSION_SECRET to use the secret generated for this install in ${join(dataDir, 'session-secret')}.`,
+    );
+  }
+  return value;
 }
 
 function redisPrefix(env: NodeJS.ProcessEnv): string {

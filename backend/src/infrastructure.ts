@@ -10,7 +10,10 @@ import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
+import { AccountStore } from './identity/accounts/account-store';
+import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
+import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -32,9 +35,18 @@ export interface Infrastructure {
   sessions: session.Store;
   /** Per-person encryption keys of personal data, apart from the events (crypto-shredding). */
   keys: KeyStore;
+  /** The built-in sign-in's accounts (`accounts.sqlite` in DATA_DIR); null with an external OIDC_ISSUER. */
+  accounts: LocalAccounts | null;
+  /** Keyed hashes of e-mails and provider subjects (identity link streams, account lookups). */
+  lookup: LookupHash;
   /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
   keyFile: string | null;
   close(): Promise<void>;
+}
+
+/** The accounts of the built-in sign-in, in DATA_DIR (the provider runs in the api process: one at a time). */
+export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Promise<LocalAccounts> {
+  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys));
 }
 
 /**
@@ -105,6 +117,8 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       throw err;
     });
   }
+  const lookup = await lookupHasher(keys);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
@@ -131,6 +145,8 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     pipeline,
     sessions,
     keys,
+    accounts,
+    lookup,
     keyFile,
     async close() {
       await pipeline.stop();
@@ -139,6 +155,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await store.close();
       careFulfilment.close();
       if (sessions instanceof SqliteSessionStore) sessions.close();
+      accounts?.store.close();
       await keys.close();
       await redis?.quit();
     },

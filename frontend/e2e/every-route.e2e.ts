@@ -3,40 +3,8 @@
  * heading, is screenshotted (test-artifacts/screenshots/every-route-*), and has no serious or critical
  * axe-core violation. Then the service worker's offline app shell.
  */
-import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, PHONE, RunningServer, screenshot, signInThroughLanding, startServer } from './support';
-
-const AXE_PATH = join(dirname(require.resolve('axe-core')), 'axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
-}
-
-/** Serious and critical axe-core violations of the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-    }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-function describeViolations(where: string, violations: AxeViolation[]): string {
-  return violations
-    .map((v) => `${where}: [${v.impact}] ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('\n')}`)
-    .join('\n');
-}
+import { DESKTOP, describeViolations, launchBrowser, PHONE, RunningServer, screenshot, seriousViolations, signInThroughLanding, startServer } from './support';
 
 /** A page in a fresh context; CSP bypassed so that axe-core can be injected (the app's CSP forbids inline scripts). */
 async function open(

@@ -1,6 +1,6 @@
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { AppProcess, startAppProcess } from '../../backend/src/bench/app-process';
 
@@ -72,4 +72,35 @@ export async function signInThroughLanding(page: Page, baseUrl: string, email: s
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+const AXE_PATH = join(dirname(require.resolve('axe-core')), 'axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Serious and critical axe-core violations of the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export function describeViolations(where: string, violations: AxeViolation[]): string {
+  return violations
+    .map((v) => `${where}: [${v.impact}] ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('\n')}`)
+    .join('\n');
 }

@@ -4,6 +4,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { queryClient as defaultQueryClient } from './api';
 import { useAuth } from './auth';
+import { DemoBanner } from './components/DemoBanner';
 import { OfflineBanner } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
 import { PageLoading } from './components/PageLoading';
@@ -93,6 +94,7 @@ export function Providers({ client = defaultQueryClient, children }: { client?: 
 export default function App() {
   return (
     <Providers>
+      <DemoBanner />
       <OfflineBanner />
       <BrowserRouter>
         <AppRoutes />

@@ -57,6 +57,8 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
   return async ({ queryKey }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include' });
     if (options.on401 === 'returnNull' && res.status === 401) {
+      // Read the body anyway: an unread answer the browser may not cache (no-store) stays open as a request.
+      await res.text().catch(() => undefined);
       return null as T;
     }
     await throwIfResNotOk(res);

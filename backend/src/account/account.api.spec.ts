@@ -30,6 +30,8 @@ async function startLoggingApp() {
     PORT: String(port),
     DATA_DIR: dataDir,
     FRONTEND_DIST: join(dataDir, 'no-frontend'),
+    AUTH_DEV_LOGIN: '1',
+    BILLING_SANDBOX: '1',
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
   });
@@ -143,7 +145,7 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       version = result.nextVersion;
       position = result.position;
     }
-    await app.running.infra.pipeline.waitFor(['RatingSubmitted'], position, 120_000);
+    await app.running.infra.pipeline.waitFor(position, { eventTypes: ['RatingSubmitted'], timeoutMs: 120_000 });
   });
   afterAll(() => app?.destroy());
 

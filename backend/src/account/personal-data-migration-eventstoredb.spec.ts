@@ -30,7 +30,7 @@ import { sealPersonalData } from '../identity/personal-data';
 import { readProfiles } from '../identity/profiles';
 import { weeklyActivityId, type GroupMemberStatsDoc, type GroupWeeklyActivityDoc } from '../projections/group-stats.projector';
 import type { GroupDoc, MembershipsDoc } from '../projections/groups.projector';
-import { applyEvent } from '../projections/projection-pipeline';
+import { applyEvent } from '../projections/pipeline/applier';
 import { PROJECTIONS } from '../projections/projections';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { containerRuntimeMayExist, eventStoreDbUrl, TestServer } from '../testing/containers';

@@ -60,7 +60,10 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
     output: () => output,
     async start(extraEnv: Record<string, string> = {}) {
       output = '';
-      const childEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...env, ...extraEnv };
+      // The browser journeys and the bench opt into the development conveniences (password-less sign-in, sandbox
+      // checkout) explicitly; a journey of a real install passes AUTH_DEV_LOGIN: '0' / BILLING_SANDBOX: '0'.
+      const optIns = { AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1' };
+      const childEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...optIns, ...env, ...extraEnv };
       child = options.fileSizeLimitKb
         ? spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$1"`, process.execPath, MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
         : spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -186,7 +186,7 @@ async function lagFigure(): Promise<void> {
       const expectedVersion = versions.get(userId) ?? 0;
       const { position, nextVersion } = await store.appendToStream(`ratings-${userId}`, [ratingEvent(userId)], { expectedVersion });
       versions.set(userId, nextVersion);
-      await pipeline.waitFor(['RatingSubmitted'], position);
+      await pipeline.waitFor(position, { eventTypes: ['RatingSubmitted'] });
       lags.push(performance.now() - t0);
     }
   };

@@ -173,7 +173,7 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect(await expiry.endDue(new Date(periodEnd))).toEqual([]); // once
     const ended = (await streamOf('ada')).at(-1)!;
     expect(ended).toMatchObject({ type: 'SubscriptionEnded', data: { reason: 'canceled', endedAt: periodEnd } });
-    await app.running.infra.pipeline.waitFor(['SubscriptionEnded'], ended.position);
+    await app.running.infra.pipeline.waitFor(ended.position, { eventTypes: ['SubscriptionEnded'] });
     expect((await as(ada).get('/api/subscription-status')).body).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
     expect((await as(ada).post('/api/groups', { name: 'Ada 6' })).status).toBe(403);
     expect((await as(ada).post('/api/subscription/cancel')).status).toBe(409);

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Logger, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
-import Stripe from 'stripe';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
 import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError, type SubscriptionStatusView } from '@joy/domain';
 import { ConfirmSandboxPaymentDto } from './billing.dto';
@@ -13,7 +12,6 @@ import {
   SyncProviderSubscriptionCommand,
 } from './billing.handlers';
 import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
-import { StripeBillingProvider } from './stripe.provider';
 
 
 /** Joy Premium for the signed-in user. */
@@ -80,18 +78,18 @@ export class StripeWebhookController {
   @Post('webhook')
   @HttpCode(200)
   async receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined): Promise<{ received: true }> {
-    if (!(this.provider instanceof StripeBillingProvider)) throw new DomainError('request.not_found', 'Not found');
+    const webhooks = this.provider.webhooks;
+    if (!webhooks) throw new DomainError('request.not_found', 'Not found');
     if (!Buffer.isBuffer(req.body) || !signature) throw new DomainError('billing.webhook_invalid', 'Missing Stripe signature or body');
-    let event: Stripe.Event;
+    let event: { id: string; subscriptionId: string | null };
     try {
-      event = this.provider.verifyWebhook(req.body, signature);
+      event = webhooks.verify(req.body, signature);
     } catch (err) {
       this.logger.warn(`Webhook refused: ${(err as Error).message}`);
       throw new DomainError('billing.webhook_invalid', 'Invalid Stripe signature');
     }
-    const subscriptionId = this.provider.subscriptionIdOf(event);
-    if (!subscriptionId) return { received: true };
-    const current = await this.provider.current(subscriptionId);
+    if (!event.subscriptionId) return { received: true };
+    const current = await webhooks.current(event.subscriptionId);
     if (current) await this.commands.execute(new SyncProviderSubscriptionCommand(current, `stripe-${event.id}`));
     return { received: true };
   }

@@ -22,6 +22,8 @@ export const BILLING_MESSAGES = {
   pastExpiry: "Your card's expiration year is in the past.",
   incompleteCvc: "Your card's security code is incomplete.",
   staleCheckout: 'This payment session is no longer valid. Please reload the page and try again.',
+  notSetUp: 'Payments are not set up on this install. Ask the person who runs it about Joy Premium.',
+  alreadyPremium: 'This person has Joy Premium already.',
 } as const;
 
 // ---- events -------------------------------------------------------------------------------------------
@@ -120,6 +122,8 @@ export type SubscriptionCommand =
   | { type: 'SyncSubscription'; subscription: ProviderSubscription; at: Date }
   | { type: 'ScheduleCancellation'; userId: string; at: Date }
   | { type: 'EndIfDue'; userId: string; at: Date }
+  /** The operator gives Joy Premium until `until` (no payment; it ends then, as a scheduled cancellation would). */
+  | { type: 'GrantPremium'; userId: string; until: Date; at: Date }
   /** Account deletion: premium ends now, not at the period end (the sandbox; Stripe answers through SyncSubscription). */
   | { type: 'EndNow'; userId: string; at: Date };
 
@@ -220,6 +224,19 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
             type: 'SubscriptionCancellationScheduled',
             data: { userId: command.userId, subscriptionId: state.subscriptionId, cancelAt: state.currentPeriodEnd, scheduledAt: command.at.toISOString() },
           },
+        ];
+      }
+      case 'GrantPremium': {
+        if (isPremiumAt(state, command.at)) throw new DomainError('billing.already_premium', BILLING_MESSAGES.alreadyPremium);
+        if (command.until.getTime() <= command.at.getTime()) throw new DomainError('billing.grant_invalid', 'A grant must end in the future.');
+        const { userId, at, until } = command;
+        const subscriptionId = `operator-grant-${at.getTime()}`;
+        return [
+          {
+            type: 'SubscriptionActivated',
+            data: { userId, provider: 'operator', customerId: 'operator', subscriptionId, currentPeriodEnd: until.toISOString(), activatedAt: at.toISOString() },
+          },
+          { type: 'SubscriptionCancellationScheduled', data: { userId, subscriptionId, cancelAt: until.toISOString(), scheduledAt: at.toISOString() } },
         ];
       }
       case 'EndNow': {

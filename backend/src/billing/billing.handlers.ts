@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { PIPELINE } from '../app.tokens';
 import { CommandContext, decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { type CreateSubscriptionResponse, DomainError, isPremiumAt, type SubscriptionStatusView } from '@joy/domain';
 import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '../projections/subscriptions.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
+  BILLING_MESSAGES,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,
@@ -16,8 +16,7 @@ import {
   SubscriptionState,
   subscriptionStream,
 } from './billing.decider';
-import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
-import { SandboxBillingProvider, TestCard } from './sandbox.provider';
+import { BILLING_PROVIDER, type BillingProvider, type TestCard } from './billing.provider';
 
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as SubscriptionEvent;
 
@@ -29,14 +28,14 @@ async function loadState(store: EventStore, userId: string): Promise<Subscriptio
 /** Decides on the user's subscription stream, appends, and waits until the status read model shows it. */
 async function decide(
   store: EventStore,
-  pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+  readYourWrites: ReadYourWrites,
   userId: string,
   command: SubscriptionCommand,
   ctx: CommandContext,
   eventIds?: (events: SubscriptionEvent[], version: number) => string[],
 ): Promise<SubscriptionEvent[]> {
   const { events, append } = await decideAndAppend(store, subscriptionStream(userId), subscriptionDecider, command, ctx, { upcast, eventIds });
-  if (append) await pipeline.waitFor(SUBSCRIPTION_EVENT_TYPES, append.position);
+  if (append) await readYourWrites.waitFor(append.position, { eventTypes: SUBSCRIPTION_EVENT_TYPES });
   return events;
 }
 
@@ -58,7 +57,7 @@ export class CreateSubscriptionCommand {
 export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResponse> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
@@ -66,19 +65,21 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const at = new Date();
     const state = await loadState(this.store, userId);
     if (isPremiumAt(state, at)) return {};
+    const provider = this.provider.name;
+    if (provider === 'none') throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);
     const ctx: CommandContext = { actorUserId: userId, now: at };
     if (checkout.kind === 'paid') {
       // Paid meanwhile (the webhook has not arrived yet): record it now.
-      await decide(this.store, this.pipeline, userId, { type: 'SyncSubscription', subscription: checkout.subscription, at }, ctx);
+      await decide(this.store, this.readYourWrites, userId, { type: 'SyncSubscription', subscription: checkout.subscription, at }, ctx);
       return {};
     }
     const { customerId, subscriptionId, clientSecret } = checkout;
     await decide(
       this.store,
-      this.pipeline,
+      this.readYourWrites,
       userId,
-      { type: 'StartCheckout', userId, provider: this.provider.name, customerId, subscriptionId, at },
+      { type: 'StartCheckout', userId, provider, customerId, subscriptionId, at },
       ctx,
       () => [`checkout-${subscriptionId}`], // a retried request appends it once
     );
@@ -100,18 +101,19 @@ export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSand
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
   async execute({ userId, clientSecret, card }: ConfirmSandboxPaymentCommand): Promise<SubscriptionStatusView> {
-    if (!(this.provider instanceof SandboxBillingProvider)) throw new DomainError('request.not_found', 'Not found');
+    const testCards = this.provider.testCards;
+    if (!testCards) throw new DomainError('request.not_found', 'Not found');
     const at = new Date();
     const state = await loadState(this.store, userId);
     // Paid already (a retried confirmation): answer the status as it is.
-    if (isPremiumAt(state, at) && clientSecret === this.provider.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
-    const subscription = this.provider.confirm(userId, state, clientSecret, card);
-    await decide(this.store, this.pipeline, userId, { type: 'SyncSubscription', subscription, at }, { actorUserId: userId, now: at }, (events) =>
+    if (isPremiumAt(state, at) && clientSecret === testCards.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
+    const subscription = testCards.confirm(userId, state, clientSecret, card);
+    await decide(this.store, this.readYourWrites, userId, { type: 'SyncSubscription', subscription, at }, { actorUserId: userId, now: at }, (events) =>
       events.map((e) => `sandbox-${subscription.subscriptionId}-${e.type}`),
     );
     return statusOf(this.readModels, userId, at);
@@ -128,7 +130,7 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
@@ -140,7 +142,7 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
     const state = await loadState(this.store, userId);
     if (subscriptionDecider.decide(command, state).length > 0) {
       const subscription = await this.provider.cancelAtPeriodEnd(userId, state);
-      await decide(this.store, this.pipeline, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+      await decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
     }
     return statusOf(this.readModels, userId, at);
   }
@@ -158,7 +160,7 @@ export class EndSubscriptionNowCommand {
 export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptionNowCommand, SubscriptionEvent[]> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
@@ -169,7 +171,7 @@ export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptio
     const state = await loadState(this.store, userId);
     if (subscriptionDecider.decide(command, state).length === 0) return [];
     const subscription = await this.provider.cancelNow(userId, state);
-    return decide(this.store, this.pipeline, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+    return decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
   }
 }
 
@@ -186,14 +188,14 @@ export class SyncProviderSubscriptionCommand {
 export class SyncProviderSubscriptionHandler implements ICommandHandler<SyncProviderSubscriptionCommand, SubscriptionEvent[]> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   execute({ subscription, signalId }: SyncProviderSubscriptionCommand): Promise<SubscriptionEvent[]> {
     const at = new Date();
     return decide(
       this.store,
-      this.pipeline,
+      this.readYourWrites,
       subscription.userId,
       { type: 'SyncSubscription', subscription, at },
       { actorUserId: 'system', correlationId: signalId, causationId: signalId, now: at },

@@ -15,10 +15,18 @@ import {
 import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
 import { SandboxBillingProvider } from './sandbox.provider';
 import { StripeBillingProvider } from './stripe.provider';
+import { UnconfiguredBillingProvider } from './unconfigured.provider';
 
-/** The adapter of the billing port, chosen by configuration: Stripe when STRIPE_SECRET_KEY is set, else the sandbox. */
+/** The adapter of the billing port, chosen by configuration: Stripe (STRIPE_SECRET_KEY), the sandbox (BILLING_SANDBOX=1), or none. */
 export function billingProviderFor(config: AppConfig): BillingProvider {
-  return config.billing.provider === 'stripe' ? new StripeBillingProvider(config.billing) : new SandboxBillingProvider(config.sessionSecret);
+  switch (config.billing.provider) {
+    case 'stripe':
+      return new StripeBillingProvider(config.billing);
+    case 'sandbox':
+      return new SandboxBillingProvider(config.sessionSecret);
+    case 'none':
+      return new UnconfiguredBillingProvider();
+  }
 }
 
 @Module({

@@ -3,11 +3,13 @@ import type { ProviderSubscription, SubscriptionState } from './billing.decider'
 
 /**
  * The billing port: the payment provider's side of Joy Premium. Two adapters, chosen by configuration:
- * Stripe (`STRIPE_SECRET_KEY` set) and the sandbox (a clearly labelled test mode; no money moves).
+ * Stripe (`STRIPE_SECRET_KEY` set), the sandbox (`BILLING_SANDBOX=1`: a clearly labelled test mode; no money moves),
+ * or none (payments not set up; Premium only by the operator's grant).
  * The adapters talk to the provider only; what the stream records is decided by `subscriptionDecider`.
  */
 export interface BillingProvider {
-  readonly name: BillingProviderName;
+  /** 'none': no payments are set up on this install (see UnconfiguredBillingProvider). */
+  readonly name: BillingProviderName | 'none';
   /** What the browser needs to show the payment form (never a secret). */
   clientConfig(): BillingClientConfig;
   /**
@@ -27,6 +29,30 @@ export interface BillingProvider {
    * provider's state afterwards; null when the provider keeps no state of its own (the sandbox).
    */
   cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+  /** Payment with test cards: the sandbox only (POST /api/billing/sandbox/confirm answers 404 without it). */
+  readonly testCards?: TestCardPayments;
+  /** Signed webhooks from the provider: Stripe only (POST /api/billing/webhook answers 404 without them). */
+  readonly webhooks?: ProviderWebhooks;
+}
+
+export interface TestCard {
+  number: string;
+  /** "MM / YY" or "MM/YY"; optional (the API accepts a number alone). */
+  expiry?: string;
+  cvc?: string;
+}
+
+export interface TestCardPayments {
+  /** Charges the test card for the open checkout named by `clientSecret`; refuses with `billing.card_refused`. */
+  confirm(userId: string, state: SubscriptionState, clientSecret: string, card: TestCard): ProviderSubscription;
+  clientSecretOf(subscriptionId: string): string;
+}
+
+export interface ProviderWebhooks {
+  /** Checks the signature against the raw body (throws when it is wrong): the event's id and its subscription, if any. */
+  verify(rawBody: Buffer, signature: string): { id: string; subscriptionId: string | null };
+  /** The subscription's current state at the provider, with its user; null if it is not Joy's. */
+  current(subscriptionId: string): Promise<ProviderSubscription | null>;
 }
 
 

@@ -1,17 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { addOneMonth, BILLING_MESSAGES, ProviderSubscription, SubscriptionState } from './billing.decider';
 import { type BillingClientConfig, DomainError } from '@joy/domain';
-import type { BillingProvider, Checkout } from './billing.provider';
+import type { BillingProvider, Checkout, TestCard, TestCardPayments } from './billing.provider';
 
 /** The sandbox's test cards (as Stripe's test mode): one succeeds, one is declined. */
 export const SANDBOX_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;
 
-export interface TestCard {
-  number: string;
-  /** "MM / YY" or "MM/YY"; optional (the API accepts a number alone). */
-  expiry?: string;
-  cvc?: string;
-}
 
 function luhnValid(digits: string): boolean {
   let sum = 0;
@@ -61,6 +55,9 @@ export class SandboxBillingProvider implements BillingProvider {
     private readonly secret: string,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** This adapter is its own test-card payment (see TestCardPayments). */
+  readonly testCards: TestCardPayments = this;
 
   clientConfig(): BillingClientConfig {
     return { provider: 'sandbox' };

@@ -270,7 +270,7 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
   const deliver = (hook: { payload: string; signature: string }) =>
     as().post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', hook.signature).send(hook.payload);
   /** Waits until the read model has every event appended so far (webhooks answer once appended). */
-  const settled = async () => app.running.infra.pipeline.waitFor(['SubscriptionActivated'], await head());
+  const settled = async () => app.running.infra.pipeline.waitFor(await head(), { eventTypes: ['SubscriptionActivated'] });
 
   beforeAll(async () => {
     await standIn.start();

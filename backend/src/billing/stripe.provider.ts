@@ -3,7 +3,7 @@ import { type BillingClientConfig, PREMIUM_PRICE } from '@joy/domain';
 import Stripe from 'stripe';
 import type { BillingConfig } from '../config';
 import { ProviderSubscription, SubscriptionState } from './billing.decider';
-import type { BillingProvider, Checkout } from './billing.provider';
+import type { BillingProvider, Checkout, ProviderWebhooks } from './billing.provider';
 
 type StripeBilling = Extract<BillingConfig, { provider: 'stripe' }>;
 
@@ -67,6 +67,14 @@ export class StripeBillingProvider implements BillingProvider {
       ...config.api,
     });
   }
+
+  readonly webhooks: ProviderWebhooks = {
+    verify: (rawBody, signature) => {
+      const event = this.verifyWebhook(rawBody, signature);
+      return { id: event.id, subscriptionId: this.subscriptionIdOf(event) };
+    },
+    current: (subscriptionId) => this.current(subscriptionId),
+  };
 
   clientConfig(): BillingClientConfig {
     return { provider: 'stripe', publishableKey: this.config.publishableKey };

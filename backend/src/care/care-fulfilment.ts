@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '../event-store/decider';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import type { Reactor, ReactorContext } from '../projections/projection-pipeline';
+import type { Reactor, ReactorContext } from '../projections/pipeline/reactor';
 import { CareActionSent, careDecider, CareEvent, careStream, fulfilledEventId } from './care.decider';
 
 /** A care action as the fulfilment partner needs it. */

@@ -2,14 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
-import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
 import { CareSupportDoc, careSuggestionsProjector } from '../projections/care-suggestions.projector';
 import { GroupDoc, groupsProjector } from '../projections/groups.projector';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
@@ -39,7 +38,7 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
   ) {}
 
@@ -93,7 +92,7 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
     const sent = events[0];
     if (sent.type !== 'CareActionSent') throw new Error('Expected CareActionSent');
     // Read-your-writes: the sender's list of care sent shows it at once.
-    await this.pipeline.waitFor(['CareActionSent'], append!.position);
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['CareActionSent'] });
     const d = sent.data;
     return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: 'sent' };
   }

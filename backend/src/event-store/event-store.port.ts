@@ -83,6 +83,18 @@ export class EventStoreUnavailableError extends Error {
 }
 
 /**
+ * The store refuses this client for good (EventStoreDB: access denied, the connection's user lacks the rights):
+ * unavailable (503) to the caller, but retrying cannot help until an operator changes the credentials or the
+ * ACLs, so long-running readers (the relay) stop on it rather than retry. `reason` says so.
+ */
+export class EventStoreRefusedError extends EventStoreUnavailableError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'EventStoreRefusedError';
+  }
+}
+
+/**
  * An event that cannot be read (its stored JSON damaged, or the file around it): nothing after it can be applied
  * in order, so the app refuses to start on it and health reports it. The message names the store, the position
  * and the commands that find and move such events aside.

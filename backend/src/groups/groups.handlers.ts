@@ -2,14 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore } from '@joy/domain';
-import { PIPELINE } from '../app.tokens';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS } from '../read-models/read-model-store.port';
@@ -62,7 +61,7 @@ export class CreateGroupCommand {
 export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, GroupView> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
     @Inject(INVITE_CODE_GENERATOR) private readonly nextCode: InviteCodeGenerator,
   ) {}
@@ -95,7 +94,7 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     //    and invisible, see groups.decider.ts).
     const joined = await decideAndAppend(this.store, `user-${userId}`, membershipDecider, join, ctx, { upcast: joinUpcast });
 
-    await this.pipeline.waitFor(['GroupCreated', 'MemberJoined'], joined.append!.position);
+    await this.readYourWrites.waitFor(joined.append!.position, { eventTypes: ['GroupCreated', 'MemberJoined'] });
     return viewOfCreated(created.events[0].data);
   }
 
@@ -130,7 +129,7 @@ export class JoinGroupCommand {
 export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, GroupView> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
   ) {}
 
@@ -155,7 +154,7 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       { actorUserId: userId, now: at },
       { upcast: joinUpcast },
     );
-    await this.pipeline.waitFor(['MemberJoined'], append!.position);
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
     return viewOfCreated(group.data as unknown as GroupCreated['data']);
   }
 }

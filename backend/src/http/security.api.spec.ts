@@ -34,11 +34,13 @@ describe('security of the HTTP edge', () => {
   });
 
   it('regenerates the session id at sign-in (no session fixation)', async () => {
+    // Issue 14: starting a sign-in creates no session at all (its state is in a cookie of its own), so there is no
+    // pre-login session id to plant; every sign-in gets a session id of its own.
     const start = await api(app.baseUrl).get('/api/login');
-    const preLogin = String(start.headers['set-cookie']).match(/joy\.sid=([^;]+)/)?.[1];
-    expect(preLogin).toBeDefined();
-    const after = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
-    expect(after).not.toContain(preLogin!);
+    expect(String(start.headers['set-cookie'])).not.toMatch(/joy\.sid=/);
+    const first = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    const second = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
+    expect(second).not.toEqual(first);
   });
 
   it('ends a session a month after sign-in, however active it was (absolute timeout)', async () => {
@@ -97,7 +99,7 @@ describe('rate limits', () => {
 
 describe('cookies over https', () => {
   it('marks the session cookie Secure when the app is served over https', async () => {
-    const app = await startTestApp({ PUBLIC_URL: 'https://joy.example' });
+    const app = await startTestApp({ PUBLIC_URL: 'https://joy.example', TRUST_PROXY: '1' });
     try {
       // As behind the TLS-terminating proxy such a deployment has.
       const res = await api(`http://127.0.0.1:${app.config.port}`).get('/api/login').set('X-Forwarded-Proto', 'https');

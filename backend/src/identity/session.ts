@@ -32,7 +32,7 @@ export function sessionMiddleware(config: AppConfig, store: session.Store): Requ
     resave: false,
     saveUninitialized: false,
     rolling: true,
-    proxy: true,
+    // Unset: express-session follows the app's `trust proxy` (TRUST_PROXY) to tell an https request.
     cookie: cookieOptions(config),
   });
 }
@@ -147,7 +147,7 @@ export function apiSession(config: AppConfig, store: session.Store): RequestHand
         return runFull(req, res, next, header);
       }
       req.user = { id: user } satisfies SessionUser;
-      if (!options.secure || isSecure(req)) res.append('Set-Cookie', renewedCookie(entry));
+      if (!options.secure || req.secure) res.append('Set-Cookie', renewedCookie(entry));
       next();
     };
     if (hasSignedInLookup(store)) {
@@ -161,11 +161,4 @@ export function apiSession(config: AppConfig, store: session.Store): RequestHand
     }
     store.get(entry.sid, (err, sess) => proceed(err, sess && { user: sess.passport?.user, signedInAt: sess.signedInAt }));
   };
-}
-
-/** As express-session decides with `proxy: true`: TLS here, or at the proxy that says so. */
-function isSecure(req: Request): boolean {
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
-  return proto === 'https';
 }

@@ -2,17 +2,19 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import passport from 'passport';
 import { Strategy as OpenIdConnectStrategy } from 'passport-openidconnect';
-import { APP_CONFIG, PIPELINE } from '../app.tokens';
+import { APP_CONFIG, LOOKUP_HASH } from '../app.tokens';
 import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { sendApiError } from '../http/api-exception.filter';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { acceptedNameOrNull, DISPLAY_NAME_MAX } from '../names/name-rule';
-import type { OidcEndpoints } from './dev-identity-provider';
+import type { OidcEndpoints } from './built-in-provider';
+import { CookieFlowStore, newPkcePair, withCodeVerifier } from './oidc-flow';
 import { resolveAccount, userStreamCodec } from './accounts';
 import { identityDecider, SignIn } from './identity.decider';
 import { KEY_STORE, type KeyStore } from './key-store';
+import type { LookupHash } from './lookup-hash';
 import type { SessionUser } from './signed-in.guard';
 
 const STRATEGY = 'oidc';
@@ -30,8 +32,9 @@ export class SignInService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
+    @Inject(LOOKUP_HASH) private readonly lookup: LookupHash,
   ) {
     passport.serializeUser((user, done) => done(null, (user as SessionUser).id));
     passport.deserializeUser((id: string, done) => done(null, { id } satisfies SessionUser));
@@ -62,25 +65,32 @@ export class SignInService {
   private ensureStrategy(): Promise<void> {
     this.strategyReady ??= (this.endpoints ??= this.discover())
       .then((endpoints) => {
-        passport.use(
-          STRATEGY,
-          new OpenIdConnectStrategy(
-            {
-              ...endpoints,
-              callbackURL: `${this.config.publicUrl}/api/callback`,
-              // passport-openidconnect adds 'openid' itself: the request asks for 'openid profile email'.
-              scope: ['profile', 'email'],
-              // Fetch the userinfo claims (e-mail, name, picture): the ID token may carry only 'sub'.
-              skipUserProfile: false,
-              // The development provider has no passwords to remember: always show its form, so that
-              // signing out and in again can switch between people.
-              ...(this.config.oidc ? {} : { prompt: 'login' }),
-            },
-            (issuer: string, profile: passport.Profile, done: (err: Error | null, user?: SessionUser) => void) => {
-              this.recordSignIn(issuer, profile).then((user) => done(null, user), (err: Error) => done(err));
-            },
-          ),
+        const strategy = new OpenIdConnectStrategy(
+          {
+            ...endpoints,
+            callbackURL: `${this.config.publicUrl}/api/callback`,
+            // passport-openidconnect adds 'openid' itself: the request asks for 'openid profile email'.
+            scope: ['profile', 'email'],
+            // Fetch the userinfo claims (e-mail, name, picture): the ID token may carry only 'sub'.
+            skipUserProfile: false,
+            // A nonce on every request, checked in the ID token; state, nonce and PKCE verifier in a cookie.
+            nonce: true,
+            store: new CookieFlowStore(this.config.sessionSecret, this.config.publicUrl.startsWith('https://')),
+            // The built-in provider always shows its form, so that a signed-out person is asked again (a shared
+            // computer) and signing out and in can switch between people.
+            ...(this.config.oidc ? {} : { prompt: 'login' }),
+          } as unknown as ConstructorParameters<typeof OpenIdConnectStrategy>[0],
+          (issuer: string, profile: passport.Profile, done: (err: Error | null, user?: SessionUser) => void) => {
+            this.recordSignIn(issuer, profile).then((user) => done(null, user), (err: Error) => done(err));
+          },
         );
+        // PKCE (S256) on every authorization request; the verifier goes with the token request.
+        (strategy as unknown as { authorizationParams(options: { codeChallenge?: string }): object }).authorizationParams = (options) => ({
+          code_challenge: options.codeChallenge,
+          code_challenge_method: 'S256',
+        });
+        withCodeVerifier(strategy);
+        passport.use(STRATEGY, strategy);
       })
       .catch((err) => {
         // Let a later sign-in try the discovery again.
@@ -98,7 +108,7 @@ export class SignInService {
   private async recordSignIn(issuer: string, profile: passport.Profile): Promise<SessionUser> {
     const claims = ((profile as { _json?: Record<string, unknown> })._json ?? {}) as Record<string, string | undefined>;
     const email = claims.email ?? profile.emails?.[0]?.value ?? null;
-    const userId = await resolveAccount(this.store, issuer, profile.id);
+    const userId = await resolveAccount(this.store, this.lookup, issuer, profile.id);
     const signIn: SignIn = {
       type: 'SignIn',
       userId,
@@ -112,7 +122,7 @@ export class SignInService {
     const key = await this.keys.keyFor(userId);
     if (!key) throw new Error('The linked account was deleted');
     const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId }, userStreamCodec(key));
-    if (append) await this.pipeline.waitFor(['UserRegistered', 'UserProfileUpdated'], append.position);
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserRegistered', 'UserProfileUpdated'] });
     return { id: userId };
   }
 
@@ -124,7 +134,9 @@ export class SignInService {
       sendApiError(res, 'auth.unavailable', 'Sign-in is unavailable right now. Please try again shortly.');
       return;
     }
-    passport.authenticate(STRATEGY)(req, res, next);
+    const pkce = newPkcePair();
+    (req as Request & { pkceVerifier?: string }).pkceVerifier = pkce.verifier;
+    passport.authenticate(STRATEGY, { codeChallenge: pkce.challenge } as passport.AuthenticateOptions)(req, res, next);
   }
 
   async callback(req: Request, res: Response, next: NextFunction): Promise<void> {

@@ -32,7 +32,7 @@ describe('advanced insights over HTTP', () => {
       { actorUserId: userId },
       { eventIds: (events) => events.map((e) => (e.data as { ratingId: string }).ratingId) },
     );
-    await app.running.infra.pipeline.waitFor(['RatingSubmitted'], append!.position);
+    await app.running.infra.pipeline.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
   };
   const ADA_SCORES = { relationships: 5, health: 3, purpose: 4, growth: 4, joy: 4 }; // overall 4
 

@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/event-store.port';
 import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import type { Infrastructure } from '../infrastructure';
-import type { ProjectionStatus } from '../projections/projection-pipeline';
+import type { ProjectionStatus } from '../projections/pipeline/status';
 import { keyFileProblem } from './integrity';
 
 interface Part {

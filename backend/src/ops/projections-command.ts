@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { PROJECTIONS } from '../projections/projections';
-import { queueName, RELAY_CHECKPOINT, RELAY_DUTY, type ProjectionStatus } from '../projections/projection-pipeline';
+import { queueName, RELAY_CHECKPOINT, RELAY_DUTY } from '../projections/pipeline/jobs';
+import type { ProjectionStatus } from '../projections/pipeline/status';
 import { BullMqQueue } from '../queue/bullmq-queue';
 import { MongoReadModelStore } from '../read-models/mongo-read-model-store';
 import {

@@ -1,7 +1,7 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { recorded } from '../testing/events';
-import { applyEvent } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
 import { PROJECTIONS } from './projections';
 import { RATING_INDEX_CHUNK } from './ratings.projector';
 

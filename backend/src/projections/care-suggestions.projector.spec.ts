@@ -1,7 +1,7 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { CareSupportDoc, careSuggestionsProjector } from './care-suggestions.projector';
-import { applyEvent } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
 import { PROJECTIONS } from './projections';
 
 const projection = PROJECTIONS.find((p) => p.name === 'care-suggestions')!;

@@ -4,7 +4,7 @@ import { isoWeekOf } from '@joy/domain';
 import { MEMBER_RECENT_RATINGS } from './group-stats.projector';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
-import { applyEvent } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
 import { PROJECTIONS } from './projections';
 
 const stats = PROJECTIONS.find((p) => p.name === 'group-stats')!;

@@ -2,7 +2,7 @@ import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMy
 import type { KeyStore } from '../identity/key-store';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
-import { applyEvent } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
 import { PROJECTIONS } from './projections';
 
 const groups = PROJECTIONS.find((p) => p.name === 'groups')!;

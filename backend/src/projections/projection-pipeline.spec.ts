@@ -12,7 +12,10 @@ import type { ConsumerOptions, ExclusiveOptions, Job, JobHandler, JobQueue } fro
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { rebuildKey, VersionedReadModelStore, versionKey } from '../read-models/versioned-read-model-store';
-import { applyEvent, ProjectionPipeline, Reactor, reactorCheckpoint, RELAY_CHECKPOINT } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
+import { reactorCheckpoint, RELAY_CHECKPOINT } from './pipeline/jobs';
+import type { Reactor } from './pipeline/reactor';
+import { ProjectionPipeline } from './projection-pipeline';
 import type { Projection } from './projector';
 import { PROJECTIONS } from './projections';
 

@@ -1,6 +1,6 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
-import { applyEvent } from './projection-pipeline';
+import { applyEvent } from './pipeline/applier';
 import { PROJECTIONS } from './projections';
 import { SubscriptionDoc, subscriptionStatusAt } from './subscriptions.projector';
 

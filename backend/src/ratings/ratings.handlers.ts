@@ -2,10 +2,9 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import type { FactorScores, RatingView } from '@joy/domain';
-import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { RatingDoc, ratingDocFrom } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { ratingsDecider } from './ratings.decider';
@@ -26,7 +25,7 @@ export class SubmitRatingCommand {
 export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand, RatingView> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: ProjectionPipeline,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ userId, scores }: SubmitRatingCommand): Promise<RatingView> {
@@ -40,7 +39,7 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
       { eventIds: () => [ratingId] },
     );
     // Read-your-writes: answer once the lists the user reads next include this rating.
-    await this.pipeline.waitFor(['RatingSubmitted'], append!.position);
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
     return ratingView(ratingDocFrom({ data: events[0].data, position: append!.position }));
   }
 }

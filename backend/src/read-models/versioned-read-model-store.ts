@@ -248,3 +248,8 @@ export class VersionedReadModelStore implements ReadModelStore {
     return shared.loaded;
   }
 }
+
+/** The versioned store behind `store`, if it is one (rebuilds need it): how the pipeline finds the capability. */
+export function versionsOf(store: ReadModelStore): VersionedReadModelStore | null {
+  return store instanceof VersionedReadModelStore ? store : null;
+}

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PIPELINE } from '../app.tokens';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
-import type { ProjectionPipeline } from '../projections/projection-pipeline';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { SettingsChanges, settingsDecider, UserSettings, UserSettingsChanged } from './settings.decider';
 
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as UserSettingsChanged;
@@ -12,7 +11,7 @@ const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown
 export class UserSettingsService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PIPELINE) private readonly pipeline: Pick<ProjectionPipeline, 'waitFor'>,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async get(userId: string): Promise<UserSettings> {
@@ -22,7 +21,7 @@ export class UserSettingsService {
   /** Changes what `changes` names; answers once care suggestions and care sending see it (read-your-writes). */
   async change(userId: string, changes: SettingsChanges): Promise<UserSettings> {
     const { append } = await decideAndAppend(this.store, `user-${userId}`, settingsDecider, { userId, changes }, { actorUserId: userId }, { upcast });
-    if (append) await this.pipeline.waitFor(['UserSettingsChanged'], append.position);
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserSettingsChanged'] });
     return this.get(userId);
   }
 }

@@ -71,6 +71,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     PORT: String(port),
     DATA_DIR: dataDir,
     FRONTEND_DIST: join(dataDir, 'no-frontend'),
+    // Development conveniences, opted into explicitly: most tests sign people in with the password-less form and
+    // pay in the sandbox. Tests of a real install pass AUTH_DEV_LOGIN: '0' / BILLING_SANDBOX: '0'.
+    AUTH_DEV_LOGIN: '1',
+    ...(env.STRIPE_SECRET_KEY ? {} : { BILLING_SANDBOX: '1' }),
     // Tests sign many people in from one address; the rate-limit tests set their own limits.
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
@@ -82,7 +86,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const start = async () => {
     const running = await createApp(config, { logger: false });
-    await listenOnEdge(running.app, port, '127.0.0.1');
+    await listenOnEdge(running.app, config.port, '127.0.0.1');
     return running;
   };
   const harness: TestApp = {

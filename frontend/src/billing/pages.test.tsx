@@ -56,6 +56,14 @@ describe('Subscribe page', () => {
     expect(calls(fetchMock, 'POST /api/create-subscription')[0][1]).toMatchObject({ body: undefined });
   });
 
+  it('says payments are not set up on an install without Stripe or the sandbox, and opens no checkout', async () => {
+    const { fetchMock } = renderPage(<SubscribePage />, { 'GET /api/billing/config': { status: 200, body: { provider: 'none' } } });
+    await screen.findByText('Payments are not set up on this install');
+    expect(screen.getByText(/Ask the person who runs this Joy/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Card number')).not.toBeInTheDocument();
+    expect(calls(fetchMock, 'POST /api/create-subscription')).toHaveLength(0);
+  });
+
   it('says "Already Subscribed" and keeps the spinner when no secret comes back', async () => {
     renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 200, body: {} } });
     await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Already Subscribed', description: 'You already have an active Joy Premium subscription!' })));

@@ -1,5 +1,5 @@
 import { BarChartOutlined, CheckCircleFilled, CrownFilled, GiftOutlined, TeamOutlined } from '@ant-design/icons';
-import { Card, Typography } from 'antd';
+import { Card, Result, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import '../billing/billing.css';
 import { useBillingConfig, useCreateSubscription } from '../billing/api';
@@ -68,6 +68,30 @@ function Paid() {
   );
 }
 
+/** No Stripe keys and no sandbox on this install: nothing to pay with, said plainly (the operator can grant Premium). */
+function PaymentsNotSetUp() {
+  return (
+    <div className="premium">
+      <header className="premium__hero">
+        <span className="premium__badge" aria-hidden="true">
+          <CrownFilled />
+        </span>
+        <Typography.Title level={1} className="premium__title">
+          Joy Premium
+        </Typography.Title>
+      </header>
+      <Card>
+        <Result
+          status="info"
+          title="Payments are not set up on this install"
+          subTitle="Joy Premium cannot be bought here yet. Ask the person who runs this Joy: they can set up payments, or give you Joy Premium."
+          extra={<LinkButton to="/">Back to Home</LinkButton>}
+        />
+      </Card>
+    </div>
+  );
+}
+
 /**
  * SPEC §2/§4: a spinner until a payment client secret arrives (POST /api/create-subscription on opening);
  * no secret: 'Already Subscribed' and the spinner stays; then the features, the price and the payment form
@@ -84,8 +108,11 @@ export default function SubscribePage() {
     document.title = 'Joy Premium · Joy';
   }, []);
 
+  const paymentsSetUp = config.data ? config.data.provider !== 'none' : null;
+
   useEffect(() => {
-    if (started.current) return; // once, also under StrictMode's double effects
+    // Once the configuration says payments are set up; once, also under StrictMode's double effects.
+    if (paymentsSetUp !== true || started.current) return;
     started.current = true;
     create.mutate(undefined, {
       onSuccess: (response) => {
@@ -94,9 +121,10 @@ export default function SubscribePage() {
         else toast(TOASTS.alreadySubscribed);
       },
     });
-  }, [create]);
+  }, [create, paymentsSetUp]);
 
-  if (!clientSecret || !config.data) return <PageLoading />;
+  if (paymentsSetUp === false) return <PaymentsNotSetUp />;
+  if (!clientSecret || !config.data || config.data.provider === 'none') return <PageLoading />;
 
   return (
     <div className="premium">

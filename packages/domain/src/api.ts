@@ -96,7 +96,7 @@ export interface CreateSubscriptionResponse {
 }
 
 /** GET /api/billing/config: which payment form to show. */
-export type BillingClientConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+export type BillingClientConfig = { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' } | { provider: 'none' };
 
 // ---- care ---------------------------------------------------------------------------------------------
 

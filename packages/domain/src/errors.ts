@@ -54,6 +54,9 @@ export const ERROR_CODES = {
   'billing.checkout_stale': 'invalid',
   'billing.nothing_to_cancel': 'conflict',
   'billing.webhook_invalid': 'invalid',
+  'billing.not_set_up': 'conflict', // no Stripe keys and no sandbox on this install: no checkout opens
+  'billing.already_premium': 'conflict', // an operator's grant to someone who has Joy Premium
+  'billing.grant_invalid': 'invalid',
   // care
   'care.kind_invalid': 'invalid',
   'care.message_not_text': 'invalid',

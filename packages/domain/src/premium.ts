@@ -13,7 +13,8 @@
  * without a period end premium, the other did not).
  */
 
-export type BillingProviderName = 'stripe' | 'sandbox';
+/** Who took the payment: Stripe, the sandbox (test cards), or nobody: the operator granted it (`npm run users -- grant-premium`). */
+export type BillingProviderName = 'stripe' | 'sandbox' | 'operator';
 
 /** The plan as the API shows it: free (never paid), active, canceling (ends at currentPeriodEnd), ended. */
 export type PlanStatus = 'free' | 'active' | 'canceling' | 'ended';

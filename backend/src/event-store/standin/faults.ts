@@ -10,6 +10,8 @@ export interface Faults {
   notLeader?: { host: string; port: number };
   /** The credentials lack the rights: every streams call is refused with AccessDenied. */
   accessDenied?: boolean;
+  /** The node fails every streams call with an internal error (a bug, a corrupt chunk). */
+  internalError?: boolean;
   /**
    * Appends take this long (the server is overloaded); one whose deadline passes meanwhile is answered with
    * EventStoreDB's timeout, as the server does, and writes nothing.
@@ -51,5 +53,6 @@ export const errors = {
 export function refusal(faults: Faults): StandInError | null {
   if (faults.notLeader) return errors.notLeader(faults.notLeader);
   if (faults.accessDenied) return errors.accessDenied();
+  if (faults.internalError) return { code: status.INTERNAL, details: 'Internal error (stand-in fault)' };
   return null;
 }

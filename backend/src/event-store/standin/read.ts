@@ -17,6 +17,9 @@ export interface ReadContext {
   faults: () => Faults;
   /** Live subscriptions (to drop them on demand). */
   subscriptions: Set<ReadCall>;
+  /** Told of every subscription request and every read of `$all`, refused or not. */
+  onSubscribe: () => void;
+  onReadAll: () => void;
 }
 
 /** Records scanned without a match between two checkpoints, per unit of the filter's checkpoint multiplier. */
@@ -24,6 +27,8 @@ const FILTER_WINDOW = 32;
 
 export function readHandler(context: ReadContext) {
   return (call: ReadCall) => {
+    if (call.request.getOptions()?.hasSubscription()) context.onSubscribe();
+    else if (call.request.getOptions()?.hasAll()) context.onReadAll();
     const refused = refusal(context.faults());
     if (refused) return void call.emit('error', refused);
     const options = call.request.getOptions();
@@ -33,7 +38,9 @@ export function readHandler(context: ReadContext) {
       if (!options.hasAll()) return void call.emit('error', { code: status.UNIMPLEMENTED, details: 'The stand-in subscribes to $all only' });
       run = subscribeToAll(call, options, context);
     } else {
-      run = Promise.resolve(options.hasStream() ? readStream(call, options, context.log) : readAll(call, options, context.log)).then(() => void call.end());
+      run = Promise.resolve()
+        .then(() => (options.hasStream() ? readStream(call, options, context.log) : readAll(call, options, context.log)))
+        .then(() => void call.end());
     }
     run.catch((err: unknown) => {
       if (call.cancelled || call.destroyed) return;

@@ -22,6 +22,10 @@ export class EventStoreDbStandIn {
   readonly log = new InMemoryLog();
   /** Faults in force; set them at any time (see Faults). */
   faults: Faults = {};
+  /** Subscription requests received so far, refused or not (a client that spins shows here). */
+  subscriptionRequests = 0;
+  /** Reads of `$all` received so far (subscriptions apart), refused or not. */
+  allReads = 0;
   private readonly subscriptions: ReadContext['subscriptions'] = new Set();
   private server: Server | null = null;
 
@@ -80,7 +84,7 @@ export class EventStoreDbStandIn {
     const server = new Server();
     const faults = () => this.faults;
     server.addService(StreamsService, {
-      read: readHandler({ log: this.log, faults, subscriptions: this.subscriptions }),
+      read: readHandler({ log: this.log, faults, subscriptions: this.subscriptions, onSubscribe: () => this.subscriptionRequests++, onReadAll: () => this.allReads++ }),
       append: appendHandler({ log: this.log, faults }),
       batchAppend: batchAppendHandler({ log: this.log, faults }),
     });

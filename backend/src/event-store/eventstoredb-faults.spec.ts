@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import {
+  EventStoreRefusedError,
+  EventStoreUnavailableError,
+  type RecordedEvent,
+} from './event-store.port';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { EventStoreDbStandIn } from './standin/server';
+import { appendable } from '../testing/events';
+
+/*
+ * What the adapter does when EventStoreDB misbehaves, through the official client against the gRPC stand-in with
+ * its faults: a follower answering NotLeader, access denied, a server past the deadline, a dropped subscription,
+ * a server gone and back.
+ */
+
+Logger.overrideLogger(false);
+
+const event = appendable;
+const streamEvents = (standIn: EventStoreDbStandIn, stream: string) =>
+  standIn.log.records.filter((r) => r.kind === 'event' && r.streamId === stream).map((r) => r.type);
+
+describe('EventStoreDB faults, on the wire', () => {
+  let standIn: EventStoreDbStandIn;
+  let store: EventStoreDbEventStore;
+  const opened: { close(): Promise<void> }[] = [];
+  beforeEach(async () => {
+    standIn = await EventStoreDbStandIn.start();
+    store = new EventStoreDbEventStore(standIn.url);
+    opened.push(store, { close: () => standIn.stop() });
+  });
+  afterEach(async () => {
+    for (const item of opened.splice(0).reverse()) await item.close();
+  });
+
+  it('NotLeader: the adapter reconnects to the leader the follower names and the call succeeds there', async () => {
+    const leader = await EventStoreDbStandIn.start();
+    opened.push({ close: () => leader.stop() });
+    standIn.faults = { notLeader: { host: leader.host, port: leader.port } };
+    const stream = `leader-${randomUUID()}`;
+
+    const written = await store.appendToStream(stream, [event('A'), event('B')], { expectedVersion: 0 });
+    expect(written.nextVersion).toBe(2);
+    expect(streamEvents(leader, stream)).toEqual(['A', 'B']);
+    expect(streamEvents(standIn, stream)).toEqual([]); // nothing written on the follower
+    // The client stays on the leader: reads and the next appends go there.
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B']);
+    await store.appendToStream(stream, [event('C')], { expectedVersion: 2 });
+    expect(streamEvents(leader, stream)).toEqual(['A', 'B', 'C']);
+    expect(await store.headPosition()).toBe(Number(leader.log.records.filter((r) => r.streamId === stream).at(-1)!.position));
+  });
+
+  it('cluster discovery (esdb+discover://): the client asks the node for its members over gossip and uses the leader', async () => {
+    const discovering = new EventStoreDbEventStore(`esdb+discover://${standIn.host}:${standIn.port}?tls=false`);
+    opened.push(discovering);
+    const stream = `gossip-${randomUUID()}`;
+    expect((await discovering.appendToStream(stream, [event('A')], { expectedVersion: 0 })).nextVersion).toBe(1);
+    expect(streamEvents(standIn, stream)).toEqual(['A']);
+  });
+
+  it('access denied: appends and reads fail with a refusal naming the cause; a subscription ends, it does not spin', async () => {
+    const stream = `denied-${randomUUID()}`;
+    await store.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+    standIn.faults = { accessDenied: true };
+
+    const append = store.appendToStream(stream, [event('B')], { expectedVersion: 1 });
+    await expect(append).rejects.toBeInstanceOf(EventStoreRefusedError);
+    await expect(append).rejects.toThrow(/denied access \(append to denied-.*lacks the rights/);
+    await expect(store.readStream(stream)).rejects.toThrow(/denied access \(read denied-/);
+    expect(streamEvents(standIn, stream)).toEqual(['A']);
+
+    const before = standIn.subscriptionRequests;
+    const iterator = store.subscribe({ from: 0 })[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toBeInstanceOf(EventStoreRefusedError);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Asked for once, refused, never again.
+    expect(standIn.subscriptionRequests - before).toBe(1);
+  });
+
+  it('a subscription refused once it is live ends with the refusal, without resubscribing', async () => {
+    const iterator = store.subscribe({ from: await store.headPosition() })[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    while (standIn.liveSubscriptions === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    standIn.faults = { accessDenied: true };
+    standIn.dropSubscriptions(); // it resubscribes (a drop is retried) and is refused
+    await expect(pending).rejects.toThrow(/denied access \(/);
+    const requests = standIn.subscriptionRequests;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(standIn.subscriptionRequests).toBe(requests);
+  });
+
+  it('deadline exceeded: an append the server cannot finish in time is unavailable (503), writes nothing, and a retry succeeds', async () => {
+    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=200`);
+    opened.push(hurried);
+    const stream = `deadline-${randomUUID()}`;
+    standIn.faults = { appendDelayMs: 600 };
+    const started = Date.now();
+    const append = hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+    await expect(append).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(append).rejects.toThrow(/did not answer within the deadline \(append to deadline-/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(streamEvents(standIn, stream)).toEqual([]);
+
+    standIn.faults = {};
+    expect((await hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 })).nextVersion).toBe(1);
+  });
+
+  it('a failed read of $all is that failure, never taken for an invalid position (no scan of $all)', async () => {
+    const stream = `scan-${randomUUID()}`;
+    await store.appendToStream(stream, [event('A'), event('B')], { expectedVersion: 0 });
+    const [a] = await store.readStream(stream);
+    standIn.faults = { internalError: true };
+    const reads = standIn.allReads;
+    await expect(store.readAll({ from: a.position, limit: 10 })).rejects.toThrow(/Internal error/);
+    await expect(store.readAll({ from: a.position + 1, limit: 10 })).rejects.toThrow(/Internal error/);
+    expect(standIn.allReads - reads).toBe(2); // one each
+    standIn.faults = {};
+    expect((await store.readAll({ from: a.position + 1, limit: 10 })).map((e) => e.type)).toEqual(['B']);
+  });
+
+  it('dropped subscriptions, again and again while events come: each event is delivered once, in order', async () => {
+    const stream = `drops-${randomUUID()}`;
+    const controller = new AbortController();
+    const received: RecordedEvent[] = [];
+    const consuming = (async () => {
+      for await (const e of store.subscribe({ from: await store.headPosition(), signal: controller.signal })) {
+        if (e.streamId === stream) received.push(e);
+        if (received.length === 30) return;
+      }
+    })();
+    for (let i = 0; i < 30; i++) {
+      await store.appendToStream(stream, [event(`E${i}`)], { expectedVersion: i });
+      if (i % 4 === 0) standIn.dropSubscriptions();
+    }
+    await consuming;
+    controller.abort();
+    expect(received.map((e) => e.type)).toEqual(Array.from({ length: 30 }, (_, i) => `E${i}`));
+    expect(received.map((e) => e.streamVersion)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
+  it('server gone: calls fail fast as unavailable; when it is back, calls and the subscription recover', async () => {
+    const stream = `gone-${randomUUID()}`;
+    await store.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+    const controller = new AbortController();
+    const iterator = store.subscribe({ from: await store.headPosition(), signal: controller.signal })[Symbol.asyncIterator]();
+    const next = iterator.next();
+
+    await standIn.stop();
+    const started = Date.now();
+    await expect(store.appendToStream(stream, [event('B')], { expectedVersion: 1 })).rejects.toThrow(/EventStoreDB is unreachable \(append to gone-/);
+    await expect(store.readStream(stream)).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    await standIn.resume();
+    await store.appendToStream(stream, [event('B')], { expectedVersion: 1 });
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B']);
+    // The subscription resumed after its last event: B arrives, once.
+    expect(((await next).value as RecordedEvent).type).toBe('B');
+    controller.abort();
+  });
+});

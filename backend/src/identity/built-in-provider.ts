@@ -1,0 +1,296 @@
+import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from '../config';
+import { optIns } from '../config';
+import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
+import { isEmail, LocalAccounts, normaliseEmail } from './accounts/local-accounts';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from './accounts/passwords';
+import {
+  devSignInPage,
+  messagePage,
+  PageOptions,
+  resetPage,
+  signInPage,
+  signUpClosedPage,
+  signUpPage,
+  SignUpValues,
+} from './accounts/sign-in-pages';
+import { DISPLAY_NAME_MAX, nameProblem, normalizeName } from '../names/name-rule';
+
+/** The endpoints the sign-in client needs, whether discovered or known. */
+export interface OidcEndpoints {
+  issuer: string;
+  authorizationURL: string;
+  tokenURL: string;
+  userInfoURL: string;
+  clientID: string;
+  clientSecret: string;
+}
+
+export const BUILT_IN_CLIENT_ID = 'joy';
+/** The path of the built-in provider: its issuer is PUBLIC_URL + this. */
+export const BUILT_IN_PATH = '/oidc';
+
+/** Wrong passwords: 5 per account and 20 per client address within 15 minutes, then a wait (never longer than that). */
+export const ACCOUNT_THROTTLE = { limit: 5, windowMs: 15 * 60 * 1000 };
+export const ADDRESS_THROTTLE = { limit: 20, windowMs: 15 * 60 * 1000 };
+
+const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+
+/** Why a first name is refused (the app's one name rule, issue 15), in the form's words; null when accepted. */
+function firstNameProblem(name: string): string | null {
+  if (name === '') return 'Enter your first name.';
+  if (name.length > DISPLAY_NAME_MAX) return `First name can be at most ${DISPLAY_NAME_MAX} characters.`;
+  const problem = nameProblem(name, 'First name');
+  return problem && `${problem}.`;
+}
+
+/**
+ * The built-in OpenID provider (oidc-provider) at PUBLIC_URL/oidc, used when no OIDC_ISSUER is set. The app signs
+ * in through it with OpenID Connect like through any provider; its own pages are Sign in (e-mail and password,
+ * or a passkey) and Create account (when SIGNUP=open), backed by `LocalAccounts`. With AUTH_DEV_LOGIN=1 it also
+ * offers the password-less development form (an e-mail and a first name, nothing checked).
+ */
+export async function mountBuiltInProvider(
+  app: Express,
+  config: AppConfig,
+  signInLimit: RequestHandler,
+  accounts: LocalAccounts,
+): Promise<OidcEndpoints> {
+  // oidc-provider is published as an ES module; a real dynamic import loads it from this CommonJS build.
+  const { default: Provider } = await import('oidc-provider');
+  const issuer = `${config.publicUrl}${BUILT_IN_PATH}`;
+  const clientSecret = `${config.sessionSecret}-client`;
+  const devAccounts = new Map<string, { firstName: string }>();
+  const accountThrottle = new AttemptThrottle(ACCOUNT_THROTTLE);
+  const addressThrottle = new AttemptThrottle(ADDRESS_THROTTLE);
+  const pageOptions: PageOptions = { title: 'Sign in', demo: config.production && optIns(config).length > 0 };
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: BUILT_IN_CLIENT_ID,
+        client_secret: clientSecret,
+        redirect_uris: [`${config.publicUrl}/api/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    // Every authorization request must carry a PKCE challenge (S256, the only method oidc-provider accepts).
+    pkce: { required: () => true },
+    cookies: { keys: [config.sessionSecret] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'picture'] },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${BUILT_IN_PATH}/interaction/${interaction.uid}` },
+    async findAccount(_ctx: unknown, id: string) {
+      const dev = devAccounts.get(id);
+      if (dev) {
+        return { accountId: id, claims: async () => ({ sub: id, email: id, email_verified: false, given_name: dev.firstName, name: dev.firstName }) };
+      }
+      const profile = await accounts.profile(id);
+      if (!profile) return undefined; // removed with its Joy account: nothing signs in to it any more
+      return {
+        accountId: id,
+        claims: async () => ({ sub: id, email: profile.email, email_verified: false, given_name: profile.firstName, name: profile.firstName }),
+      };
+    },
+    // Joy is this provider's only, first-party client: grant its scopes without a consent screen.
+    async loadExistingGrant(ctx: any) {
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+  } as any);
+  // Behind a proxy, oidc-provider (Koa) believes X-Forwarded-* only as far as TRUST_PROXY says.
+  provider.proxy = config.trustProxy !== false;
+
+  const form = express.urlencoded({ extended: false, limit: '10kb' });
+  const text = (req: Request, name: string) => {
+    const value = (req.body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const send = (res: Response, status: number, html: string) => res.status(status).type('html').send(html);
+  const expired = (res: Response) =>
+    send(res, 400, messagePage(pageOptions, 'This sign-in has expired', 'Sign-in pages work for a limited time. Please start again.', { href: '/api/login', label: 'Start again' }));
+  const signInView = (uid: string, values: { email?: string; error?: string; notice?: string }) =>
+    signInPage(pageOptions, uid, { ...values, signupOpen: config.signup === 'open', passkeys: false, devLogin: config.devLogin });
+  const address = (req: Request) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  /** The longest wait among the keys, in ms (0: go ahead). */
+  const waitFor = (accountKey: string | null, req: Request) =>
+    Math.max(accountKey ? accountThrottle.retryAfterMs(accountKey) : 0, addressThrottle.retryAfterMs(address(req)));
+  const tooMany = (res: Response, html: (error: string) => string, waitMs: number) => {
+    res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+    send(res, 429, html(tooManyAttempts(waitMs)));
+  };
+  /** Runs a handler of an interaction that is still open (its cookie and uid match), else the expired page. */
+  const interaction =
+    (handler: (req: Request, res: Response, uid: string) => Promise<void>) =>
+    async (req: Request, res: Response) => {
+      const uid = req.params.uid as string;
+      try {
+        await provider.interactionDetails(req, res);
+      } catch {
+        expired(res);
+        return;
+      }
+      await handler(req, res, uid);
+    };
+  const finish = (req: Request, res: Response, accountId: string) =>
+    provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+
+  // One router at /oidc: other requests pass it with a single path check.
+  const router = express.Router();
+  router.get(
+    '/interaction/:uid',
+    interaction(async (_req, res, uid) => {
+      send(res, 200, config.devLogin ? devSignInPage(pageOptions, uid, {}) : signInView(uid, {}));
+    }),
+  );
+  router.get(
+    '/interaction/:uid/signin',
+    interaction(async (_req, res, uid) => {
+      send(res, 200, signInView(uid, {}));
+    }),
+  );
+  router.post(
+    '/interaction/:uid/signin',
+    signInLimit,
+    form,
+    interaction(async (req, res, uid) => {
+      const email = normaliseEmail(text(req, 'email'));
+      const password = text(req, 'password');
+      if (!isEmail(email) || password === '' || password.length > MAX_PASSWORD_LENGTH) {
+        send(res, 400, signInView(uid, { email, error: WRONG_CREDENTIALS }));
+        return;
+      }
+      const accountKey = accounts.throttleKey(email);
+      const wait = waitFor(accountKey, req);
+      if (wait > 0) return tooMany(res, (error) => signInView(uid, { email, error }), wait);
+      const accountId = await accounts.authenticate(email, password);
+      if (!accountId) {
+        accountThrottle.fail(accountKey);
+        addressThrottle.fail(address(req));
+        send(res, 401, signInView(uid, { email, error: WRONG_CREDENTIALS }));
+        return;
+      }
+      accountThrottle.clear(accountKey);
+      await finish(req, res, accountId);
+    }),
+  );
+  router.get(
+    '/interaction/:uid/signup',
+    interaction(async (_req, res, uid) => {
+      send(res, 200, config.signup === 'open' ? signUpPage(pageOptions, uid, {}) : signUpClosedPage(pageOptions, uid));
+    }),
+  );
+  router.post(
+    '/interaction/:uid/signup',
+    signInLimit,
+    form,
+    interaction(async (req, res, uid) => {
+      if (config.signup !== 'open') {
+        send(res, 403, signUpClosedPage(pageOptions, uid));
+        return;
+      }
+      const firstName = normalizeName(text(req, 'firstName'));
+      const email = normaliseEmail(text(req, 'email'));
+      const password = text(req, 'password');
+      const errors: NonNullable<SignUpValues['errors']> = {};
+      const nameProblem = firstNameProblem(firstName);
+      if (nameProblem) errors.firstName = nameProblem;
+      if (!isEmail(email)) errors.email = 'Enter a valid e-mail address.';
+      const weak = passwordProblem(password, email);
+      if (weak) errors.password = weak;
+      else if (text(req, 'confirm') !== password) errors.confirm = 'The two passwords do not match.';
+      if (Object.keys(errors).length > 0) {
+        send(res, 400, signUpPage(pageOptions, uid, { firstName, email, errors }));
+        return;
+      }
+      const accountKey = accounts.throttleKey(email);
+      const wait = waitFor(accountKey, req);
+      if (wait > 0) return tooMany(res, (error) => signUpPage(pageOptions, uid, { firstName, email, error }), wait);
+      const created = await accounts.create({ email, firstName, password });
+      if (created) return finish(req, res, created);
+      // The e-mail has an account. Its owner signing up again with their password is signed in; anyone else
+      // learns no more than a refused sign-up, and pays a wrong password's price in the throttle.
+      const existing = await accounts.authenticate(email, password);
+      if (existing) {
+        accountThrottle.clear(accountKey);
+        return finish(req, res, existing);
+      }
+      accountThrottle.fail(accountKey);
+      addressThrottle.fail(address(req));
+      send(res, 409, signUpPage(pageOptions, uid, { firstName, email, error: 'This account could not be created. If you already have one, sign in instead.' }));
+    }),
+  );
+  // The development form checks its input first (nothing changes on bad input), then the interaction.
+  router.post('/interaction/:uid/login', signInLimit, form, async (req, res) => {
+    const uid = req.params.uid as string;
+    if (!config.devLogin) {
+      send(res, 404, messagePage(pageOptions, 'Not found', 'The development sign-in is not enabled on this install.'));
+      return;
+    }
+    const email = normaliseEmail(text(req, 'email'));
+    const firstName = normalizeName(text(req, 'firstName'));
+    const error = !isEmail(email) ? 'Enter a valid e-mail address.' : firstName !== '' ? firstNameProblem(firstName) : null;
+    if (error) {
+      send(res, 400, devSignInPage(pageOptions, uid, { email, firstName, error }));
+      return;
+    }
+    await interaction(async () => {
+      devAccounts.set(email, { firstName });
+      await finish(req, res, email);
+    })(req, res);
+  });
+  router.get('/reset/:token', (req, res) => {
+    const token = String(req.params.token);
+    if (!accounts.isLiveResetToken(token)) return send(res, 404, deadLink());
+    send(res, 200, resetPage(pageOptions, token, {}));
+  });
+  router.post('/reset/:token', signInLimit, form, async (req, res) => {
+    const token = String(req.params.token);
+    if (!accounts.isLiveResetToken(token)) return send(res, 404, deadLink());
+    const password = text(req, 'password');
+    const weak = passwordProblem(password, '');
+    const errors = weak ? { password: weak } : text(req, 'confirm') !== password ? { confirm: 'The two passwords do not match.' } : null;
+    if (errors) return send(res, 400, resetPage(pageOptions, token, { errors }));
+    const accountId = await accounts.resetPassword(token, password);
+    if (!accountId) return send(res, 404, deadLink());
+    accountThrottle.clear(accounts.throttleKeyOf(accountId));
+    send(res, 200, messagePage(pageOptions, 'Password changed', 'Your new password is set. Sign in with it now.', { href: '/api/login', label: 'Sign in' }));
+  });
+  const deadLink = () =>
+    messagePage(pageOptions, 'This link no longer works', 'A reset link works once, for an hour. Ask the person who runs Joy for a new one.', {
+      href: '/',
+      label: 'Back to Joy',
+    });
+  // A form over its size limit (or otherwise unreadable) gets a page with the reason, never a 500.
+  router.use(['/interaction/:uid', '/reset/:token'], ((err, _req, res, next) => {
+    const status = (err as { status?: number }).status;
+    if (!status || status >= 500) return next(err);
+    const reason = status === 413 ? 'The form was too large: each field holds a few hundred characters at most.' : 'The form could not be read.';
+    send(res, status, messagePage(pageOptions, 'Please try again', reason, { href: '/api/login', label: 'Start again' }));
+  }) as ErrorRequestHandler);
+  router.use(provider.callback());
+  app.use(BUILT_IN_PATH, router);
+
+  const logger = new Logger('Identity');
+  logger.log(
+    `Sign in at ${config.publicUrl}/ (accounts of the built-in sign-in, issuer ${issuer}); ` +
+      (config.signup === 'open' ? 'sign-up is open: anyone who reaches this address can create an account (SIGNUP=closed to stop it)' : 'sign-up is closed (SIGNUP=closed)'),
+  );
+  if (config.devLogin) logger.warn('AUTH_DEV_LOGIN=1: the password-less development sign-in is on (anyone can sign in as anyone)');
+
+  return {
+    issuer,
+    authorizationURL: `${issuer}/auth`,
+    tokenURL: `${issuer}/token`,
+    userInfoURL: `${issuer}/me`,
+    clientID: BUILT_IN_CLIENT_ID,
+    clientSecret,
+  };
+}

@@ -1,0 +1,41 @@
+import { startAppProcess } from './bench/app-process';
+
+/** The built app as a server runs it (`NODE_ENV=production node backend/dist/main.js`): needs `npm run build`. */
+describe('a production start', () => {
+  it('refuses a weak SESSION_SECRET with a message naming it, and does not listen', async () => {
+    await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'change-me-to-a-long-random-string', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
+      /The app exited at start[\s\S]*SESSION_SECRET is a well-known placeholder/,
+    );
+    await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'short', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
+      /SESSION_SECRET is shorter than 32 characters/,
+    );
+  });
+
+  it('with no opt-in: no warning, no Demo banner, and the log says where to sign in and that sign-up is open', async () => {
+    const app = await startAppProcess({ NODE_ENV: 'production', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+    try {
+      expect(await (await fetch(`${app.baseUrl}/api/install`)).json()).toEqual({ demo: false, optIns: [] });
+      expect(app.output()).toContain(`Sign in at ${app.baseUrl}/`);
+      expect(app.output()).toContain('sign-up is open');
+      expect(app.output()).not.toMatch(/AUTH_DEV_LOGIN|BILLING_SANDBOX/);
+    } finally {
+      await app.destroy();
+    }
+  });
+
+  it('with AUTH_DEV_LOGIN=1 and BILLING_SANDBOX=1 (a demo install): a warning naming each at every start, and the Demo banner', async () => {
+    const app = await startAppProcess({ NODE_ENV: 'production', AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1', SIGNUP: 'closed' });
+    try {
+      const warnings = () => app.output().split('\n').filter((line) => line.includes('WARN'));
+      expect(warnings().some((l) => l.includes('AUTH_DEV_LOGIN=1 in production'))).toBe(true);
+      expect(warnings().some((l) => l.includes('BILLING_SANDBOX=1 in production'))).toBe(true);
+      expect(app.output()).toContain('sign-up is closed');
+      expect(await (await fetch(`${app.baseUrl}/api/install`)).json()).toEqual({ demo: true, optIns: ['AUTH_DEV_LOGIN', 'BILLING_SANDBOX'] });
+      await app.stop();
+      await app.start();
+      expect(warnings().some((l) => l.includes('AUTH_DEV_LOGIN=1 in production'))).toBe(true);
+    } finally {
+      await app.destroy();
+    }
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * A real install (no opt-ins) as a new user meets it: create an account on a phone, sign out, a wrong password,
+ * sign in on a desktop, the Subscribe page without payments, delete the account (its password stops working).
+ * The sign-in pages are screenshotted at 360 and 1280 px (test-artifacts/screenshots/accounts-*) and checked
+ * with axe-core.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeViolations, RunningServer, screenshot, seriousViolations, withAppAndBrowser } from './support';
+
+const NARROW = { width: 360, height: 780 };
+const WIDE = { width: 1280, height: 900 };
+const PERSON = { firstName: 'Ylva', email: 'ylva.brightwater@example.com', password: 'juniper-lighthouse-canyon-58' };
+
+/** A context with CSP bypassed, so that axe-core can be injected into the provider's pages. */
+async function open(browser: Browser, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { context, page };
+}
+
+async function expectAccessible(page: Page, where: string) {
+  expect(describeViolations(where, await seriousViolations(page))).toBe('');
+  // Nothing wider than the screen (no sideways scrolling on a phone).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+async function toSignIn(page: Page, baseUrl: string) {
+  await page.goto(baseUrl);
+  await page.getByRole('button', { name: 'Sign In' }).first().click();
+  await page.waitForURL(/\/oidc\/interaction\//);
+  await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+}
+
+describe('accounts on a real install: create account, sign out, wrong password, sign in, delete', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]), { AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+
+  it('creates an account on a phone (360 px), after a refused weak password', async () => {
+    const { page, context } = await open(browser, NARROW);
+    await toSignIn(page, server.baseUrl);
+    expect(await page.getByText('Development sign-in').count()).toBe(0);
+    await screenshot(page, 'accounts-sign-in-360');
+    await expectAccessible(page, 'sign-in 360');
+
+    await page.getByRole('link', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Create account', level: 1 }).waitFor();
+    // The first field has the focus: typing starts at once.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('firstName');
+    await screenshot(page, 'accounts-create-360');
+    await expectAccessible(page, 'create account 360');
+
+    await page.getByLabel('First name').fill(PERSON.firstName);
+    await page.getByLabel('Email').fill(PERSON.email);
+    await page.getByLabel('Password', { exact: true }).fill('too-short');
+    await page.getByLabel('Confirm password').fill('too-short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const password = page.getByLabel('Password', { exact: true });
+    await page.getByText('Password must be at least 10 characters.').waitFor();
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+    // The form keeps what was typed (never the passwords) and focuses the field to fix.
+    expect(await page.getByLabel('First name').inputValue()).toBe(PERSON.firstName);
+    expect(await password.inputValue()).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
+    await screenshot(page, 'accounts-create-error-360');
+    await expectAccessible(page, 'create account error 360');
+
+    await password.fill(PERSON.password);
+    await page.getByLabel('Confirm password').fill(PERSON.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByText(`Welcome back, ${PERSON.firstName}!`).waitFor();
+    await context.close();
+  });
+
+  it('signs out, refuses a wrong password, signs in on a desktop (1280 px), and says payments are not set up', async () => {
+    const { page, context } = await open(browser, WIDE);
+    await toSignIn(page, server.baseUrl);
+    await screenshot(page, 'accounts-sign-in-1280');
+    await page.getByRole('link', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Create account', level: 1 }).waitFor();
+    await screenshot(page, 'accounts-create-1280');
+    await expectAccessible(page, 'create account 1280');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+
+    // Keyboard only: the e-mail field has the focus, Tab to the password, Enter submits.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+    await page.keyboard.type(PERSON.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not-my-password-at-all');
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Wrong e-mail or password.').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(PERSON.email);
+    await screenshot(page, 'accounts-wrong-password-1280');
+    await expectAccessible(page, 'wrong password 1280');
+
+    await page.getByLabel('Password').fill(PERSON.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByText(`Welcome back, ${PERSON.firstName}!`).waitFor();
+    expect(await page.getByRole('note', { name: 'Demo install' }).count()).toBe(0);
+
+    await page.goto(`${server.baseUrl}/subscribe`);
+    await page.getByText('Payments are not set up on this install').waitFor();
+    await screenshot(page, 'accounts-subscribe-not-set-up-1280');
+
+    await page.getByRole('button', { name: 'Sign Out' }).first().click();
+    await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
+    expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
+    // Signed out, the back button shows no personal page from the cache (no-store).
+    await page.goBack();
+    await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
+    await context.close();
+  });
+
+  it('deletes the account: the old password no longer signs in', async () => {
+    const { page, context } = await open(browser, WIDE);
+    await toSignIn(page, server.baseUrl);
+    await page.getByLabel('Email').fill(PERSON.email);
+    await page.getByLabel('Password').fill(PERSON.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText('Account deleted').waitFor();
+    await page.waitForURL(`${server.baseUrl}/`);
+
+    await toSignIn(page, server.baseUrl);
+    await page.getByLabel('Email').fill(PERSON.email);
+    await page.getByLabel('Password').fill(PERSON.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Wrong e-mail or password.').waitFor();
+    expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
+    await context.close();
+  });
+});
