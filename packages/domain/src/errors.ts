@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   'auth.unavailable': 'unavailable',
   'store.conflict': 'conflict', // another process kept changing the same thing; nothing was saved
   'store.unavailable': 'unavailable', // the event store cannot take writes; nothing was saved
+  'server.busy': 'unavailable', // load shed: Retry-After says when to come back
   internal: 'internal',
   // ratings
   'rating.factor_out_of_range': 'invalid',
@@ -71,6 +72,9 @@ export const ERROR_CODES = {
   'settings.nothing_to_change': 'invalid',
   'care.not_found': 'not_found',
   // accounts
+  'passkey.unavailable': 'conflict', // only accounts of the built-in sign-in have passkeys here
+  'passkey.not_verified': 'invalid',
+  'passkey.not_found': 'not_found',
   'account.deleted': 'conflict',
   'account.not_found': 'not_found',
   'account.export_format': 'invalid',
