@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userIdFor } from '../identity/identity.decider';
-import { SqliteKeyStore } from '../identity/key-store';
+import { SqliteKeyStore } from '../identity/key-stores';
 import { readProfile } from '../identity/profiles';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { migratePersonalDataInSqlite } from './personal-data-migration';

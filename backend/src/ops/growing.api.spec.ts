@@ -8,7 +8,7 @@ import { EventStoreDbStandIn } from '../event-store/standin/server';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { loadConfig } from '../config';
 import { api, signIn } from '../testing/app-harness';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
 import { runKeys } from './keys-command';
 
