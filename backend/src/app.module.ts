@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, SESSION_STORE } from './app.tokens';
+import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from './app.tokens';
 import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
 import { BILLING_PROVIDER, type BillingProvider } from './billing/billing.provider';
@@ -48,6 +48,7 @@ export class AppModule {
       { provide: SESSION_STORE, useValue: infra.sessions },
       { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
       { provide: BILLING_PROVIDER, useValue: billingProviderFor(config) },
+      { provide: LOOKUP_HASH, useValue: infra.lookup },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];
     return {

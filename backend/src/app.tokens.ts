@@ -5,3 +5,5 @@ export const SESSION_STORE = 'SessionStore';
 export const LOCAL_ACCOUNTS = 'LocalAccounts';
 /** The whole Infrastructure (health looks at every part). */
 export const INFRASTRUCTURE = 'Infrastructure';
+/** The install's keyed hash (LookupHash) of e-mails and provider subjects. */
+export const LOOKUP_HASH = 'LookupHash';

@@ -14,7 +14,7 @@ import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore } from './identity/key-store';
 import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
-import { lookupHasher } from './identity/lookup-hash';
+import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
@@ -38,6 +38,8 @@ export interface Infrastructure {
   keys: KeyStore;
   /** The built-in sign-in's accounts (`accounts.sqlite` in DATA_DIR); null with an external OIDC_ISSUER. */
   accounts: LocalAccounts | null;
+  /** Keyed hashes of e-mails and provider subjects (identity link streams, account lookups). */
+  lookup: LookupHash;
   /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
   keyFile: string | null;
   close(): Promise<void>;
@@ -116,7 +118,8 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       throw err;
     });
   }
-  const accounts = config.oidc || config.role === 'worker' ? null : await openLocalAccounts(config, keys);
+  const lookup = await lookupHasher(keys);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
@@ -144,6 +147,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     sessions,
     keys,
     accounts,
+    lookup,
     keyFile,
     async close() {
       await pipeline.stop();

@@ -1,17 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type session from 'express-session';
-import { LOCAL_ACCOUNTS, SESSION_STORE } from '../app.tokens';
+import { LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from '../app.tokens';
 import { EndSubscriptionNowCommand } from '../billing/billing.handlers';
 import { decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { userStreamCodec } from '../identity/accounts';
 import type { LocalAccounts } from '../identity/accounts/local-accounts';
+import type { LookupHash } from '../identity/lookup-hash';
 import {
   identityDecider,
   identityLinkDecider,
   IdentityLinkEvent,
   identityLinkStream,
+  legacyIdentityLinkStream,
   unlinkEvents,
 } from '../identity/identity.decider';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -57,6 +59,7 @@ export class AccountDeletion {
     @Inject(SESSION_STORE) private readonly sessions: session.Store,
     private readonly commands: CommandBus,
     @Inject(LOCAL_ACCOUNTS) private readonly accounts: LocalAccounts | null,
+    @Inject(LOOKUP_HASH) private readonly lookup: LookupHash,
   ) {}
 
   async delete(userId: string, now = new Date()): Promise<void> {
@@ -66,7 +69,9 @@ export class AccountDeletion {
     const codec = userStreamCodec(key);
     const state = (await this.store.readStream(`user-${userId}`)).map(codec.upcast).reduce(identityDecider.evolve, identityDecider.initialState);
     if (state.registered && !state.deleted && state.issuer && state.subject) {
-      await this.unlink(userId, state.issuer, state.subject, now);
+      // The link under its keyed name, and the one an install before keyed hashes wrote (when there is one).
+      await this.unlink(identityLinkStream(this.lookup, state.issuer, state.subject), userId, now, `unlink-${userId}`);
+      await this.unlink(legacyIdentityLinkStream(state.issuer, state.subject), userId, now, `unlink-legacy-${userId}`);
       // An account of the built-in sign-in (its subject is the account's id): its password and passkeys go too.
       if (this.accounts?.store.byId(state.subject)) await this.accounts.remove(state.subject);
     }
@@ -85,17 +90,17 @@ export class AccountDeletion {
     this.logger.log(`Account deleted (left ${events.filter((e) => e.type === 'MemberLeft').length} groups)`);
   }
 
-  /** The identity's link stream stops leading to this account (appended with its expected version). */
-  private async unlink(userId: string, issuer: string, subject: string, now: Date): Promise<void> {
-    const stream = identityLinkStream(issuer, subject);
+  /** A link stream of the identity stops leading to this account (appended with its expected version). */
+  private async unlink(stream: string, userId: string, now: Date, eventId: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.store.readStream(stream);
+      if (recorded.length === 0) return; // never linked under this name (no legacy link, or a retry found none)
       const events = unlinkEvents(recorded.map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState), userId, now);
       if (events.length === 0) return;
       try {
         await this.store.appendToStream(
           stream,
-          events.map((e) => ({ type: e.type, data: e.data, metadata: metadataFor({ actorUserId: userId, now }, `unlink-${userId}`) })),
+          events.map((e) => ({ type: e.type, data: e.data, metadata: metadataFor({ actorUserId: userId, now }, eventId) })),
           { expectedVersion: recorded.at(-1)?.streamVersion ?? 0 },
         );
         return;

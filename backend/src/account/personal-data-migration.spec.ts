@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userIdFor } from '../identity/identity.decider';
+import { LOOKUP_SECRET_ID } from '../identity/lookup-hash';
 import { SqliteKeyStore } from '../identity/key-stores';
 import { readProfile } from '../identity/profiles';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
@@ -91,7 +92,8 @@ describe('migration of plaintext identity events (schemaVersion 1) on the embedd
     }
     expect(existsSync(join(app.config.dataDir, 'keys.sqlite'))).toBe(true);
     const keys = new Database(join(app.config.dataDir, 'keys.sqlite'), { readonly: true });
-    expect(keys.prepare('SELECT user_id FROM user_keys ORDER BY user_id').pluck().all()).toEqual([ids.ada, ids.bart].sort());
+    // Beside the people's keys, the install's lookup secret (issue 14: keyed hashes of e-mails and subjects).
+    expect(keys.prepare('SELECT user_id FROM user_keys ORDER BY user_id').pluck().all()).toEqual([ids.ada, ids.bart, LOOKUP_SECRET_ID].sort());
     keys.close();
   });
 

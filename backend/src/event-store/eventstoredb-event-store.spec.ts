@@ -3,7 +3,7 @@ import { ANY, NO_STREAM } from '@eventstore/db-client';
 import { containerRuntimeMayExist, eventStoreDbUrl, TestServer } from '../testing/containers';
 import { Decider, decideAndAppend, DomainEvent } from './decider';
 import { describeEventStoreConformance } from './event-store.conformance';
-import { copyEventId, EventToAppend } from './event-store.port';
+import { copyEventId } from './event-store.port';
 import {
   esdbEventId,
   EventStoreDbEventStore,
@@ -15,6 +15,7 @@ import {
   withKeepAlive,
 } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
+import { appendable } from '../testing/events';
 
 // Starting a container (and pulling its image the first time) takes a while; the unit tests are instant.
 jest.setTimeout(180_000);
@@ -150,18 +151,8 @@ describeEventStoreConformance('EventStoreDB stand-in (gRPC)', async () => ({
 }));
 
 describe('EventStoreDbEventStore on the stand-in', () => {
-  const event = (type: string, eventId: string = randomUUID()): EventToAppend => ({
-    type,
-    data: { type },
-    metadata: {
-      eventId,
-      schemaVersion: 1,
-      correlationId: 'c',
-      causationId: 'c',
-      actorUserId: 'system',
-      occurredAt: new Date().toISOString(),
-    },
-  });
+  const event = appendable;
+
   let store: EventStoreDbEventStore;
   beforeEach(() => {
     store = new EventStoreDbEventStore(standIn.url);
@@ -279,6 +270,21 @@ describe('EventStoreDbEventStore on the stand-in', () => {
     expect(await inAll()).toEqual(['D']);
     expect((await store.readStream(stream)).map((e) => [e.type, e.streamVersion])).toEqual([['D', 4]]);
     expect((await store.appendToStream(stream, [event('E')], { expectedVersion: 4 })).nextVersion).toBe(5);
+  });
+
+  it('truncateBefore from several processes at once: the highest truncation wins, the other metadata stays', async () => {
+    const stream = `race-${randomUUID()}`;
+    await store.appendToStream(stream, Array.from({ length: 8 }, (_, i) => event(`E${i}`)), { expectedVersion: 0 });
+    await store.setStreamMetadata(stream, { owner: 'joy' });
+    const others = [new EventStoreDbEventStore(standIn.url), new EventStoreDbEventStore(standIn.url)];
+    try {
+      // Each reads the metadata, then writes it with its own truncation: a write based on a stale read must not win.
+      await Promise.all([2, 7, 3, 5, 6, 4].map((version, i) => [store, ...others][i % 3].truncateBefore(stream, version)));
+      expect(await store.streamMetadata(stream)).toEqual({ owner: 'joy', truncateBefore: 6 });
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['E6', 'E7']);
+    } finally {
+      await Promise.all(others.map((other) => other.close()));
+    }
   });
 
   it('decideAndAppend on a rewritten, truncated stream folds the copies once and expects its last version', async () => {

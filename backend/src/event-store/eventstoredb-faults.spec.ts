@@ -3,11 +3,11 @@ import { Logger } from '@nestjs/common';
 import {
   EventStoreRefusedError,
   EventStoreUnavailableError,
-  type EventToAppend,
   type RecordedEvent,
 } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
+import { appendable } from '../testing/events';
 
 /*
  * What the adapter does when EventStoreDB misbehaves, through the official client against the gRPC stand-in with
@@ -17,18 +17,7 @@ import { EventStoreDbStandIn } from './standin/server';
 
 Logger.overrideLogger(false);
 
-const event = (type: string): EventToAppend => ({
-  type,
-  data: { type },
-  metadata: {
-    eventId: randomUUID(),
-    schemaVersion: 1,
-    correlationId: 'c',
-    causationId: 'c',
-    actorUserId: 'system',
-    occurredAt: new Date().toISOString(),
-  },
-});
+const event = appendable;
 const streamEvents = (standIn: EventStoreDbStandIn, stream: string) =>
   standIn.log.records.filter((r) => r.kind === 'event' && r.streamId === stream).map((r) => r.type);
 
@@ -60,6 +49,14 @@ describe('EventStoreDB faults, on the wire', () => {
     await store.appendToStream(stream, [event('C')], { expectedVersion: 2 });
     expect(streamEvents(leader, stream)).toEqual(['A', 'B', 'C']);
     expect(await store.headPosition()).toBe(Number(leader.log.records.filter((r) => r.streamId === stream).at(-1)!.position));
+  });
+
+  it('cluster discovery (esdb+discover://): the client asks the node for its members over gossip and uses the leader', async () => {
+    const discovering = new EventStoreDbEventStore(`esdb+discover://${standIn.host}:${standIn.port}?tls=false`);
+    opened.push(discovering);
+    const stream = `gossip-${randomUUID()}`;
+    expect((await discovering.appendToStream(stream, [event('A')], { expectedVersion: 0 })).nextVersion).toBe(1);
+    expect(streamEvents(standIn, stream)).toEqual(['A']);
   });
 
   it('access denied: appends and reads fail with a refusal naming the cause; a subscription ends, it does not spin', async () => {

@@ -1,10 +1,12 @@
 import { decideAndAppend } from '../event-store/decider';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { LookupHash } from './lookup-hash';
 import {
   identityDecider,
   identityLinkDecider,
   IdentityLinkEvent,
   identityLinkStream,
+  legacyIdentityLinkStream,
   newUserId,
   userIdFor,
 } from './identity.decider';
@@ -28,23 +30,29 @@ export function userStreamCodec(key: Buffer | null) {
   };
 }
 
+const linkState = async (store: EventStore, stream: string) =>
+  (await store.readStream(stream)).map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState);
+
 /**
- * The account an identity (issuer, subject) signs in to, through its link stream `identity-<hash>`:
+ * The account an identity (issuer, subject) signs in to, through its link stream `identity-<keyed hash>`:
  * - linked: that account;
+ * - not linked yet, but linked in the link stream of an install before keyed hashes (`identity-<sha256>`): that
+ *   account, now linked under the keyed name (the upgrade carries people over at their next sign-in);
  * - not linked yet, and an account registered before links existed lives at the derived id (the hash): that one,
  *   so existing people keep their data;
  * - otherwise (first sign-in ever, or after the account was deleted): a new random id.
  * The link is appended with the stream's expected version, so two first sign-ins at once agree on one account.
  */
-export async function resolveAccount(store: EventStore, issuer: string, subject: string, now = new Date()): Promise<string> {
-  const stream = identityLinkStream(issuer, subject);
-  const current = async () => (await store.readStream(stream)).map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState);
+export async function resolveAccount(store: EventStore, lookup: LookupHash, issuer: string, subject: string, now = new Date()): Promise<string> {
+  const stream = identityLinkStream(lookup, issuer, subject);
+  const current = () => linkState(store, stream);
   const linked = await current();
   if (linked.userId) return linked.userId;
 
+  const before = await linkState(store, legacyIdentityLinkStream(issuer, subject));
   const legacyId = userIdFor(issuer, subject);
   const legacy = (await store.readStream(`user-${legacyId}`)).map(plain).reduce(identityDecider.evolve, identityDecider.initialState);
-  const candidateUserId = legacy.registered && !legacy.deleted ? legacyId : newUserId();
+  const candidateUserId = before.userId ?? (legacy.registered && !legacy.deleted ? legacyId : newUserId());
   const { events } = await decideAndAppend(
     store,
     stream,

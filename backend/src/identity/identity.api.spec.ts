@@ -1,5 +1,7 @@
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { metadataFor } from '../event-store/decider';
 import { runSignInFlow } from './dev-sign-in-client';
+import { identityLinkStream, legacyIdentityLinkStream } from './identity.decider';
 
 describe('sign-in over HTTP (embedded default, development provider)', () => {
   let app: TestApp;
@@ -87,5 +89,47 @@ describe('sign-in over HTTP (embedded default, development provider)', () => {
     const me = await api(app.baseUrl, cookie).get('/api/auth/user');
     expect(me.status).toBe(200);
     expect(me.body.firstName).toBe('Margaret');
+  });
+});
+
+describe('identity links under keyed names, and the links of installs before them', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.destroy());
+
+  const issuer = () => `${app.config.publicUrl}/oidc`;
+  const linkEvents = async (stream: string) => (await app.running.infra.store.readStream(stream)).map((e) => ({ type: e.type, userId: e.data.userId }));
+
+  it('names the link stream with a keyed hash: nothing in the stream names derives from the e-mail without the install key', async () => {
+    const cookie = await signIn(app.baseUrl, 'keyed@example.com', 'Keyed');
+    const { id } = (await api(app.baseUrl, cookie).get('/api/auth/user')).body;
+    const keyed = identityLinkStream(app.running.infra.lookup, issuer(), 'keyed@example.com');
+    expect(keyed).toMatch(/^identity-[\w-]{32}$/);
+    expect(await linkEvents(keyed)).toEqual([{ type: 'IdentityLinked', userId: id }]);
+    expect(await linkEvents(legacyIdentityLinkStream(issuer(), 'keyed@example.com'))).toEqual([]);
+  });
+
+  it('carries a person linked by an older install (identity-<sha256>) over to the keyed name; a deletion unlinks both', async () => {
+    const email = 'before.keys@example.com';
+    const store = app.running.infra.store;
+    const userId = 'OlderInstallUser000001';
+    const legacy = legacyIdentityLinkStream(issuer(), email);
+    const ctx = { actorUserId: userId, now: new Date() };
+    await store.appendToStream(legacy, [{ type: 'IdentityLinked', data: { userId, linkedAt: ctx.now.toISOString() }, metadata: metadataFor(ctx, 'legacy-link') }], { expectedVersion: 0 });
+    const registered = { userId, issuer: issuer(), subject: email, email, firstName: 'Older', profileImageUrl: null };
+    await store.appendToStream(`user-${userId}`, [{ type: 'UserRegistered', data: registered, metadata: metadataFor(ctx, 'legacy-registered') }], { expectedVersion: 0 });
+
+    const cookie = await signIn(app.baseUrl, email, 'Older');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body).toMatchObject({ id: userId, email, firstName: 'Older' });
+    const keyed = identityLinkStream(app.running.infra.lookup, issuer(), email);
+    expect(await linkEvents(keyed)).toEqual([{ type: 'IdentityLinked', userId }]);
+
+    expect((await api(app.baseUrl, cookie).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+    expect((await linkEvents(keyed)).at(-1)).toEqual({ type: 'IdentityUnlinked', userId });
+    expect((await linkEvents(legacy)).at(-1)).toEqual({ type: 'IdentityUnlinked', userId });
+    const again = await signIn(app.baseUrl, email, 'Older');
+    expect((await api(app.baseUrl, again).get('/api/auth/user')).body.id).not.toBe(userId);
   });
 });

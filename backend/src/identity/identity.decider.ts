@@ -2,6 +2,7 @@ import { DomainError } from '@joy/domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { Decider, DomainEvent } from '../event-store/decider';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
+import type { LookupHash } from './lookup-hash';
 
 export interface UserProfile {
   email: string | null;
@@ -22,7 +23,7 @@ export type UserDeleted = DomainEvent<'UserDeleted', { userId: string; deletedAt
 export type IdentityEvent = UserRegistered | UserProfileUpdated | UserDeleted;
 
 /*
- * The identity link `identity-<sha256(issuer, subject)>`: which account an identity at a provider signs in to.
+ * The identity link `identity-<keyed hash of (issuer, subject)>`: which account an identity at a provider signs in to.
  * `IdentityLinked` is appended with expected version "no stream" (two first sign-ins at once: the store lets
  * one win) or after an `IdentityUnlinked`; account deletion appends `IdentityUnlinked`, so the next sign-in
  * with the same identity links a NEW random account and can never reach the old data.
@@ -65,7 +66,15 @@ export function userIdFor(issuer: string, subject: string): string {
   return createHash('sha256').update(`${issuer}\n${subject}`).digest('base64url').slice(0, 22);
 }
 
-export const identityLinkStream = (issuer: string, subject: string) => `identity-${userIdFor(issuer, subject)}`;
+/**
+ * The identity link's stream: `identity-<HMAC(install lookup secret, issuer, subject)>` (see lookup-hash.ts), so
+ * that nothing in the events leads from a subject (or, for password-less development sign-ins, an e-mail) to an
+ * account without this install's keys.
+ */
+export const identityLinkStream = (lookup: LookupHash, issuer: string, subject: string) => `identity-${lookup('identity-link', `${issuer}\n${subject}`)}`;
+
+/** The link stream of installs before keyed hashes: `identity-<sha256(issuer, subject)>`, read to carry people over. */
+export const legacyIdentityLinkStream = (issuer: string, subject: string) => `identity-${userIdFor(issuer, subject)}`;
 
 /** A new account's id: 128 random bits, base64url (22 characters, like the derived ids). */
 export function newUserId(): string {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import passport from 'passport';
 import { Strategy as OpenIdConnectStrategy } from 'passport-openidconnect';
-import { APP_CONFIG } from '../app.tokens';
+import { APP_CONFIG, LOOKUP_HASH } from '../app.tokens';
 import type { AppConfig } from '../config';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -14,6 +14,7 @@ import { CookieFlowStore, newPkcePair, withCodeVerifier } from './oidc-flow';
 import { resolveAccount, userStreamCodec } from './accounts';
 import { identityDecider, SignIn } from './identity.decider';
 import { KEY_STORE, type KeyStore } from './key-store';
+import type { LookupHash } from './lookup-hash';
 import type { SessionUser } from './signed-in.guard';
 
 const STRATEGY = 'oidc';
@@ -33,6 +34,7 @@ export class SignInService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
+    @Inject(LOOKUP_HASH) private readonly lookup: LookupHash,
   ) {
     passport.serializeUser((user, done) => done(null, (user as SessionUser).id));
     passport.deserializeUser((id: string, done) => done(null, { id } satisfies SessionUser));
@@ -106,7 +108,7 @@ export class SignInService {
   private async recordSignIn(issuer: string, profile: passport.Profile): Promise<SessionUser> {
     const claims = ((profile as { _json?: Record<string, unknown> })._json ?? {}) as Record<string, string | undefined>;
     const email = claims.email ?? profile.emails?.[0]?.value ?? null;
-    const userId = await resolveAccount(this.store, issuer, profile.id);
+    const userId = await resolveAccount(this.store, this.lookup, issuer, profile.id);
     const signIn: SignIn = {
       type: 'SignIn',
       userId,
