@@ -6,7 +6,7 @@
 // `npm ci --omit=dev --workspace <w>` from the production dependency tree npm itself computes, `npm ls --omit=dev`),
 // the VOLUME directory owned by the unprivileged user, nothing else. It then runs the CMD there as that user
 // (uid 65534) with only the image's ENV and what a deploy sets (PORT, PUBLIC_URL, SESSION_SECRET), waits for the
-// HEALTHCHECK command to pass, signs in, writes a rating, stops the process with SIGTERM (it must exit 0), starts
+// HEALTHCHECK command to pass, creates an account on the built-in sign-in, writes a rating, stops the process with SIGTERM (it must exit 0), starts
 // it again, and reads the rating back with the same session. It fails when a runtime dependency is not carried,
 // when anything is written outside the volume, or when the worker entry point cannot load its modules.
 //
@@ -342,10 +342,8 @@ async function main() {
     const ctx = { cwd: inRoot(workdir), env: runEnv };
     const baseUrl = runEnv.PUBLIC_URL;
     // A person signs up with the built-in accounts, as on a real deploy (no development sign-in is opted into).
-    const client = require(join(repo, 'backend/dist/identity/dev-sign-in-client.js'));
-    const signUp = client.signUp
-      ? () => client.signUp(baseUrl, { firstName: 'Smoke', email: 'smoke@example.com', password: randomBytes(12).toString('base64url') })
-      : () => client.signIn(baseUrl, 'smoke@example.com', 'Smoke'); // before the built-in accounts existed
+    const { signUp: signUpAt } = require(join(repo, 'backend/dist/identity/dev-sign-in-client.js'));
+    const signUp = () => signUpAt(baseUrl, { firstName: 'Smoke', email: 'smoke@example.com', password: randomBytes(12).toString('base64url') });
 
     step(`starting ${JSON.stringify(cmd)} as uid ${process.getuid?.() === 0 ? UNPRIVILEGED : process.getuid?.()} in ${ctx.cwd}`);
     let app = startProcess(cmd, { ...ctx, log: false });
@@ -384,7 +382,7 @@ async function main() {
     const outside = written_.filter((p) => !volumes.some((vol) => `/${p}`.startsWith(`${vol}/`)));
     if (outside.length > 0) fail(`written outside the volume: ${outside.join(', ')}`);
     const dataFiles = readdirSync(inRoot(env.DATA_DIR)).sort();
-    for (const file of ['events.sqlite', 'keys.sqlite', 'sessions.sqlite', 'care-orders.sqlite']) {
+    for (const file of ['events.sqlite', 'keys.sqlite', 'sessions.sqlite', 'care-orders.sqlite', 'accounts.sqlite']) {
       if (!dataFiles.includes(file)) fail(`${file} is not in the volume ${env.DATA_DIR} (it holds ${dataFiles.join(', ')})`);
     }
     step(`${env.DATA_DIR} holds ${dataFiles.join(', ')}; nothing written elsewhere`);

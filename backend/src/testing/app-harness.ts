@@ -143,6 +143,27 @@ export async function editStoredSession(app: TestApp, sid: string, edit: (sessio
   }
 }
 
+/** How many sessions the app has stored (rows of sessions.sqlite, or its session keys in Redis). */
+export async function storedSessionCount(app: TestApp): Promise<number> {
+  const { redisUrl, redisPrefix, dataDir } = app.config;
+  if (redisUrl) {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      let count = 0;
+      for await (const keys of redis.scanStream({ match: `${redisPrefix}:sess:*`, count: 500 })) count += (keys as string[]).length;
+      return count;
+    } finally {
+      redis.disconnect();
+    }
+  }
+  const db = new Database(join(dataDir, 'sessions.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 /** supertest bound to the app, optionally as a signed-in user. */
 export function api(baseUrl: string, cookie?: string) {
   const withCookie = <T extends request.Test>(t: T) => (cookie ? t.set('Cookie', cookie) : t);

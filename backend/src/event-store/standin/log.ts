@@ -61,6 +61,8 @@ export class InMemoryLog {
   /** Per stream, its event records by revision (a scavenged one stays, emptied, so numbering goes on). */
   private readonly streams = new Map<string, LogRecord[]>();
   private next = FIRST_POSITION;
+  /** Positions of scavenged records: still boundaries a reader may start at, though nothing is there now. */
+  private readonly scavenged = new Set<bigint>();
   /** 'appended' after every write (subscriptions wake up on it). */
   readonly events = new EventEmitter().setMaxListeners(0);
 
@@ -167,8 +169,6 @@ export class InMemoryLog {
     }
     return removed;
   }
-
-  private readonly scavenged = new Set<bigint>();
 
   private write(streamId: string, event: ProposedEvent): LogRecord {
     const list = this.streams.get(streamId) ?? [];

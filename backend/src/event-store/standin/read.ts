@@ -123,6 +123,9 @@ async function subscribeToAll(call: ReadCall, options: ReadReq.Options, context:
     call.once('finish', resolve);
   });
   const open = () => !call.cancelled && !call.destroyed && !call.writableEnded;
+  /** Ends the wait for live events, when there is one. */
+  let wakeUp: (() => void) | null = null;
+  void ended.then(() => wakeUp?.());
   try {
     call.write(confirmation(randomUUID()));
     let caught = false;
@@ -148,8 +151,16 @@ async function subscribeToAll(call: ReadCall, options: ReadReq.Options, context:
         await send(call, caughtUp(), ended);
         continue;
       }
-      const appended = new Promise<void>((resolve) => log.events.once('appended', resolve));
-      await Promise.race([appended, ended]);
+      // Live: wait for the next append (or the end of the call), leaving no listener behind.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          log.events.off('appended', wake);
+          wakeUp = null;
+          resolve();
+        };
+        wakeUp = wake;
+        log.events.on('appended', wake);
+      });
     }
   } finally {
     context.subscriptions.delete(call);
