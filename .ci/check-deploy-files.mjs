@@ -63,6 +63,7 @@ function checkCompose() {
       if (service.restart !== 'unless-stopped') problem(file, `service ${name}: restart is ${service.restart ?? 'not set'}, not unless-stopped`);
       if (!service.healthcheck?.test || service.healthcheck.disable) problem(file, `service ${name}: no health check`);
       if (JSON.stringify(service.command ?? '').includes('start-dev')) problem(file, `service ${name}: runs a development mode (start-dev)`);
+      if (service.command !== undefined && !Array.isArray(service.command)) problem(file, `service ${name}: command in shell form (SIGTERM would reach /bin/sh, not the process)`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -172,6 +172,7 @@ function materializeStage(stages, stage, scratch) {
       fail(`stage ${stage.name} runs npm ci without ${manifest}: COPY it in before, or that workspace's dependencies are not installed`);
     }
   }
+  const t0 = Date.now();
   const dir = join(scratch, `stage-${stage.name}`);
   mkdirSync(dir, { recursive: true });
   const workspaces = [...install.matchAll(/(?:--workspace|-w)[= ](\S+)/g)].map((m) => m[1]);
@@ -191,7 +192,7 @@ function materializeStage(stages, stage, scratch) {
       for (const p of m[1].trim().split(/\s+/)) mkdirSync(join(dir, p), { recursive: true });
     }
   }
-  step(`stage ${stage.name}: ${paths.length} production packages (npm ${args.slice(1).join(' ')})`);
+  step(`stage ${stage.name}: ${paths.length} production packages (npm ${args.slice(1).join(' ')}), linked in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return dir;
 }
 
