@@ -10,6 +10,7 @@ import { chain } from './http/chain';
 import { bodyErrors, jsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { serveFrontend } from './http/frontend';
+import { loadShedder } from './http/server-edge';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { mountBuiltInProvider } from './identity/built-in-provider';
@@ -71,6 +72,9 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   // No ETag on API answers: they are small, private and computed in full either way, so hashing each one to
   // allow a 304 saves nothing. (Static files keep theirs: serve-static sets its own.)
   server.set('etag', false);
+  // First of all: an overloaded process answers 503 + Retry-After at once rather than queueing more work.
+  const shedder = config.loadShedding ? loadShedder(config.loadShedding) : null;
+  if (shedder) app.use(['/api', '/oidc'], shedder);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -118,6 +122,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     app,
     infra,
     async close() {
+      shedder?.stop();
       await app.close();
       await infra.close();
     },

@@ -32,9 +32,15 @@ describe('loadConfig: safe by default', () => {
     [{ BILLING_SANDBOX: 'true' }, 'BILLING_SANDBOX must be 1 (on) or 0 (off), got true'],
     [{ SIGNUP: 'invite' }, 'SIGNUP must be open or closed, got invite'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true'],
+    [{ REDIS_PREFIX: 'joy:prod' }, "REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got joy:prod"],
     [{ BILLING_SANDBOX: '1', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' }, 'BILLING_SANDBOX=1 and STRIPE_SECRET_KEY are both set'],
   ])('refuses %o, naming the variable', (env, message) => {
     expect(() => load(env)).toThrow(message);
+  });
+
+  it('prefixes Redis keys with joy unless REDIS_PREFIX names another prefix (installs sharing a Redis)', () => {
+    expect(load({}).redisPrefix).toBe('joy');
+    expect(load({ REDIS_PREFIX: 'joy-staging' }).redisPrefix).toBe('joy-staging');
   });
 
   it('reads TRUST_PROXY as hops or addresses', () => {

@@ -25,10 +25,11 @@ export interface AppConfig {
   redisPrefix: string;
   frontendDist: string;
   rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
-  /** Stripe when STRIPE_SECRET_KEY is set; the sandbox (a labelled test-mode checkout) only with BILLING_SANDBOX=1; else none. */
+  /** Load shedding (SHED_EVENT_LOOP_DELAY_MS; 0 turns it off): see http/server-edge.ts. */
+  loadShedding: LoadShedding | null;
   /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
   acceptLostKeys: boolean;
-  /** Stripe when STRIPE_SECRET_KEY is set, else the sandbox (a labelled test-mode checkout, no money moves). */
+  /** Stripe when STRIPE_SECRET_KEY is set; the sandbox (a labelled test-mode checkout) only with BILLING_SANDBOX=1; else none. */
   billing: BillingConfig;
   /** AUTH_DEV_LOGIN=1: the built-in provider also offers the password-less development form. */
   devLogin: boolean;
@@ -42,6 +43,18 @@ export interface AppConfig {
 export function optIns(config: AppConfig): string[] {
   return [...(config.devLogin ? ['AUTH_DEV_LOGIN'] : []), ...(config.billing.provider === 'sandbox' ? ['BILLING_SANDBOX'] : [])];
 }
+
+/** Load shedding at the HTTP edge (http/server-edge.ts). */
+export interface LoadShedding {
+  /** Shed while the event loop ran this late (ms, the last window's 99th percentile) or more. */
+  maxDelayMs: number;
+  /** How often the delay is looked at (ms). */
+  windowMs: number;
+  /** Seconds a shed client is asked to wait. */
+  retryAfterSeconds: number;
+}
+
+export const DEFAULT_LOAD_SHEDDING: LoadShedding = { maxDelayMs: 500, windowMs: 250, retryAfterSeconds: 2 };
 
 export type BillingConfig =
   | { provider: 'none' }
@@ -91,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
     },
     acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
+    loadShedding: loadShedding(env),
     billing: billingConfig(env),
     devLogin: flag(env, 'AUTH_DEV_LOGIN'),
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
@@ -181,6 +195,14 @@ function redisPrefix(env: NodeJS.ProcessEnv): string {
   const prefix = env.REDIS_PREFIX || 'joy';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got ${prefix}`);
   return prefix;
+}
+
+function loadShedding(env: NodeJS.ProcessEnv): LoadShedding | null {
+  const raw = env.SHED_EVENT_LOOP_DELAY_MS;
+  if (raw === undefined || raw === '') return DEFAULT_LOAD_SHEDDING;
+  const maxDelayMs = Number(raw);
+  if (!Number.isInteger(maxDelayMs) || maxDelayMs < 0) throw new Error(`SHED_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds (0 = off), got ${raw}`);
+  return maxDelayMs === 0 ? null : { ...DEFAULT_LOAD_SHEDDING, maxDelayMs };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

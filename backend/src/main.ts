@@ -1,13 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { loadConfig } from './config';
+import { listenOnEdge } from './http/server-edge';
 import { UnreadableEventError } from './event-store/event-store.port';
 import { RefusedToStart } from './ops/integrity';
 
 async function main() {
   const config = loadConfig();
   const running = await createApp(config);
-  await running.app.listen(config.port);
+  await listenOnEdge(running.app, config.port);
   new Logger('Joy').log(`Joy is running at ${config.publicUrl} (role ${config.role})`);
   const shutdown = async (signal: string) => {
     new Logger('Joy').log(`${signal}: shutting down`);

@@ -103,4 +103,25 @@ describe('account: export and deletion in the browser', () => {
     expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(200);
     await context.close();
   });
+
+  it('a member declines care actions with the switch on the Account page, and it stays so after a reload', async () => {
+    const { page, context } = await newPage(browser, DESKTOP);
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'rosalind.care@example.com', 'Rosalind');
+    await page.getByText('Welcome back, Rosalind!').waitFor();
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('heading', { name: 'Care Actions' }).waitFor();
+    const toggle = page.getByRole('switch', { name: /Accept care actions from my groups/ });
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    await toggle.click();
+    await page.getByText('Settings saved').waitFor();
+    await page.getByText('Nobody can send you care actions, and care suggestions do not name you.').waitFor();
+    await screenshot(page, 'account-care-declined');
+    expect((await (await page.request.get(`${server.baseUrl}/api/settings`)).json())).toEqual({ acceptCareActions: false });
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Care Actions' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('#accept-care-actions')?.getAttribute('aria-checked') === 'false');
+    await context.close();
+  });
 });

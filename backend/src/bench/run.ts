@@ -15,12 +15,14 @@ import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { freePort, startAppProcess } from './app-process';
+import { burstFigure, connectionsFigure } from './faults';
 
 /**
  * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
  * Figures are printed, never asserted. BENCH_SECONDS (default 5) sets each HTTP run's length, BENCH_ROUNDS
  * (default 3) how many paired runs make each HTTP figure,
- * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild.
+ * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild; BENCH_BURST (300), BENCH_SIMULTANEOUS (1000) and
+ * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -282,7 +284,11 @@ async function main(): Promise<void> {
   await httpFigures();
   await lagFigure();
   await rebuildFigure();
+  // Abuse: how the app holds up, not how fast it is (each on a fresh app process).
+  const abuse = [...(await burstFigure()), ...(await connectionsFigure())];
   print();
+  console.log('\nUnder abuse:');
+  for (const line of abuse) console.log(line);
 }
 
 main().catch((err) => {

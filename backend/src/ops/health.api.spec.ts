@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { runProjections } from './projections-command';
 
 /** Every number anywhere in a JSON value. */
 function numbersIn(value: unknown): number[] {
@@ -89,6 +90,11 @@ describe('health', () => {
     const ops = await details();
     expect(ops.body.events.error).toContain(`the event at position ${position} cannot be read`);
     expect(ops.body.events.error).toContain(`npm run events -- quarantine ${position}`);
+    let printed = '';
+    const io = { out: (t: string) => void (printed += t), err: (t: string) => void (printed += t), env: { PORT: String(app.config.port), DATA_DIR: app.config.dataDir } };
+    expect(await runProjections(['status'], io)).toBe(0);
+    expect(printed).toMatch(new RegExp(`^events: .*the event at position ${position} cannot be read`, 'm'));
+    expect(printed).toMatch(/^status: degraded$/m);
     // Repaired, so that the harness's check of every event at the end reads them all.
     const repair = new Database(join(app.config.dataDir, 'events.sqlite'));
     repair.prepare("DELETE FROM events WHERE event_id = 'damaged-1'").run();

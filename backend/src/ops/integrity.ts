@@ -29,8 +29,9 @@ export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: b
     throw new RefusedToStart(
       `${keysFile} is missing (or holds no keys), but ${eventsFile} holds personal data encrypted with its keys ` +
         `(the first at position ${encryptedAt}). Started without it, every name and e-mail would read as blank, for good. ` +
-        `Restore keys.sqlite from your latest backup of the data directory (one taken with or after events.sqlite) ` +
-        `to ${keysFile}, then start again. Only if no backup exists and you accept that this personal data is lost, ` +
+        `Restore keys.sqlite from your latest backup of the data directory (npm run backup writes it as ` +
+        `<backup>/keys.sqlite, taken with the events) to ${keysFile}, then start again. Only if no backup exists and ` +
+        `you accept that this personal data is lost, ` +
         `start once with ACCEPT_LOST_KEYS=1.`,
     );
   }

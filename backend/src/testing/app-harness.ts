@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { listenOnEdge } from '../http/server-edge';
 import { createApp, RunningApp } from '../app';
 import { AppConfig, loadConfig } from '../config';
 import { freePort } from '../bench/app-process';
@@ -77,12 +78,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // Tests sign many people in from one address; the rate-limit tests set their own limits.
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
+    // The app shares its event loop with Jest and the test's own clients here: shed only when it is truly stuck
+    // (the shedding test sets its own threshold).
+    SHED_EVENT_LOOP_DELAY_MS: '2000',
     ...backends,
     ...env,
   });
   const start = async () => {
     const running = await createApp(config, { logger: false });
-    await running.app.listen(config.port, '127.0.0.1');
+    await listenOnEdge(running.app, config.port, '127.0.0.1');
     return running;
   };
   const harness: TestApp = {

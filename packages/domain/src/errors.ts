@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   'auth.unavailable': 'unavailable',
   'store.conflict': 'conflict', // another process kept changing the same thing; nothing was saved
   'store.unavailable': 'unavailable', // the event store cannot take writes; nothing was saved
+  'server.busy': 'unavailable', // load shed: Retry-After says when to come back
   internal: 'internal',
   // ratings
   'rating.factor_out_of_range': 'invalid',

@@ -72,12 +72,17 @@ export interface Field {
   autofocus?: boolean;
 }
 
+/** What a refused form shows again of a field: never more than the field holds (an error page never echoes a flood). */
+function echoed(f: Field): string {
+  return f.value!.slice(0, f.maxlength ?? 320);
+}
+
 function field(f: Field): string {
   const described = [f.help ? `${f.name}-help` : '', f.error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
   return `<div class="item"><label for="${f.name}">${escape(f.label)}</label>
 <input id="${f.name}"${f.autofocus ? ' autofocus' : ''} name="${f.name}" type="${f.type ?? 'text'}" autocomplete="${f.autocomplete}"${f.required === false ? '' : ' required'}${
     f.maxlength ? ` maxlength="${f.maxlength}"` : ''
-  }${f.value !== undefined && f.type !== 'password' ? ` value="${escape(f.value)}"` : ''}${f.error ? ' aria-invalid="true"' : ''}${
+  }${f.value !== undefined && f.type !== 'password' ? ` value="${escape(echoed(f))}"` : ''}${f.error ? ' aria-invalid="true"' : ''}${
     described ? ` aria-describedby="${described}"` : ''
   }>${f.help ? `<div class="help" id="${f.name}-help">${escape(f.help)}</div>` : ''}${f.error ? `<div class="field-error" id="${f.name}-error">${escape(f.error)}</div>` : ''}</div>`;
 }
