@@ -46,7 +46,7 @@ export interface Infrastructure {
 
 /** The accounts of the built-in sign-in, in DATA_DIR (the provider runs in the api process: one at a time). */
 export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Promise<LocalAccounts> {
-  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys));
+  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys), config.publicUrl);
 }
 
 /**
@@ -118,7 +118,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     });
   }
   const lookup = await lookupHasher(keys);
-  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup, config.publicUrl);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
