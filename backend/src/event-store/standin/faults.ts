@@ -10,6 +10,8 @@ export interface Faults {
   notLeader?: { host: string; port: number };
   /** The credentials lack the rights: every streams call is refused with AccessDenied. */
   accessDenied?: boolean;
+  /** The node takes streams calls and never answers them (a hung process, a network black hole). */
+  unresponsive?: boolean;
   /** The node fails every streams call with an internal error (a bug, a corrupt chunk). */
   internalError?: boolean;
   /**
