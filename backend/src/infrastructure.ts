@@ -12,7 +12,8 @@ import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulf
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
 import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
-import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
+import { KeyArchive, KeyStore } from './identity/key-store';
+import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
