@@ -1,7 +1,50 @@
-/** Unit, conformance and API tests of both workspaces. The browser tests have their own config. */
+/**
+ * The Jest tiers of both workspaces (the browser tests have their own config, jest.browser.config.js):
+ * - unit (`npm run test:unit`): pure code, no network, database, child process or temp file; seconds. The
+ *   projects domain, backend-unit and frontend-unit. A backend spec joins it by being listed in BACKEND_UNIT;
+ *   testing/no-io.ts makes a unit spec that tries I/O fail with a message saying so.
+ * - int (`npm run test:int`): adapters against their real stores, the whole app over HTTP, React pages in jsdom:
+ *   backend-int (every other backend spec) and frontend-int (the *.test.tsx files).
+ */
 
 /** Tests read the shared domain package from its source, so they never need it built first. */
 const domainSource = { '^@joy/domain$': '<rootDir>/packages/domain/src/index.ts' };
+
+/** Backend specs of pure code: deciders, projectors, analytics, rules, the error mapping, the in-memory stores. */
+const BACKEND_UNIT = [
+  '**/*.decider.spec.ts',
+  '**/*.projector.spec.ts',
+  '**/insights/analytics.spec.ts',
+  '**/names/name-rule.spec.ts',
+  '**/http/api-exception.filter.spec.ts',
+  '**/http/edge.spec.ts',
+  '**/read-models/in-memory-read-model-store.spec.ts',
+  '**/read-models/versioned-read-model-store.spec.ts',
+];
+
+const backend = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/backend/src'],
+  // isolatedModules (transpile only; `tsc` type-checks) is set in backend/tsconfig.json.
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/backend/tsconfig.json' }] },
+  moduleNameMapper: domainSource,
+};
+
+const frontend = {
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/frontend/src'],
+  // isolatedModules is set in frontend/tsconfig.test.json (ts-jest's own option is deprecated).
+  transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/frontend/tsconfig.test.json' }] },
+  // Load the CommonJS builds of antd, rc-components and react-router (jsdom defaults to the ESM "browser" ones).
+  testEnvironmentOptions: { customExportConditions: ['node', 'require', 'default'] },
+  setupFilesAfterEnv: ['<rootDir>/frontend/src/setupTests.ts'],
+  moduleNameMapper: {
+    '\\.css$': '<rootDir>/frontend/src/testing/styleStub.ts',
+    // @ant-design/icons' CommonJS build requires an ES module file of @ant-design/colors.
+    '^@ant-design/colors/es/(.*)$': '@ant-design/colors/lib/$1',
+    ...domainSource,
+  },
+};
 
 module.exports = {
   projects: [
@@ -11,34 +54,18 @@ module.exports = {
       roots: ['<rootDir>/packages/domain/src'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/domain/tsconfig.spec.json' }] },
+      setupFiles: ['<rootDir>/backend/src/testing/no-io.ts'],
     },
+    { ...backend, displayName: 'backend-unit', testMatch: BACKEND_UNIT, setupFiles: ['<rootDir>/backend/src/testing/no-io.ts'] },
     {
-      displayName: 'backend',
-      testEnvironment: 'node',
+      ...backend,
+      displayName: 'backend-int',
       // API and fault tests start the whole app; on a loaded 2-core CI machine that can take seconds.
       testTimeout: 30_000,
-      roots: ['<rootDir>/backend/src'],
       testMatch: ['**/*.spec.ts'],
-      // isolatedModules (transpile only; `tsc` type-checks) is set in backend/tsconfig.json.
-      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/backend/tsconfig.json' }] },
-      moduleNameMapper: domainSource,
+      testPathIgnorePatterns: ['/node_modules/', ...BACKEND_UNIT.map((glob) => glob.replace('**/', '/').replace('*', '[^/]*').replace(/\./g, '\\.') + '$')],
     },
-    {
-      displayName: 'frontend',
-      testEnvironment: 'jsdom',
-      roots: ['<rootDir>/frontend/src'],
-      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
-      // isolatedModules is set in frontend/tsconfig.test.json (ts-jest's own option is deprecated).
-      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/frontend/tsconfig.test.json' }] },
-      // Load the CommonJS builds of antd, rc-components and react-router (jsdom defaults to the ESM "browser" ones).
-      testEnvironmentOptions: { customExportConditions: ['node', 'require', 'default'] },
-      setupFilesAfterEnv: ['<rootDir>/frontend/src/setupTests.ts'],
-      moduleNameMapper: {
-        '\\.css$': '<rootDir>/frontend/src/testing/styleStub.ts',
-        // @ant-design/icons' CommonJS build requires an ES module file of @ant-design/colors.
-        '^@ant-design/colors/es/(.*)$': '@ant-design/colors/lib/$1',
-        ...domainSource,
-      },
-    },
+    { ...frontend, displayName: 'frontend-unit', testMatch: ['**/*.test.ts'] },
+    { ...frontend, displayName: 'frontend-int', testMatch: ['**/*.test.tsx'] },
   ],
 };

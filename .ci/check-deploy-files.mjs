@@ -6,14 +6,19 @@
 //   no secret may have a default, and every required variable must be in .env.example;
 // - every workflow in .github/workflows: parsed as YAML and checked against the shape GitHub Actions expects (jobs
 //   with runs-on, a timeout and steps that each `uses` or `run`; `needs` naming jobs that exist; actions and
-//   service images pinned; `${{ }}` balanced), and the repository paths its commands name must exist.
+//   service images pinned; `${{ }}` balanced), validated against GitHub's workflow schema (@action-validator/core),
+//   and the repository paths its commands name must exist.
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { parse } from 'yaml';
+
+// GitHub's workflow schema (SchemaStore's), checked by action-validator (WebAssembly: nothing to download or build).
+const { validateWorkflow } = createRequire(import.meta.url)('@action-validator/core');
 
 const repo = resolve(new URL('..', import.meta.url).pathname);
 const problems = [];
@@ -83,6 +88,10 @@ function checkWorkflow(file) {
   } catch (err) {
     problem(file, `not YAML: ${err.message}`);
     return;
+  }
+  for (const error of validateWorkflow(text).errors) {
+    const nested = (error.states ?? []).flatMap((state) => state.errors.map((e) => `${e.title} ${e.path ?? ''}`.trim()));
+    problem(file, `GitHub's workflow schema: ${error.title} at ${error.path ?? error.location?.line ?? '?'}${error.detail ? ` (${error.detail})` : ''}${nested.length ? `: ${nested.slice(0, 3).join('; ')}` : ''}`);
   }
   if (typeof doc?.name !== 'string') problem(file, 'no name');
   if (!doc?.on) problem(file, 'no `on` (triggers)');

@@ -3,6 +3,10 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from './app.tokens';
 import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
+import { BILLING_PROVIDER, type BillingProvider } from './billing/billing.provider';
+import { SandboxBillingProvider } from './billing/sandbox.provider';
+import { StripeBillingProvider } from './billing/stripe.provider';
+import { UnconfiguredBillingProvider } from './billing/unconfigured.provider';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
 import { EVENT_STORE } from './event-store/event-store.port';
@@ -18,6 +22,18 @@ import { RatingsModule } from './ratings/ratings.module';
 import { SettingsModule } from './settings/settings.module';
 import { READ_MODELS } from './read-models/read-model-store.port';
 
+/** The adapter of the billing port, chosen by configuration: Stripe (STRIPE_SECRET_KEY), the sandbox (BILLING_SANDBOX=1), or none. */
+export function billingProviderFor(config: AppConfig): BillingProvider {
+  switch (config.billing.provider) {
+    case 'stripe':
+      return new StripeBillingProvider(config.billing);
+    case 'sandbox':
+      return new SandboxBillingProvider(config.sessionSecret);
+    case 'none':
+      return new UnconfiguredBillingProvider();
+  }
+}
+
 /** The composition root: the configured adapters are provided to every feature module. */
 @Module({})
 export class AppModule {
@@ -31,6 +47,7 @@ export class AppModule {
       { provide: KEY_STORE, useValue: infra.keys },
       { provide: SESSION_STORE, useValue: infra.sessions },
       { provide: LOCAL_ACCOUNTS, useValue: infra.accounts },
+      { provide: BILLING_PROVIDER, useValue: billingProviderFor(config) },
       { provide: LOOKUP_HASH, useValue: infra.lookup },
       { provide: INFRASTRUCTURE, useValue: infra },
     ];

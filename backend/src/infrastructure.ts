@@ -12,7 +12,8 @@ import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulf
 import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from './account/personal-data-migration';
 import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
-import { KeyArchive, KeyStore, MongoKeyStore, SqliteKeyStore } from './identity/key-store';
+import { KeyArchive, KeyStore } from './identity/key-store';
+import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
@@ -46,7 +47,7 @@ export interface Infrastructure {
 
 /** The accounts of the built-in sign-in, in DATA_DIR (the provider runs in the api process: one at a time). */
 export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Promise<LocalAccounts> {
-  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys));
+  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys), config.publicUrl);
 }
 
 /**
@@ -118,7 +119,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     });
   }
   const lookup = await lookupHasher(keys);
-  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup, config.publicUrl);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;

@@ -1,5 +1,7 @@
 import { startAppProcess } from './bench/app-process';
 
+jest.setTimeout(60_000); // three starts of the built app on a busy machine
+
 /** The built app as a server runs it (`NODE_ENV=production node backend/dist/main.js`): needs `npm run build`. */
 describe('a production start', () => {
   it('refuses a weak SESSION_SECRET with a message naming it, and does not listen', async () => {

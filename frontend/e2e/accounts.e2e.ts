@@ -99,7 +99,7 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await expectAccessible(page, 'wrong password 1280');
 
     await page.getByLabel('Password').fill(PERSON.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByText(`Welcome back, ${PERSON.firstName}!`).waitFor();
     expect(await page.getByRole('note', { name: 'Demo install' }).count()).toBe(0);
@@ -122,7 +122,7 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await toSignIn(page, server.baseUrl);
     await page.getByLabel('Email').fill(PERSON.email);
     await page.getByLabel('Password').fill(PERSON.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${server.baseUrl}/`);
     await page.goto(`${server.baseUrl}/account`);
     await page.getByRole('button', { name: 'Delete account' }).click();
@@ -135,9 +135,61 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await toSignIn(page, server.baseUrl);
     await page.getByLabel('Email').fill(PERSON.email);
     await page.getByLabel('Password').fill(PERSON.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').getByText('Wrong e-mail or password.').waitFor();
     expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
     await context.close();
   });
+
+  it('adds a passkey on the Account page (Chromium\'s virtual authenticator), signs in with it, and not after the account is deleted', async () => {
+    const { page, context } = await open(browser, WIDE);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    const person = { firstName: 'Pia', email: 'pia.passkey@example.com', password: 'saffron-glacier-window-33' };
+    await toSignIn(page, server.baseUrl);
+    await page.getByRole('link', { name: 'Create account' }).click();
+    await page.getByLabel('First name').fill(person.firstName);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill(person.password);
+    await page.getByLabel('Confirm password').fill(person.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(`Welcome back, ${person.firstName}!`).waitFor();
+
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('heading', { name: 'Passkeys' }).waitFor();
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('Passkey added').waitFor();
+    await page.getByText(/Passkey 1, added on/).waitFor();
+    await screenshot(page, 'accounts-passkey-added-1280');
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0].isResidentCredential).toBe(true);
+
+    await page.getByRole('button', { name: 'Sign Out' }).first().click();
+    await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
+    await toSignIn(page, server.baseUrl);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByText(`Welcome back, ${person.firstName}!`).waitFor();
+
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText('Account deleted').waitFor();
+    await page.waitForURL(`${server.baseUrl}/`);
+
+    // The authenticator still holds the passkey, but the account and its public key are gone.
+    await toSignIn(page, server.baseUrl);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByText('This passkey could not sign you in.', { exact: false }).waitFor();
+    expect(page.url()).toContain('/oidc/interaction/');
+    expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
+    await context.close();
+  });
 });
+

@@ -25,7 +25,8 @@ import {
 import { membershipDecider, MESSAGES } from '../groups/groups.decider';
 import { userStreamCodec } from '../identity/accounts';
 import { IDENTITY_MESSAGES, identityDecider } from '../identity/identity.decider';
-import { SqliteKeyStore, type KeyStore } from '../identity/key-store';
+import { type KeyStore } from '../identity/key-store';
+import { SqliteKeyStore } from '../identity/key-stores';
 import { sealPersonalData } from '../identity/personal-data';
 import { readProfiles } from '../identity/profiles';
 import { weeklyActivityId, type GroupMemberStatsDoc, type GroupWeeklyActivityDoc } from '../projections/group-stats.projector';

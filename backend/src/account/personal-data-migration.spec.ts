@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userIdFor } from '../identity/identity.decider';
 import { LOOKUP_SECRET_ID } from '../identity/lookup-hash';
-import { SqliteKeyStore } from '../identity/key-store';
+import { SqliteKeyStore } from '../identity/key-stores';
 import { readProfile } from '../identity/profiles';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { migratePersonalDataInSqlite } from './personal-data-migration';

@@ -11,6 +11,7 @@ import {
 import type { RecordedEvent } from './event-store.port';
 import { isInvalidPosition } from './eventstoredb-errors';
 import { exactPosition, isSystemType, positionOf, toRecorded } from './eventstoredb-mappings';
+import { readWithin } from './eventstoredb-deadlines';
 
 /** Records read per request when paging through `$all`. */
 const PAGE_MAX = 1_000;
@@ -25,7 +26,11 @@ const HEAD_PAGE = 32;
  * never returned and never count as the head.
  */
 export class AllStream {
-  constructor(private readonly client: EventStoreDBClient) {}
+  /** @param deadlineMs how long a page may take (see `readWithin`). */
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly deadlineMs: number,
+  ) {}
 
   /** Up to `limit` non-system events with a commit position above `after`. */
   async readAfter(after: bigint, limit: number): Promise<RecordedEvent[]> {
@@ -71,10 +76,8 @@ export class AllStream {
     return this.startAtOrBefore(after);
   }
 
-  async page(options: ReadAllOptions): Promise<AllStreamResolvedEvent[]> {
-    const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ resolveLinkTos: false, ...options })) page.push(resolved);
-    return page;
+  page(options: ReadAllOptions): Promise<AllStreamResolvedEvent[]> {
+    return readWithin(this.client.readAll({ resolveLinkTos: false, ...options }), this.deadlineMs, 'read $all');
   }
 
   /** Up to `limit` non-system events with a commit position above `after`, reading forwards from `start`. */

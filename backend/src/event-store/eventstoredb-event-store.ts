@@ -8,6 +8,8 @@ import {
   START,
   jsonEvent,
   type JSONType,
+  type ReadStreamOptions,
+  type ResolvedEvent,
   type StreamMetadata,
 } from '@eventstore/db-client';
 import {
@@ -28,9 +30,11 @@ import {
   toEsdbExpectedRevision,
   toNumber,
   toRecorded,
+  toStreamMetadata,
   toStreamVersion,
   withKeepAlive,
 } from './eventstoredb-mappings';
+import { answerWithin, deadlineOf, readWithin } from './eventstoredb-deadlines';
 import { subscribeToAll } from './eventstoredb-subscription';
 
 export {
@@ -55,6 +59,8 @@ export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 10_000;
 /** Attempts of a call answered NotLeader: the client reconnects to the leader the node names, then it is retried. */
 const LEADER_ATTEMPTS = 3;
 const LEADER_RETRY_MS = 50;
+/** How long past its deadline an append may still be answered by the server (which enforces the deadline). */
+const APPEND_GRACE_MS = 500;
 /** Attempts of `truncateBefore` against concurrent metadata writes (each sees the other's and retries). */
 const METADATA_ATTEMPTS = 10;
 
@@ -63,6 +69,8 @@ export interface EventStoreDbEventStoreOptions {
   keepAliveIntervalMs?: number;
   /** Overrides DEFAULT_KEEPALIVE_TIMEOUT_MS (unused when the connection string sets keepAliveTimeout). */
   keepAliveTimeoutMs?: number;
+  /** How long a call may take (default: the connection string's `defaultDeadline`, else 10 s, the client's). */
+  deadlineMs?: number;
 }
 
 /**
@@ -84,6 +92,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly ownsClient: boolean;
   private readonly all: AllStream;
+  /** How long a call may take: reads (the client sets no deadline on them), and appends (see `answerWithin`). */
+  private readonly deadlineMs: number;
   private readonly logger = new Logger('EventStoreDB');
   /** Live subscriptions, ended by `close`. */
   private readonly subscriptions = new Set<AbortController>();
@@ -94,6 +104,7 @@ export class EventStoreDbEventStore implements EventStore {
    *   the keepalive defaults and disposes of it on `close`), or a client configured and owned by the caller.
    */
   constructor(connection: string | EventStoreDBClient, options: EventStoreDbEventStoreOptions = {}) {
+    this.deadlineMs = options.deadlineMs ?? (typeof connection === 'string' ? deadlineOf(connection) : 10_000);
     if (typeof connection === 'string') {
       this.client = EventStoreDBClient.connectionString(
         withKeepAlive(
@@ -107,7 +118,7 @@ export class EventStoreDbEventStore implements EventStore {
       this.client = connection;
       this.ownsClient = false;
     }
-    this.all = new AllStream(this.client);
+    this.all = new AllStream(this.client, this.deadlineMs);
   }
 
   async appendToStream(
@@ -130,7 +141,7 @@ export class EventStoreDbEventStore implements EventStore {
     );
     const result = await this.call(`append to ${streamId}`, async () => {
       try {
-        return await this.client.appendToStream(streamId, proposed, { expectedRevision });
+        return await this.answered(this.client.appendToStream(streamId, proposed, { expectedRevision }), `append to ${streamId}`);
       } catch (err) {
         if (!isEsdbWrongExpectedVersion(err)) throw err;
         throw new WrongExpectedVersionError(streamId, expected, toStreamVersion(err.actualVersion));
@@ -152,18 +163,8 @@ export class EventStoreDbEventStore implements EventStore {
     // truncate-before whatever revision is asked below it.
     const after = options.afterVersion ?? 0;
     return this.call(`read ${streamId}`, async () => {
-      const events: RecordedEvent[] = [];
-      try {
-        for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START })) {
-          const recorded = toRecorded(resolved);
-          if (!recorded) throw missingPosition(streamId);
-          events.push(recorded);
-        }
-      } catch (err) {
-        if (isStreamNotFound(err)) return [];
-        throw err;
-      }
-      return events;
+      const read = await this.readOf(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START });
+      return read.map((resolved) => toRecorded(resolved) ?? missing(streamId));
     });
   }
 
@@ -198,13 +199,14 @@ export class EventStoreDbEventStore implements EventStore {
   /** The stream's metadata (`truncateBefore`, custom keys...); {} when it has none. */
   async streamMetadata(streamId: string): Promise<StreamMetadata> {
     this.assertOpen();
-    return this.call(`read the metadata of ${streamId}`, async () => (await this.client.getStreamMetadata(streamId)).metadata ?? {});
+    return this.call(`read the metadata of ${streamId}`, async () => (await this.metastream(streamId)).metadata);
   }
 
   /** Replaces the stream's metadata (a `$metadata` event in `$$<stream>`, a system event never read as one). */
   async setStreamMetadata(streamId: string, metadata: StreamMetadata): Promise<void> {
     this.assertOpen();
-    await this.call(`write the metadata of ${streamId}`, () => this.client.setStreamMetadata(streamId, metadata));
+    const what = `write the metadata of ${streamId}`;
+    await this.call(what, () => this.answered(this.client.setStreamMetadata(streamId, metadata), what));
   }
 
   /**
@@ -218,14 +220,13 @@ export class EventStoreDbEventStore implements EventStore {
     if (!(Number.isSafeInteger(version) && version >= 1)) throw new RangeError(`Invalid version ${String(version)}`);
     this.assertOpen();
     for (let attempt = 1; ; attempt++) {
-      // The revision first: metadata read after it is at least as new, and a write expecting it fails if any is.
-      const revision = await this.call(`read the metadata of ${streamId}`, () => this.metastreamRevision(streamId));
-      const metadata = await this.streamMetadata(streamId);
+      const { metadata, revision } = await this.call(`read the metadata of ${streamId}`, () => this.metastream(streamId));
       const current = typeof metadata.truncateBefore === 'number' ? metadata.truncateBefore : 0;
       if (current >= version - 1) return;
       try {
-        await this.call(`write the metadata of ${streamId}`, () =>
-          this.client.setStreamMetadata(streamId, { ...metadata, truncateBefore: version - 1 }, { expectedRevision: revision }),
+        const what = `write the metadata of ${streamId}`;
+        await this.call(what, () =>
+          this.answered(this.client.setStreamMetadata(streamId, { ...metadata, truncateBefore: version - 1 }, { expectedRevision: revision }), what),
         );
         return;
       } catch (err) {
@@ -265,30 +266,32 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /** The revision of the last event of the stream's metastream (`$$<stream>`), or NO_STREAM. */
-  private async metastreamRevision(streamId: string): Promise<bigint | typeof NO_STREAM> {
-    let revision: bigint | typeof NO_STREAM = NO_STREAM;
+  /** An append's answer: the server's, which enforces the deadline, or unavailable shortly after it (a hung server). */
+  private answered<T>(append: Promise<T>, what: string): Promise<T> {
+    return answerWithin(append, this.deadlineMs + APPEND_GRACE_MS, what);
+  }
+
+  /** The stream's metadata (the last event of its metastream `$$<stream>`) and that event's revision (or NO_STREAM). */
+  private async metastream(streamId: string): Promise<{ metadata: StreamMetadata; revision: bigint | typeof NO_STREAM }> {
+    const [last] = await this.readOf(`$$${streamId}`, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    const data = last?.event?.isJson ? (last.event.data as Record<string, unknown>) : null;
+    return { metadata: data ? toStreamMetadata(data) : {}, revision: last?.event ? last.event.revision : NO_STREAM };
+  }
+
+  /** A read of a stream within the read deadline; [] when the stream does not exist. */
+  private async readOf(streamId: string, options: ReadStreamOptions): Promise<ResolvedEvent[]> {
     try {
-      for await (const resolved of this.client.readStream(`$$${streamId}`, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-        if (resolved.event) revision = resolved.event.revision;
-      }
+      return await readWithin(this.client.readStream(streamId, options), this.deadlineMs, `read ${streamId}`);
     } catch (err) {
-      if (!isStreamNotFound(err)) throw err;
+      if (isStreamNotFound(err)) return [];
+      throw err;
     }
-    return revision;
   }
 
   /** An append of no events: checks the expected version, writes nothing. */
   private async appendNothing(streamId: string, expected: ExpectedVersion): Promise<AppendResult> {
-    let last: RecordedEvent | null = null;
-    try {
-      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-        last = toRecorded(resolved);
-        if (!last) throw missingPosition(streamId);
-      }
-    } catch (err) {
-      if (!isStreamNotFound(err)) throw err;
-    }
+    const [resolved] = await this.readOf(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    const last = resolved ? (toRecorded(resolved) ?? missing(streamId)) : null;
     const current = last?.streamVersion ?? 0;
     if (expected !== 'any' && expected !== current) throw new WrongExpectedVersionError(streamId, expected, current);
     return { nextVersion: current, position: last?.position ?? 0 };
@@ -296,12 +299,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The commit position of the event at `revision` (0-based) of a stream. */
   private async positionAtRevision(streamId: string, revision: bigint): Promise<number> {
-    let position: number | null = null;
-    // Read to the end (one event): a read left early keeps its gRPC call open, and `dispose` then waits for it.
-    for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 })) {
-      position ??= toRecorded(resolved)?.position ?? null;
-    }
-    if (position === null) throw missingPosition(streamId);
-    return position;
+    const [resolved] = await this.readOf(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 });
+    return (resolved && toRecorded(resolved)?.position) || missing(streamId);
   }
+}
+
+/** Throws: the server sent an event without its log position. */
+function missing(streamId: string): never {
+  throw missingPosition(streamId);
 }

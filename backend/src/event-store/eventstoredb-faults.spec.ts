@@ -98,12 +98,28 @@ describe('EventStoreDB faults, on the wire', () => {
     const started = Date.now();
     const append = hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 });
     await expect(append).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    await expect(append).rejects.toThrow(/did not answer within the deadline \(append to deadline-/);
+    await expect(append).rejects.toThrow(/did not answer within (the deadline|\d+ ms) \(append to deadline-/);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(streamEvents(standIn, stream)).toEqual([]);
 
     standIn.faults = {};
     expect((await hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 })).nextVersion).toBe(1);
+  });
+
+  it('a server that never answers: reads and appends are unavailable after the deadline, nothing hangs', async () => {
+    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=300`);
+    opened.push(hurried);
+    const stream = `hung-${randomUUID()}`;
+    await hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+    standIn.faults = { unresponsive: true };
+    const started = Date.now();
+    await expect(hurried.readStream(stream)).rejects.toThrow(/EventStoreDB did not answer within 300 ms \(read hung-/);
+    await expect(hurried.readAll({ from: 0, limit: 10 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(hurried.headPosition()).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(hurried.appendToStream(stream, [event('B')], { expectedVersion: 1 })).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    standIn.faults = {};
+    expect((await hurried.readStream(stream)).map((e) => e.type)).toEqual(['A']); // whole reads again, never cut short
   });
 
   it('a failed read of $all is that failure, never taken for an invalid position (no scan of $all)', async () => {

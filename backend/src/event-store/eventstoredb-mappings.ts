@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ANY, NO_STREAM, type AppendExpectedRevision, type CurrentRevision, type Position } from '@eventstore/db-client';
+import { ANY, NO_STREAM, type AppendExpectedRevision, type CurrentRevision, type Position, type StreamMetadata } from '@eventstore/db-client';
 import type { EventMetadata, ExpectedVersion, RecordedEvent } from './event-store.port';
 
 /*
@@ -155,4 +155,19 @@ export function missingPosition(streamId: string): Error {
 /** The message of an error, whatever was thrown. */
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message || err.name : String(err);
+}
+
+const KEYS: Record<string, string> = { $maxAge: 'maxAge', $maxCount: 'maxCount', $tb: 'truncateBefore', $cacheControl: 'cacheControl', $acl: 'acl' };
+const ACL_KEYS: Record<string, string> = { $r: 'readRoles', $w: 'writeRoles', $d: 'deleteRoles', $mr: 'metaReadRoles', $mw: 'metaWriteRoles' };
+
+/** The stored data of a `$metadata` event as the client shows stream metadata (`$tb` → `truncateBefore`...). */
+export function toStreamMetadata(data: Record<string, unknown>): StreamMetadata {
+  const metadata: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const acl = key === '$acl' && value !== null && typeof value === 'object';
+    metadata[KEYS[key] ?? key] = acl
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [ACL_KEYS[k] ?? k, v]))
+      : value;
+  }
+  return metadata as StreamMetadata;
 }

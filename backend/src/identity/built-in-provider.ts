@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import { optIns } from '../config';
 import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
 import { isEmail, LocalAccounts, normaliseEmail } from './accounts/local-accounts';
+import { PASSKEY_SIGN_IN_SCRIPT } from './accounts/passkey-sign-in.script';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './accounts/passwords';
 import {
   devSignInPage,
@@ -117,7 +118,7 @@ export async function mountBuiltInProvider(
   const expired = (res: Response) =>
     send(res, 400, messagePage(pageOptions, 'This sign-in has expired', 'Sign-in pages work for a limited time. Please start again.', { href: '/api/login', label: 'Start again' }));
   const signInView = (uid: string, values: { email?: string; error?: string; notice?: string }) =>
-    signInPage(pageOptions, uid, { ...values, signupOpen: config.signup === 'open', passkeys: false, devLogin: config.devLogin });
+    signInPage(pageOptions, uid, { ...values, signupOpen: config.signup === 'open', passkeys: true, devLogin: config.devLogin });
   const address = (req: Request) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
   /** The longest wait among the keys, in ms (0: go ahead). */
   const waitFor = (accountKey: string | null, req: Request) =>
@@ -225,6 +226,37 @@ export async function mountBuiltInProvider(
       accountThrottle.fail(accountKey);
       addressThrottle.fail(address(req));
       send(res, 409, signUpPage(pageOptions, uid, { firstName, email, error: 'This account could not be created. If you already have one, sign in instead.' }));
+    }),
+  );
+  router.get('/assets/passkey-sign-in.js', (_req, res) => {
+    res.type('application/javascript').setHeader('Cache-Control', 'no-cache');
+    res.send(PASSKEY_SIGN_IN_SCRIPT);
+  });
+  router.get(
+    '/interaction/:uid/passkey/options',
+    interaction(async (_req, res, uid) => {
+      res.json(await accounts.passkeys.signInOptions(uid));
+    }),
+  );
+  router.post(
+    '/interaction/:uid/passkey',
+    signInLimit,
+    express.json({ limit: '20kb' }),
+    interaction(async (req, res, uid) => {
+      const wait = waitFor(null, req);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+        res.status(429).json({ message: tooManyAttempts(wait) });
+        return;
+      }
+      const accountId = await accounts.passkeys.signIn(uid, req.body);
+      if (!accountId) {
+        addressThrottle.fail(address(req));
+        res.status(401).json({ message: 'This passkey could not sign you in. Try again, or sign in with your e-mail and password.' });
+        return;
+      }
+      const redirect = await provider.interactionResult(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+      res.json({ redirect });
     }),
   );
   // The development form checks its input first (nothing changes on bad input), then the interaction.

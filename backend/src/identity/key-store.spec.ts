@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
 import { describeKeyStoreConformance } from './key-store.conformance';
-import { MongoKeyStore, SqliteKeyStore } from './key-store';
+import { MongoKeyStore, SqliteKeyStore } from './key-stores';
 
 // Starting a MongoDB container (and pulling its image the first time) takes a while; the SQLite cases are instant.
 jest.setTimeout(180_000);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteKeyStore } from './key-store';
+import { SqliteKeyStore } from './key-stores';
 import { decryptField, encryptField, newKey, openPersonalData, openRecorded, sealPersonalData } from './personal-data';
 import { recorded } from '../testing/events';
 

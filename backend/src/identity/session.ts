@@ -5,6 +5,7 @@ import passport from 'passport';
 import type { AppConfig } from '../config';
 import { chain } from '../http/chain';
 import type { SessionUser } from './signed-in.guard';
+import type { SignedInLookup, SignedInSession } from './session-store.port';
 
 export const SESSION_COOKIE = 'joy.sid';
 /** A session ends after a week without use, and a month after sign-in whatever happens. */
@@ -67,17 +68,6 @@ const ACCOUNT = /^\/api\/account\/?(\?|$)/i;
 function changesSession(req: Request): boolean {
   const url = req.originalUrl;
   return SESSION_CHANGING.test(url) || (req.method === 'DELETE' && ACCOUNT.test(url));
-}
-
-/** What the short path needs of a session. */
-export interface SignedInSession {
-  user?: string;
-  signedInAt?: number;
-}
-
-/** A store that can tell who is signed in to a live session more cheaply than `get` (which hands out a full copy). */
-interface SignedInLookup {
-  signedIn(sid: string): SignedInSession | null;
 }
 
 function hasSignedInLookup(store: session.Store): store is session.Store & SignedInLookup {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import session from 'express-session';
-import type { SignedInSession } from './session';
+import type { SignedInLookup, SignedInSession } from './session-store.port';
 
 /** Rolling sessions touch on every request; a new expiry is written at most once a minute. */
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -20,7 +20,7 @@ interface Cached {
  * Reads are served from a bounded in-memory cache in front of the file; expired sessions are removed lazily
  * on read and by a periodic sweep.
  */
-export class SqliteSessionStore extends session.Store {
+export class SqliteSessionStore extends session.Store implements SignedInLookup {
   private readonly db: Database.Database;
   private readonly sweeper: NodeJS.Timeout;
   private readonly statements;

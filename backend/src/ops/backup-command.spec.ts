@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
 
 /**

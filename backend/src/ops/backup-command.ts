@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { table } from './projections-command';
 
 const USAGE = `usage: npm run backup -- --to DIR

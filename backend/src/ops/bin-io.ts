@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 
 /** The CLIs' io on the real process: stdout with backpressure, Ctrl-C/SIGTERM end a follow, EPIPE ends quietly. */
 export function processIo(): CliIo {

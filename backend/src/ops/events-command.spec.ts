@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventToAppend } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { runEvents, type CliIo } from './events-command';
+import type { CliIo } from './cli-io';
+import { runEvents } from './events-command';
 
 const meta = (i: number) => ({
   eventId: `e${i}`,

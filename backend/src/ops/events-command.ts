@@ -3,31 +3,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { CliIo, EventSource } from './cli-io';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
 import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 import { progressBar } from './progress';
 import { quarantineEvent, verifyEvents } from './event-repair';
-
-/** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
-export interface CliIo {
-  /** May return a promise: the command then waits (backpressure of a slow pipe). */
-  out(text: string): void | Promise<void>;
-  err(text: string): void;
-  env: NodeJS.ProcessEnv;
-  /** Ends a `--follow` (the bin file aborts it on SIGINT/SIGTERM). */
-  signal?: AbortSignal;
-  /** Where progress bars are drawn (stderr in the bin files; none in tests). */
-  progress?: NodeJS.WritableStream;
-}
-
-/** The part of the event store the ops CLIs need. */
-export interface EventSource {
-  readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]>;
-  headPosition(): Promise<number>;
-  close(): Promise<void>;
-}
 
 const PAGE = 500;
 const FOLLOW_POLL_MS = 250;

@@ -6,7 +6,8 @@ import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store'
 import { EventStoreDbStandIn } from '../event-store/standin/server';
 import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { runEvents, type CliIo } from './events-command';
+import type { CliIo } from './cli-io';
+import { runEvents } from './events-command';
 import { exportEvents, importEvents, truncatedAway } from './events-transfer';
 import type { Progress } from './progress';
 

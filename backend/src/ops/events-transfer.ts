@@ -4,7 +4,7 @@ import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '..
 import { WrongExpectedVersionError } from '../event-store/event-store.port';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
-import type { EventSource } from './events-command';
+import type { EventSource } from './cli-io';
 import type { Progress } from './progress';
 
 /**

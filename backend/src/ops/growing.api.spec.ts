@@ -10,7 +10,7 @@ import { loadConfig } from '../config';
 import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
 import { api } from '../testing/app-harness';
 import { runBackup } from './backup-command';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
 import { runKeys } from './keys-command';
 

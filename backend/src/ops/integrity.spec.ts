@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
 
 jest.setTimeout(90_000);

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteKeyStore } from '../identity/key-store';
+import { SqliteKeyStore } from '../identity/key-stores';
 import { createKeyStore } from '../infrastructure';
 import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runKeys } from './keys-command';
 
 jest.setTimeout(180_000); // a MongoDB container, when there is a runtime, takes a while to start

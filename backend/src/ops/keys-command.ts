@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { KeyArchive, KeyRecord, KeyStore } from '../identity/key-store';
 import { createKeyStore } from '../infrastructure';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 
 const USAGE = `usage: npm run keys -- export --to FILE | import FILE

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 
 /** What the long-running CLI commands report their progress through. */
 export interface Progress {

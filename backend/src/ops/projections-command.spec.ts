@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { signIn, startTestApp, type TestApp } from '../testing/app-harness';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runProjections, table } from './projections-command';
 
 jest.setTimeout(30_000);

@@ -13,7 +13,8 @@ import {
   versionKey,
   VersionedReadModelStore,
 } from '../read-models/versioned-read-model-store';
-import { openEventSource, type CliIo, type EventSource } from './events-command';
+import type { CliIo, EventSource } from './cli-io';
+import { openEventSource } from './events-command';
 import type { HealthReport } from './health';
 
 const USAGE = `usage: npm run projections -- status | rebuild <name>

@@ -1,6 +1,6 @@
 import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
 import { api, startTestApp, TestApp } from '../testing/app-harness';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 import { runUsers } from './users-command';
 
 const OLD = 'lantern-orchard-meadow-7';

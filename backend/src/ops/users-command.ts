@@ -7,7 +7,7 @@ import { normaliseEmail } from '../identity/accounts/local-accounts';
 import type { KeyStore } from '../identity/key-store';
 import { decryptField } from '../identity/personal-data';
 import { createEventStore, createKeyStore, openLocalAccounts } from '../infrastructure';
-import type { CliIo } from './events-command';
+import type { CliIo } from './cli-io';
 
 const USAGE = `usage: npm run users -- reset-password <email> | grant-premium <email> [--months N]
   reset-password <email>   prints a one-time link (valid for an hour) where the account's owner chooses a new

@@ -3,6 +3,7 @@ import { App, Button, Card, Tag, Typography } from 'antd';
 import '../account/account.css';
 import { DataExportCard } from '../account/DataExportCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
+import { PasskeysCard } from '../account/PasskeysCard';
 import '../billing/billing.css';
 import { useCancelSubscription, usePlan } from '../billing/api';
 import { cancellationExplanation, planSummary } from '../billing/logic';
@@ -83,6 +84,7 @@ export default function AccountPage() {
       <div className="stack">
         <PlanCard />
         <CareSettingCard />
+        <PasskeysCard />
         <DataExportCard />
         <DeleteAccountCard />
       </div>

@@ -72,6 +72,9 @@ export const ERROR_CODES = {
   'settings.nothing_to_change': 'invalid',
   'care.not_found': 'not_found',
   // accounts
+  'passkey.unavailable': 'conflict', // only accounts of the built-in sign-in have passkeys here
+  'passkey.not_verified': 'invalid',
+  'passkey.not_found': 'not_found',
   'account.deleted': 'conflict',
   'account.not_found': 'not_found',
   'account.export_format': 'invalid',

@@ -35,6 +35,7 @@ export function appendHandler(context: AppendContext) {
       if (message) events.push(proposedEvent(message));
     });
     call.on('end', async () => {
+      if (context.faults().unresponsive) return; // never answered
       if (refused) return callback(refused);
       if (!options) return callback(errors.invalidArgument('Append without options'));
       const deadline = call.getDeadline();
@@ -89,6 +90,7 @@ export function batchAppendHandler(context: AppendContext) {
       for (const message of req.getProposedMessagesList()) batch.events.push(proposedEvent(message));
       if (!req.getIsFinal()) return;
       pending.delete(key);
+      if (context.faults().unresponsive) return; // never answered
       // A refusal (NotLeader, AccessDenied) ends the whole call, as the server's interceptors do.
       const refused = refusal(context.faults());
       if (refused) return void call.emit('error', refused);

@@ -10,6 +10,8 @@ export interface Faults {
   notLeader?: { host: string; port: number };
   /** The credentials lack the rights: every streams call is refused with AccessDenied. */
   accessDenied?: boolean;
+  /** The node takes streams calls and never answers them (a hung process, a network black hole). */
+  unresponsive?: boolean;
   /** The node fails every streams call with an internal error (a bug, a corrupt chunk). */
   internalError?: boolean;
   /**
@@ -39,13 +41,6 @@ export const errors = {
   invalidPosition: () => ({ code: status.OUT_OF_RANGE, details: 'Invalid position.' }) satisfies StandInError,
   /** An append whose deadline passed (unary append: the server gives up as the client does). */
   deadlineExceeded: () => ({ code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' }) satisfies StandInError,
-  wrongExpectedVersion: (streamName: string, expected: string, actual: bigint | null) =>
-    withException(status.FAILED_PRECONDITION, `Append failed due to WrongExpectedVersion. Stream: ${streamName}`, {
-      exception: 'wrong-expected-version',
-      'stream-name': streamName,
-      'expected-version': expected,
-      'actual-version': actual === null ? '' : String(actual),
-    }),
   invalidArgument: (details: string) => ({ code: status.INVALID_ARGUMENT, details }) satisfies StandInError,
 };
 

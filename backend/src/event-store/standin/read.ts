@@ -29,6 +29,7 @@ export function readHandler(context: ReadContext) {
   return (call: ReadCall) => {
     if (call.request.getOptions()?.hasSubscription()) context.onSubscribe();
     else if (call.request.getOptions()?.hasAll()) context.onReadAll();
+    if (context.faults().unresponsive) return; // the call stays open, unanswered
     const refused = refusal(context.faults());
     if (refused) return void call.emit('error', refused);
     const options = call.request.getOptions();

@@ -3,6 +3,7 @@ import type { KeyStore } from '../key-store';
 import type { LookupHash } from '../lookup-hash';
 import { decryptField, encryptField } from '../personal-data';
 import type { AccountStore } from './account-store';
+import { Passkeys } from './passkeys';
 import { checkPassword, hashPassword } from './passwords';
 
 /** A reset link works once, for an hour. */
@@ -28,11 +29,16 @@ export const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@
  * passkeys, reset links) and destroys that key.
  */
 export class LocalAccounts {
+  readonly passkeys: Passkeys;
+
   constructor(
     readonly store: AccountStore,
     private readonly keys: KeyStore,
     private readonly lookup: LookupHash,
-  ) {}
+    publicUrl: string,
+  ) {
+    this.passkeys = new Passkeys(store, publicUrl);
+  }
 
   private emailHash(email: string): string {
     return this.lookup('email', normaliseEmail(email));

@@ -135,7 +135,7 @@ ${
 }
 ${v.signupOpen ? `<p class="switch">New to Joy? <a href="${base}/signup">Create account</a></p>` : ''}
 ${v.devLogin ? `<p class="switch"><a href="${base}">Development sign-in (no password)</a></p>` : ''}`,
-    v.passkeys ? '<script src="/oidc/assets/webauthn.js"></script><script src="/oidc/assets/passkey-sign-in.js"></script>' : '',
+    v.passkeys ? '<script src="/oidc/assets/passkey-sign-in.js"></script>' : '',
   );
 }
 

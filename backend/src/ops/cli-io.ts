@@ -1,0 +1,20 @@
+import type { RecordedEvent } from '../event-store/event-store.port';
+
+/** Where a CLI writes, and its environment: `process` in the bin files, captured in tests. */
+export interface CliIo {
+  /** May return a promise: the command then waits (backpressure of a slow pipe). */
+  out(text: string): void | Promise<void>;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Ends a `--follow` (the bin file aborts it on SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  /** Where progress bars are drawn (stderr in the bin files; none in tests). */
+  progress?: NodeJS.WritableStream;
+}
+
+/** The part of the event store the ops CLIs need. */
+export interface EventSource {
+  readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]>;
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}

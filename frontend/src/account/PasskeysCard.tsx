@@ -1,0 +1,91 @@
+import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, List, Typography } from 'antd';
+import { apiJson, isUnauthorizedError } from '../api';
+import { toast } from '../lib/toast';
+
+/** GET /api/account/passkeys */
+interface PasskeysView {
+  available: boolean;
+  passkeys: { id: string; createdAt: string }[];
+}
+
+const PASSKEYS_KEY = ['/api/account/passkeys'] as const;
+
+const addedOn = (iso: string) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso));
+
+/**
+ * Passkeys (Account page): sign in with the device's screen lock instead of the password. Adding one asks the
+ * server for a challenge, lets the browser create the passkey (@simplewebauthn/browser) and sends it back to be
+ * verified and kept. Only accounts of this install's own sign-in have them (with another provider the card says so).
+ */
+export function PasskeysCard() {
+  const client = useQueryClient();
+  const list = useQuery<PasskeysView>({ queryKey: PASSKEYS_KEY });
+  const refresh = () => client.invalidateQueries({ queryKey: PASSKEYS_KEY });
+  const failed = (error: Error, what: string) => {
+    if (isUnauthorizedError(error)) return;
+    toast({ title: 'Error', description: `${what} ${error.message.replace(/^\d+: /, '')}`.trim(), variant: 'destructive' });
+  };
+
+  const add = useMutation<void, Error, void>({
+    mutationFn: async () => {
+      const optionsJSON = await apiJson<PublicKeyCredentialCreationOptionsJSON>('POST', '/api/account/passkeys/options');
+      const response = await startRegistration({ optionsJSON });
+      await apiJson('POST', '/api/account/passkeys', { response });
+    },
+    onSuccess: () => {
+      toast({ title: 'Passkey added', description: 'Next time, sign in with it: no password needed.', variant: 'success' });
+      void refresh();
+    },
+    onError: (error) => failed(error, error.name === 'NotAllowedError' ? 'No passkey was created.' : 'The passkey could not be added.'),
+  });
+  const remove = useMutation<void, Error, string>({
+    mutationFn: async (id) => {
+      await apiJson('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`);
+    },
+    onSuccess: () => void refresh(),
+    onError: (error) => failed(error, 'The passkey could not be removed.'),
+  });
+
+  if (!list.data) return null;
+  return (
+    <Card title={<h2 className="card-title">Passkeys</h2>}>
+      {list.data.available ? (
+        <>
+          <Typography.Paragraph className="account-data__text">
+            Sign in with your fingerprint, face or device PIN instead of your password. A passkey stays on your
+            device; Joy keeps only its public key.
+          </Typography.Paragraph>
+          {list.data.passkeys.length > 0 && (
+            <List
+              aria-label="Your passkeys"
+              dataSource={list.data.passkeys}
+              renderItem={(p, i) => (
+                <List.Item
+                  actions={[
+                    <Button key="remove" type="text" danger icon={<DeleteOutlined aria-hidden="true" />} onClick={() => remove.mutate(p.id)} aria-label={`Remove passkey ${i + 1}`}>
+                      Remove
+                    </Button>,
+                  ]}
+                >
+                  <KeyOutlined aria-hidden="true" /> Passkey {i + 1}, added on {addedOn(p.createdAt)}
+                </List.Item>
+              )}
+            />
+          )}
+          <div className="account-data__actions">
+            <Button icon={<KeyOutlined aria-hidden="true" />} onClick={() => add.mutate()} loading={add.isPending}>
+              Add a passkey
+            </Button>
+          </div>
+        </>
+      ) : (
+        <Typography.Paragraph className="account-data__text">
+          Passkeys are for accounts with a password on this install's own sign-in; yours signs in another way.
+        </Typography.Paragraph>
+      )}
+    </Card>
+  );
+}
