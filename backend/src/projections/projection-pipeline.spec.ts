@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventToAppend } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { Redis } from 'ioredis';
 import { BullMqQueue } from '../queue/bullmq-queue';
 import { InProcessQueue } from '../queue/in-process-queue';
 import type { ConsumerOptions, ExclusiveOptions, Job, JobHandler, JobQueue } from '../queue/queue.port';
@@ -17,7 +16,7 @@ import type { Reactor } from './pipeline/reactor';
 import { ProjectionPipeline } from './projection-pipeline';
 import type { Projection } from './projector';
 import { PROJECTIONS } from './projections';
-import { redisAnswers, waitUntil } from '../testing/wait';
+import { deleteRedisKeys, redisAnswers, waitUntil } from '../testing/wait';
 
 jest.setTimeout(20_000);
 Logger.overrideLogger(false);
@@ -477,16 +476,7 @@ const withRedis = redisAnswers(redisUrl) ? describe : describe.skip;
 
 withRedis('ProjectionPipeline: worker replicas on BullMQ (Redis)', () => {
   const prefix = `joytest-pipe-${process.pid}-${Date.now().toString(36)}`;
-  afterAll(async () => {
-    const redis = new Redis(redisUrl);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    await redis.quit();
-  });
+  afterAll(() => deleteRedisKeys(redisUrl, prefix));
 
   it('two replicas share the work without overlap; when one stops the other takes over: nothing skipped, nothing twice', async () => {
     // One shared read-model store (MongoDB in production), one BullMqQueue per replica (per process).

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { redisAnswers, waitUntil } from '../testing/wait';
+import { deleteRedisKeys, redisAnswers, waitUntil } from '../testing/wait';
 import { BullMqQueue } from './bullmq-queue';
 import { describeQueueConformance } from './queue.conformance';
 
@@ -9,19 +9,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `joytest-${process.pid}-${Date.now().toString(36)}`;
 
 /** Deletes every key of this run's prefix. */
-async function deleteKeys(): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
+const deleteKeys = () => deleteRedisKeys(redisUrl, prefix);
 
 /** Short leases, so that takeovers in the cases are quick. */
 const lease = { ttlMs: 900, retryMs: 50 };

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { Redis } from 'ioredis';
 
 /**
  * Polls `condition` until it holds; fails after `timeoutMs` (a liveness bound, not a performance check). Tests
@@ -25,4 +26,19 @@ export function redisAnswers(url: string): boolean {
     socket.on('connect', () => socket.write('PING\\r\\n'));
     socket.on('data', (d) => process.exit(/^[+-]/.test(d.toString()) ? 0 : 1));`;
   return spawnSync(process.execPath, ['-e', probe], { timeout: 1500 }).status === 0;
+}
+
+/** Deletes every Redis key that starts with `prefix:` (what a test run left behind). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
 }
