@@ -88,6 +88,14 @@ describe('the app on EventStoreDB (gRPC stand-in)', () => {
     expect((await ratingsOf(ada)).map((r) => r.id)).toEqual([res.body.id, ...before.map((r) => r.id)]);
   });
 
+  it('does not start on an EventStoreDB it cannot reach, and says which setting to check', async () => {
+    const gone = await EventStoreDbStandIn.start();
+    await gone.stop(); // a port nothing listens on
+    await expect(startTestApp({ EVENTSTORE_URL: gone.url, AUTH_DEV_LOGIN: '1' })).rejects.toThrow(
+      /EventStoreDB is unreachable \(.*\); check that it runs and that EVENTSTORE_URL names it/,
+    );
+  });
+
   it('access denied: writes answer 503, the relay stops with the reason in the health report, and does not spin', async () => {
     const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
     standIn.faults = { accessDenied: true };

@@ -41,13 +41,6 @@ export const errors = {
   invalidPosition: () => ({ code: status.OUT_OF_RANGE, details: 'Invalid position.' }) satisfies StandInError,
   /** An append whose deadline passed (unary append: the server gives up as the client does). */
   deadlineExceeded: () => ({ code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' }) satisfies StandInError,
-  wrongExpectedVersion: (streamName: string, expected: string, actual: bigint | null) =>
-    withException(status.FAILED_PRECONDITION, `Append failed due to WrongExpectedVersion. Stream: ${streamName}`, {
-      exception: 'wrong-expected-version',
-      'stream-name': streamName,
-      'expected-version': expected,
-      'actual-version': actual === null ? '' : String(actual),
-    }),
   invalidArgument: (details: string) => ({ code: status.INVALID_ARGUMENT, details }) satisfies StandInError,
 };
 
