@@ -119,6 +119,13 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     });
   }
   const lookup = await lookupHasher(keys);
+  if (config.role === 'api' && !config.oidc) {
+    // Each api process would have accounts of its own (and oidc-provider keeps its sign-in steps in memory).
+    new Logger('Infrastructure').warn(
+      `ROLE=api without OIDC_ISSUER: the built-in sign-in keeps its accounts in this process's ${join(config.dataDir, 'accounts.sqlite')}; ` +
+        'run one api process, or set OIDC_ISSUER to sign in through an identity provider',
+    );
+  }
   const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup, config.publicUrl);
   const readModels = createReadModels(config);
   const queue = createQueue(config);

@@ -1,23 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from './worker';
+import { freePort } from './bench/app-process';
 
 jest.setTimeout(20_000);
 Logger.overrideLogger(false);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('worker entry point', () => {
   it('runs the pipeline without the HTTP API and serves GET /health with the health report', async () => {

@@ -7,8 +7,8 @@ import { readProfile, readProfiles } from '../identity/profiles';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
-import { FACTOR_NAMES } from '@joy/domain';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
+import { FACTOR_NAMES, type RatingView } from '@joy/domain';
+import { ratingViewOf, type RatingSubmitted } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 /*
@@ -21,16 +21,8 @@ import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-stor
 
 export type ExportFormat = 'json' | 'csv';
 
-export interface ExportedRating {
-  id: string;
-  createdAt: string;
-  overallScore: number;
-  relationships: number;
-  health: number;
-  purpose: number;
-  growth: number;
-  joy: number;
-}
+/** A rating in the export: as the API shows it to its owner. */
+export type ExportedRating = RatingView;
 
 export interface ExportedGroup {
   id: string;
@@ -123,16 +115,7 @@ export class AccountExport {
     for (const event of await this.store.readStream(`ratings-${userId}`)) {
       if (event.type !== 'RatingSubmitted') continue;
       const d = event.data as unknown as RatingSubmitted['data'];
-      yield {
-        id: d.ratingId,
-        createdAt: d.submittedAt,
-        overallScore: d.overallScore,
-        relationships: d.relationships,
-        health: d.health,
-        purpose: d.purpose,
-        growth: d.growth,
-        joy: d.joy,
-      };
+      yield ratingViewOf(d);
     }
   }
 

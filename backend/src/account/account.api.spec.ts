@@ -34,6 +34,8 @@ async function startLoggingApp() {
     BILLING_SANDBOX: '1',
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
+    // In-process: the app's event loop is the test's too (seeding 10,000 events), so no load shedding.
+    SHED_EVENT_LOOP_DELAY_MS: '0',
   });
   const logs: string[] = [];
   const capture = (stream: NodeJS.WriteStream) =>

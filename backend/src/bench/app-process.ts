@@ -62,7 +62,9 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
       output = '';
       // The browser journeys and the bench opt into the development conveniences (password-less sign-in, sandbox
       // checkout) explicitly; a journey of a real install passes AUTH_DEV_LOGIN: '0' / BILLING_SANDBOX: '0'.
-      const optIns = { AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1' };
+      // Load shedding is off: on a test machine the app competes with Jest's other workers and the browser for the
+      // cores, and a late event loop there is not the app's own overload (the bench turns it on as in production).
+      const optIns = { AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1', SHED_EVENT_LOOP_DELAY_MS: '0' };
       const childEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...optIns, ...env, ...extraEnv };
       child = options.fileSizeLimitKb
         ? spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$1"`, process.execPath, MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_LOAD_SHEDDING } from '../config';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { signIn } from '../identity/dev-sign-in-client';
 import { startAppProcess } from './app-process';
@@ -13,6 +14,8 @@ import { startAppProcess } from './app-process';
 const BURST = Number(process.env.BENCH_BURST ?? 300);
 const CONNECTIONS = Number(process.env.BENCH_SIMULTANEOUS ?? 1000);
 const REQUESTS_PER_CONNECTION = Number(process.env.BENCH_REQUESTS_PER_CONNECTION ?? 5);
+/** Load shedding as a fresh install has it (app-process turns it off for tests). */
+export const PRODUCTION_SHEDDING = { SHED_EVENT_LOOP_DELAY_MS: String(DEFAULT_LOAD_SHEDDING.maxDelayMs) };
 /** A client gives up on an answer after this long (what "timed out" means below). */
 const CLIENT_TIMEOUT_MS = 10_000;
 
@@ -65,7 +68,7 @@ function summary(answers: Answer[]): string {
 
 /** One person sends BURST ratings at once, each on its own connection, with the default write limit. */
 export async function burstFigure(): Promise<string[]> {
-  const app = await startAppProcess({ RATE_LIMIT_SIGNIN_PER_15_MIN: '1000' });
+  const app = await startAppProcess({ RATE_LIMIT_SIGNIN_PER_15_MIN: '1000', ...PRODUCTION_SHEDDING });
   try {
     const cookie = await signIn(app.baseUrl, 'burst@bench.example', 'Burst');
     const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -91,7 +94,7 @@ export async function burstFigure(): Promise<string[]> {
 
 /** CONNECTIONS connections opened at once, each sending REQUESTS_PER_CONNECTION reads over keep-alive. */
 export async function connectionsFigure(): Promise<string[]> {
-  const app = await startAppProcess({ RATE_LIMIT_SIGNIN_PER_15_MIN: '1000' });
+  const app = await startAppProcess({ RATE_LIMIT_SIGNIN_PER_15_MIN: '1000', ...PRODUCTION_SHEDDING });
   try {
     const cookie = await signIn(app.baseUrl, 'reader@bench.example', 'Reader');
     const url = new URL('/api/joy-ratings/latest', app.baseUrl);

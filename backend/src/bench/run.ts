@@ -15,7 +15,7 @@ import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { freePort, startAppProcess } from './app-process';
-import { burstFigure, connectionsFigure } from './faults';
+import { burstFigure, connectionsFigure, PRODUCTION_SHEDDING } from './faults';
 
 /**
  * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
@@ -80,7 +80,7 @@ async function startBaseline(dir: string): Promise<Baseline> {
 }
 
 async function httpFigures(): Promise<void> {
-  const app = await startAppProcess({ RATE_LIMIT_WRITES_PER_MIN: '1000000000', RATE_LIMIT_SIGNIN_PER_15_MIN: '1000' });
+  const app = await startAppProcess({ RATE_LIMIT_WRITES_PER_MIN: '1000000000', RATE_LIMIT_SIGNIN_PER_15_MIN: '1000', ...PRODUCTION_SHEDDING });
   const baselineDir = mkdtempSync(join(tmpdir(), 'joy-bench-baseline-'));
   const baseline = await startBaseline(baselineDir);
   try {

@@ -53,6 +53,32 @@ const startCheckout = (subscriptionId = 'sub_1'): SubscriptionCommand => ({
 const types = (events: SubscriptionEvent[]) => events.map((e) => e.type);
 
 describe('subscription decider', () => {
+  describe("the operator's grant (npm run users -- grant-premium)", () => {
+    const until = new Date('2027-11-20T08:00:00.000Z');
+    const grant: SubscriptionCommand = { type: 'GrantPremium', userId: 'u1', until, at };
+
+    it('activates Joy Premium by provider "operator" until the given date, its end scheduled at once', () => {
+      const events = when([], grant);
+      expect(events.map((e) => e.type)).toEqual(['SubscriptionActivated', 'SubscriptionCancellationScheduled']);
+      expect(events[0].data).toMatchObject({ provider: 'operator', currentPeriodEnd: until.toISOString() });
+      const state = given(events);
+      expect(state.status).toBe('canceling');
+      expect(isPremiumAt(state, new Date('2027-11-20T07:59:59.000Z'))).toBe(true);
+      expect(isPremiumAt(state, until)).toBe(false);
+      expect(events.flatMap((e, i) => contractViolations(recorded(e.type, e.data, i + 1)))).toEqual([]);
+    });
+
+    it('refuses a grant to someone who has Joy Premium, and a grant that ends in the past', () => {
+      expectRefusal(() => when([started(), activated()], grant), { kind: 'conflict', code: 'billing.already_premium', message: BILLING_MESSAGES.alreadyPremium });
+      expectRefusal(() => when([], { ...grant, until: new Date(at.getTime() - 1) }), { kind: 'invalid', code: 'billing.grant_invalid' });
+    });
+
+    it('lets the person subscribe once the grant is over', () => {
+      const after = new Date(until.getTime() + 1000);
+      expect(when(when([], grant), { type: 'StartCheckout', userId: 'u1', provider: 'stripe', customerId: 'c', subscriptionId: 's2', at: after })).toHaveLength(1);
+    });
+  });
+
   describe('checkout', () => {
     it('starts the first checkout as attempt 1', () => {
       expect(when([], startCheckout())).toEqual([started('sub_1', 1)]);

@@ -6,25 +6,19 @@ import { decideAndAppend } from '../event-store/decider';
 import type { EventStore } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { CareActionDoc } from '../projections/care-actions.projector';
-import { reactorCheckpoint, reactorQueueName } from '../projections/pipeline/jobs';
+import { reactorCheckpoint, reactorQueueName, RELAY_CHECKPOINT } from '../projections/pipeline/jobs';
 import { ProjectionPipeline } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { CARE_FULFILMENT_REACTOR, CareFulfilment, careFulfilmentReactor, CareOrder, RecordingCareFulfilment } from './care-fulfilment';
 import { careDecider, careStream, fulfilledEventId } from './care.decider';
+import { waitUntil } from '../testing/wait';
 
 jest.setTimeout(20_000);
 Logger.overrideLogger(false);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
+const eventually = waitUntil;
 
 let dir: string;
 let store: SqliteEventStore;
@@ -146,7 +140,9 @@ describe('the care fulfilment reactor', () => {
     readModels.setCheckpoint = async (name, position) => (name === reactorCheckpoint(CARE_FULFILMENT_REACTOR) ? undefined : wipe(name, position));
     await pipeline.start();
     await eventually(async () => (await queue.backlog(reactorQueueName(CARE_FULFILMENT_REACTOR))) === 0 && (await fulfilledEvents('c1')).length === 1);
-    await sleep(100); // the relay's own delivery of the event arrives too
+    // The relay's own delivery of the event arrives too: once it has relayed past the event and the queue is empty.
+    const head = await store.headPosition();
+    await eventually(async () => (await readModels.getCheckpoint(RELAY_CHECKPOINT)) >= head && (await queue.backlog(reactorQueueName(CARE_FULFILMENT_REACTOR))) === 0);
     expect(await queue.backlog(reactorQueueName(CARE_FULFILMENT_REACTOR))).toBe(0);
     expect(await fulfilledEvents('c1')).toHaveLength(1);
     expect(orders.orders()).toHaveLength(1);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { RecordingCareFulfilment } from './care-fulfilment';
 import { CARE_MESSAGES, careStream } from './care.decider';
+import { waitUntil } from '../testing/wait';
 
 jest.setTimeout(30_000);
 
@@ -28,14 +29,7 @@ describe('care actions over HTTP', () => {
     expect(paid.status).toBe(200);
     expect((await as(cookie).get('/api/subscription-status')).body.isPremium).toBe(true);
   };
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const eventually = async (condition: () => Promise<boolean>, timeoutMs = 8000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await sleep(20);
-    }
-  };
+  const eventually = (condition: () => Promise<boolean>) => waitUntil(condition, 8000, 20);
   const send = (cookie: string, body: object) => as(cookie).post('/api/care-actions', body);
 
   beforeAll(async () => {
@@ -194,7 +188,9 @@ describe('care actions over HTTP', () => {
     await eventually(async () => (await store().readAll({ from: 0, limit: 10_000 })).filter((e) => e.type === 'CareActionFulfilled').length === 2);
     await app.stop();
     await app.restart();
-    await sleep(500);
+    // The reactor replays every event after the restart: wait until it has been through all of them.
+    const head = await store().headPosition();
+    await eventually(async () => (await app.running.infra.pipeline.reactorStatus()).every((r) => r.checkpoint >= head));
     const events = await store().readAll({ from: 0, limit: 10_000 });
     expect(events.filter((e) => e.type === 'CareActionFulfilled')).toHaveLength(2);
     const recorded = new RecordingCareFulfilment(join(app.config.dataDir, 'care-orders.sqlite'));

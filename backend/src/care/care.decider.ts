@@ -1,4 +1,4 @@
-import { CARE_KINDS, CARE_MESSAGE_MAX, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
+import { CARE_KINDS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -57,18 +57,8 @@ export function careDetails(kind: unknown, message: unknown): { kind: CareKind; 
 
 // ---- events -------------------------------------------------------------------------------------------
 
-export type CareActionSent = DomainEvent<
-  'CareActionSent',
-  {
-    careActionId: string;
-    groupId: string;
-    senderId: string;
-    recipientId: string;
-    kind: CareKind;
-    message: string | null;
-    sentAt: string;
-  }
->;
+/** The care action's fields as the API shows them (CareActionView), under the event's own name for the id. */
+export type CareActionSent = DomainEvent<'CareActionSent', Omit<CareActionView, 'id' | 'status'> & { careActionId: string }>;
 export type CareActionFulfilled = DomainEvent<'CareActionFulfilled', { careActionId: string; orderId: string; fulfilledAt: string }>;
 export type CareEvent = CareActionSent | CareActionFulfilled;
 

@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { metadataFor } from '../event-store/decider';
 import { runSignInFlow } from './dev-sign-in-client';
@@ -131,5 +133,27 @@ describe('identity links under keyed names, and the links of installs before the
     expect((await linkEvents(legacy)).at(-1)).toEqual({ type: 'IdentityUnlinked', userId });
     const again = await signIn(app.baseUrl, email, 'Older');
     expect((await api(app.baseUrl, again).get('/api/auth/user')).body.id).not.toBe(userId);
+  });
+});
+
+describe('a session cookie of one install', () => {
+  it('is worthless on another, even one holding the same session rows (each install signs with its own secret)', async () => {
+    const first = await startTestApp();
+    const cookie = await signIn(first.baseUrl, 'traveller@example.com', 'Traveller');
+    expect((await api(first.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
+    await first.stop();
+    const other = await startTestApp();
+    try {
+      await other.stop();
+      copyFileSync(join(first.config.dataDir, 'sessions.sqlite'), join(other.config.dataDir, 'sessions.sqlite'));
+      await other.restart();
+      expect(other.config.sessionSecret).not.toBe(first.config.sessionSecret);
+      // A read that needs nothing but a valid session (the person has no profile on the other install).
+      expect((await api(other.baseUrl, cookie).get('/api/joy-ratings')).status).toBe(401);
+    } finally {
+      await other.destroy();
+      await first.restart();
+      await first.destroy();
+    }
   });
 });

@@ -40,6 +40,8 @@ async function startOn(port: number, env: Record<string, string>): Promise<Runni
     FRONTEND_DIST: join(work, 'no-frontend'),
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
+    // In-process: the app's event loop is the test's too, so no load shedding.
+    SHED_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const running = await createApp(config, { logger: false });

@@ -1,21 +1,10 @@
-import { createServer } from 'node:net';
 import { signIn, startTestApp, type TestApp } from '../testing/app-harness';
 import type { CliIo } from './cli-io';
 import { runProjections, table } from './projections-command';
+import { freePort } from '../bench/app-process';
 
 jest.setTimeout(30_000);
 
-/** A port nothing listens on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function capture(env: NodeJS.ProcessEnv) {
   let out = '';

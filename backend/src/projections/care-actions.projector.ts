@@ -1,17 +1,9 @@
-import type { CareActionStatus, CareKind } from '@joy/domain';
+import type { CareActionView } from '@joy/domain';
 import type { CareActionFulfilled, CareActionSent } from '../care/care.decider';
 import { dataOf, Projector } from './projector';
 
-
-export interface CareActionDoc {
-  id: string;
-  groupId: string;
-  senderId: string;
-  recipientId: string;
-  kind: CareKind;
-  message: string | null;
-  sentAt: string;
-  status: CareActionStatus;
+/** A care action as the API shows it to its sender, with the fulfilment and the order of the lists. */
+export interface CareActionDoc extends CareActionView {
   orderId: string | null;
   fulfilledAt: string | null;
   /** Global position of the CareActionSent event: orders the lists newest first without ties. */

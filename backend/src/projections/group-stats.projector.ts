@@ -1,6 +1,7 @@
 import { isoWeekOf } from '@joy/domain';
-import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
+import type { MemberJoined } from '../groups/groups.decider';
 import type { RatingSubmitted } from '../ratings/ratings.decider';
+import { withoutMembership } from './groups.projector';
 import { dataOf, Projector } from './projector';
 
 /** What a group may see of a member's rating: never the factor scores. */
@@ -48,12 +49,7 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
-    if (event.type === 'UserDeleted') return null;
-    if (event.type === 'MemberLeft') {
-      if (!doc) return null;
-      const left = dataOf<MemberLeft['data']>(event);
-      return { ...doc, groups: doc.groups.filter((g) => g.groupId !== left.groupId) };
-    }
+    if (event.type === 'UserDeleted' || event.type === 'MemberLeft') return withoutMembership(doc, event);
     const current: GroupMemberStatsDoc = doc ?? { userId: dataOf<{ userId: string }>(event).userId, groups: [], latest: null, recent: [] };
     if (event.type === 'MemberJoined') {
       const d = dataOf<MemberJoined['data']>(event);

@@ -1,4 +1,5 @@
 import type { GroupCreated, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import { dataOf, Projector } from './projector';
 
 export interface GroupMember {
@@ -88,18 +89,23 @@ export const groupsProjector: Projector<GroupDoc> = {
   },
 };
 
+/**
+ * A per-user document with the groups the user belongs to, after MemberLeft (the group gone from `groups`) or
+ * UserDeleted (the document gone).
+ */
+export function withoutMembership<T extends { groups: readonly { groupId: string }[] }>(doc: T | null, event: RecordedEvent): T | null {
+  if (event.type === 'UserDeleted' || !doc) return null;
+  const left = dataOf<MemberLeft['data']>(event);
+  return { ...doc, groups: doc.groups.filter((g) => g.groupId !== left.groupId) };
+}
+
 /** memberships: per user, the groups they belong to, keyed by user id; deleted with the account. */
 export const membershipsProjector: Projector<MembershipsDoc> = {
   collection: 'memberships',
   eventTypes: ['MemberJoined', 'MemberLeft', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
-    if (event.type === 'UserDeleted') return null;
-    if (event.type === 'MemberLeft') {
-      if (!doc) return null;
-      const left = dataOf<MemberLeft['data']>(event);
-      return { ...doc, groups: doc.groups.filter((g) => g.groupId !== left.groupId) };
-    }
+    if (event.type === 'UserDeleted' || event.type === 'MemberLeft') return withoutMembership(doc, event);
     const d = dataOf<MemberJoined['data']>(event);
     const groups = doc?.groups ?? [];
     if (groups.some((g) => g.groupId === d.groupId)) return doc;

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventToAppend } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { spawnSync } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { BullMqQueue } from '../queue/bullmq-queue';
 import { InProcessQueue } from '../queue/in-process-queue';
 import type { ConsumerOptions, ExclusiveOptions, Job, JobHandler, JobQueue } from '../queue/queue.port';
@@ -18,18 +16,13 @@ import type { Reactor } from './pipeline/reactor';
 import { ProjectionPipeline } from './projection-pipeline';
 import type { Projection } from './projector';
 import { PROJECTIONS } from './projections';
+import { deleteRedisKeys, redisAnswers, waitUntil } from '../testing/wait';
 
 jest.setTimeout(20_000);
 Logger.overrideLogger(false);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
+const waitFor = waitUntil;
 
 /**
  * A projector that counts how often it applied each event (evolve is pure in real projectors; here the
@@ -345,7 +338,7 @@ describe('ProjectionPipeline: a queue that lost jobs, and late jobs of the relay
     await waitFor(async () => (await queue.backlog('projection.tally')) === 0 && (await readModels.getCheckpoint(RELAY_CHECKPOINT)) === 7);
     if (!reconnectFirst) queue.reconnect();
     await waitFor(async () => (await readModels.getCheckpoint('tally')) === 7);
-    await sleep(30);
+    await pipeline.waitUntilCaughtUp(); // everything relayed and applied: a duplicate would show now
     await expectExactlyOnce(readModels, tally, ['a', 'b']);
     expect([...tally.applications.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7]); // 7 was not applied over the lost 6
   });
@@ -368,7 +361,7 @@ describe('ProjectionPipeline: a queue that lost jobs, and late jobs of the relay
     queue.down = false;
     queue.release();
     await waitFor(async () => (await queue.backlog('projection.tally')) === 0);
-    await sleep(30);
+    await waitFor(() => tally.applications.has(4), 2000);
     expect(tally.applications.has(4)).toBe(true); // re-enqueued at once: the consumer found the gap in the current run
     queue.reconnect();
     await waitFor(async () => (await readModels.getCheckpoint('tally')) === 5);
@@ -479,31 +472,11 @@ describe('ProjectionPipeline: rebuild into a new version', () => {
 });
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Whether Redis answers a PING within about a second (decided before the tests are registered). */
-function redisAnswers(url: string): boolean {
-  const { hostname, port } = new URL(url);
-  const probe = `
-    const socket = require('node:net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname || '127.0.0.1')});
-    socket.setTimeout(900, () => process.exit(1));
-    socket.on('error', () => process.exit(1));
-    socket.on('connect', () => socket.write('PING\\r\\n'));
-    socket.on('data', (d) => process.exit(/^[+-]/.test(d.toString()) ? 0 : 1));`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 1500 }).status === 0;
-}
 const withRedis = redisAnswers(redisUrl) ? describe : describe.skip;
 
 withRedis('ProjectionPipeline: worker replicas on BullMQ (Redis)', () => {
   const prefix = `joytest-pipe-${process.pid}-${Date.now().toString(36)}`;
-  afterAll(async () => {
-    const redis = new Redis(redisUrl);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    await redis.quit();
-  });
+  afterAll(() => deleteRedisKeys(redisUrl, prefix));
 
   it('two replicas share the work without overlap; when one stops the other takes over: nothing skipped, nothing twice', async () => {
     // One shared read-model store (MongoDB in production), one BullMqQueue per replica (per process).

@@ -1,6 +1,6 @@
 import type { UserDeleted } from '../identity/identity.decider';
 import type { FactorScores } from '@joy/domain';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
+import { ratingViewOf, type RatingSubmitted } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector } from './projector';
 
 export type RatingDoc = FactorScores & {
@@ -17,15 +17,8 @@ export type RatingDoc = FactorScores & {
 export function ratingDocFrom(event: { data: object; position: number; streamVersion?: number }): RatingDoc {
   const d = event.data as RatingSubmitted['data'];
   return {
-    id: d.ratingId,
+    ...ratingViewOf(d),
     userId: d.userId,
-    overallScore: d.overallScore,
-    relationships: d.relationships,
-    health: d.health,
-    purpose: d.purpose,
-    growth: d.growth,
-    joy: d.joy,
-    createdAt: d.submittedAt,
     seq: event.position,
     ...(event.streamVersion !== undefined ? { streamVersion: event.streamVersion } : {}),
   };

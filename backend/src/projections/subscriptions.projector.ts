@@ -1,10 +1,11 @@
 import { type BillingProviderName, isPremiumAt, type PlanStatus, type SubscriptionStatusView } from '@joy/domain';
-import type {
-  SubscriptionActivated,
-  SubscriptionCancellationScheduled,
-  SubscriptionCheckoutStarted,
-  SubscriptionEnded,
-  SubscriptionRenewed,
+import {
+  SUBSCRIPTION_EVENT_TYPES,
+  type SubscriptionActivated,
+  type SubscriptionCancellationScheduled,
+  type SubscriptionCheckoutStarted,
+  type SubscriptionEnded,
+  type SubscriptionRenewed,
 } from '../billing/billing.decider';
 import { dataOf, Projector } from './projector';
 
@@ -43,15 +44,7 @@ type Data =
 
 export const subscriptionsProjector: Projector<SubscriptionDoc> = {
   collection: 'subscriptions',
-  eventTypes: [
-    'SubscriptionCheckoutStarted',
-    'SubscriptionActivated',
-    'SubscriptionRenewed',
-    'SubscriptionCancellationScheduled',
-    'SubscriptionCancellationWithdrawn',
-    'SubscriptionEnded',
-    'UserDeleted',
-  ],
+  eventTypes: [...SUBSCRIPTION_EVENT_TYPES, 'UserDeleted'],
   ids: (event) => [dataOf<Data>(event).userId],
   evolve(doc, event) {
     // Account deletion ends the subscription first (SubscriptionEnded), then the document goes with the account.

@@ -1,4 +1,5 @@
 import { Job, JobQueue } from './queue.port';
+import { waitUntil } from '../testing/wait';
 
 export interface QueueFixture {
   queue: JobQueue;
@@ -353,11 +354,4 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `condition` until it holds; fails after `timeoutMs` (a liveness bound, not a performance check). */
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 4000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
+const waitFor = waitUntil;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { api, signIn } from '../testing/app-harness';
 import { AppProcess, startAppProcess } from '../bench/app-process';
+import { waitUntil } from '../testing/wait';
 
 const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
@@ -33,7 +34,8 @@ describe('a crash while people are writing ratings', () => {
       }
     };
     const writers = people.flatMap((cookie) => [0, 1, 2, 3].map((n) => writer(cookie, n)));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Kill the process while the writers are busy: once a few dozen writes were acknowledged.
+    await waitUntil(() => [...acknowledged.values()].reduce((n, ids) => n + ids.length, 0) >= 30, 20_000);
     await app.stop('SIGKILL');
     stop = true;
     await Promise.all(writers);

@@ -1,4 +1,4 @@
-import { DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
+import { DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore, type RatingView } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 
 export type RatingSubmitted = DomainEvent<
@@ -6,6 +6,12 @@ export type RatingSubmitted = DomainEvent<
   FactorScores & { ratingId: string; userId: string; overallScore: number; submittedAt: string }
 >;
 export type RatingEvent = RatingSubmitted;
+
+/** A rating as its owner sees it, from its event. */
+export function ratingViewOf(d: RatingSubmitted['data']): RatingView {
+  const { ratingId: id, submittedAt: createdAt, overallScore, relationships, health, purpose, growth, joy } = d;
+  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy };
+}
 
 export interface SubmitRating {
   ratingId: string;

@@ -5,9 +5,9 @@ import type { FactorScores, RatingView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
-import { RatingDoc, ratingDocFrom } from '../projections/ratings.projector';
+import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { ratingsDecider } from './ratings.decider';
+import { ratingsDecider, ratingViewOf } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
@@ -40,7 +40,7 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
     );
     // Read-your-writes: answer once the lists the user reads next include this rating.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
-    return ratingView(ratingDocFrom({ data: events[0].data, position: append!.position }));
+    return ratingViewOf(events[0].data);
   }
 }
 

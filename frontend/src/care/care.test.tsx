@@ -1,13 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createQueryClient } from '../api';
-import { bindNotifier } from '../lib/toast';
+import { antdPageTests } from '../testing/antdPages';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 import { CareReceived } from './CareReceived';
 import { CareSuggestions } from './CareSuggestions';
 
-const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
 const suggestions = [{ userId: 'u2', firstName: 'Bob', latestScore: 2 }];
 const plan = (isPremium: boolean) => ({ status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } });
 
@@ -32,17 +31,7 @@ function renderWith(routes: FakeRoutes, ui: React.ReactNode) {
 }
 const suggestionsUi = <CareSuggestions groupId="g1" nameOf={(_id, name) => name ?? 'A member'} />;
 
-const getComputedStyle = window.getComputedStyle.bind(window);
-beforeAll(() => {
-  jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
-  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
-});
-beforeEach(() => {
-  jest.clearAllMocks();
-  bindNotifier(notifier);
-});
-configure({ asyncUtilTimeout: 15000 });
-jest.setTimeout(60000);
+const notifier = antdPageTests();
 
 describe('care suggestions on a group page', () => {
   it('offers a free member the Upgrade, which leads to /subscribe', async () => {

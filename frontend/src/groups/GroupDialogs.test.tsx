@@ -1,13 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import { browser, resetUnauthorizedForTests } from '../lib/session';
-import { bindNotifier } from '../lib/toast';
+import { antdPageTests } from '../testing/antdPages';
 import { installFakeServer } from '../testing/fakeServer';
 import { CreateGroupDialog, JoinGroupDialog } from './GroupDialogs';
 
-const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
 const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
 const group = { id: 'g1', name: 'Garcia Family', description: null, inviteCode: 'K7PX9QMB', createdAt: '2026-03-05T12:00:00.000Z' };
 
@@ -28,20 +27,7 @@ function renderDialog(which: 'create' | 'join') {
   return { onClose, invalidate };
 }
 
-// jsdom has no getComputedStyle(elt, pseudoElt), which antd's Modal scroll lock calls: ignore the pseudo-element.
-const getComputedStyle = window.getComputedStyle.bind(window);
-beforeAll(() => {
-  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
-});
-
-beforeEach(() => {
-  jest.clearAllMocks();
-  bindNotifier(notifier);
-});
-
-// antd dialogs on a machine shared with other test runs: allow for slow renders.
-configure({ asyncUtilTimeout: 15000 });
-jest.setTimeout(60000);
+const notifier = antdPageTests();
 
 describe('Create Group dialog', () => {
   it('has a required Group Name and an optional 3-row Description', async () => {

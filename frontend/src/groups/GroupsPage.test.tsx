@@ -1,13 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import { AppRoutes } from '../App';
-import { bindNotifier } from '../lib/toast';
+import { antdPageTests } from '../testing/antdPages';
 import GroupsPage from '../pages/Groups';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 
-const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
 
 const me = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', profileImageUrl: null };
 const garcia = {
@@ -60,21 +59,7 @@ function renderGroups(path = '/groups') {
   );
 }
 
-// jsdom has no getComputedStyle(elt, pseudoElt), which antd's Modal scroll lock calls: ignore the pseudo-element.
-const getComputedStyle = window.getComputedStyle.bind(window);
-beforeAll(() => {
-  jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
-  jest.spyOn(window, 'getComputedStyle').mockImplementation((elt) => getComputedStyle(elt));
-});
-
-beforeEach(() => {
-  jest.clearAllMocks();
-  bindNotifier(notifier);
-});
-
-// Heavy antd pages on a machine shared with other test runs: allow for slow renders.
-configure({ asyncUtilTimeout: 15000 });
-jest.setTimeout(60000);
+const notifier = antdPageTests();
 
 describe('Groups page: list', () => {
   it('shows a loading state, then the empty state with its two actions', async () => {
