@@ -1,4 +1,5 @@
 import { startAppProcess } from './bench/app-process';
+import { runSignInFlow } from './identity/dev-sign-in-client';
 
 jest.setTimeout(60_000); // three starts of the built app on a busy machine
 
@@ -20,6 +21,7 @@ describe('a production start', () => {
       expect(app.output()).toContain(`Sign in at ${app.baseUrl}/`);
       expect(app.output()).toContain('sign-up is open');
       expect(app.output()).not.toMatch(/AUTH_DEV_LOGIN|BILLING_SANDBOX/);
+      expect((await runSignInFlow(app.baseUrl, 'signin', { email: 'nobody@example.com', password: 'wrong-password-1' })).html).not.toContain('class="demo"');
     } finally {
       await app.destroy();
     }
@@ -33,6 +35,9 @@ describe('a production start', () => {
       expect(warnings().some((l) => l.includes('BILLING_SANDBOX=1 in production'))).toBe(true);
       expect(app.output()).toContain('sign-up is closed');
       expect(await (await fetch(`${app.baseUrl}/api/install`)).json()).toEqual({ demo: true, optIns: ['AUTH_DEV_LOGIN', 'BILLING_SANDBOX'] });
+      // The sign-in pages say so too.
+      const signInPage = await runSignInFlow(app.baseUrl, 'login', { email: 'not-an-email' });
+      expect(signInPage.html).toContain('class="demo" role="note">Demo');
       await app.stop();
       await app.start();
       expect(warnings().some((l) => l.includes('AUTH_DEV_LOGIN=1 in production'))).toBe(true);
