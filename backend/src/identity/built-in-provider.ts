@@ -114,7 +114,8 @@ export async function mountBuiltInProvider(
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : '';
   };
-  const send = (res: Response, status: number, html: string) => res.status(status).type('html').send(html);
+  // Sign-in pages may hold what was typed (an e-mail): never kept by a browser or a shared cache.
+  const send = (res: Response, status: number, html: string) => res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(html);
   const expired = (res: Response) =>
     send(res, 400, messagePage(pageOptions, 'This sign-in has expired', 'Sign-in pages work for a limited time. Please start again.', { href: '/api/login', label: 'Start again' }));
   const signInView = (uid: string, values: { email?: string; error?: string; notice?: string }) =>
