@@ -7,7 +7,7 @@ jest.setTimeout(60_000); // three starts of the built app on a busy machine
 describe('a production start', () => {
   it('refuses a weak SESSION_SECRET with a message naming it, and does not listen', async () => {
     await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'change-me-to-a-long-random-string', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
-      /The app exited at start[\s\S]*SESSION_SECRET is a well-known placeholder/,
+      /The app exited at start[\s\S]*Joy refuses to start: SESSION_SECRET is a well-known placeholder/,
     );
     await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'short', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
       /SESSION_SECRET is shorter than 32 characters/,
