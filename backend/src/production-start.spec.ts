@@ -45,4 +45,19 @@ describe('a production start', () => {
       await app.destroy();
     }
   });
+
+  it('behind https without TRUST_PROXY: a warning naming TRUST_PROXY; with it, none', async () => {
+    const without = await startAppProcess({ NODE_ENV: 'production', PUBLIC_URL: 'https://joy.example', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+    try {
+      expect(without.output()).toContain('PUBLIC_URL is https but TRUST_PROXY is unset');
+    } finally {
+      await without.destroy();
+    }
+    const behind = await startAppProcess({ NODE_ENV: 'production', PUBLIC_URL: 'https://joy.example', TRUST_PROXY: '1', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+    try {
+      expect(behind.output()).not.toContain('TRUST_PROXY');
+    } finally {
+      await behind.destroy();
+    }
+  });
 });
