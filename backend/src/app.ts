@@ -69,6 +69,13 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   // Only the configured proxy hops are believed: a client's own X-Forwarded-For never picks its address.
   app.set('trust proxy', config.trustProxy);
   warnAboutOptIns(config);
+  if (https && config.trustProxy === false) {
+    // Joy itself speaks HTTP: an https address means a TLS proxy in front, whose word on https it must take.
+    new Logger('Joy').warn(
+      `PUBLIC_URL is https but TRUST_PROXY is unset: behind the TLS-terminating proxy, set TRUST_PROXY=1 (or its address), ` +
+        'or the Secure session cookie is never set and nobody can sign in',
+    );
+  }
   // No ETag on API answers: they are small, private and computed in full either way, so hashing each one to
   // allow a 304 saves nothing. (Static files keep theirs: serve-static sets its own.)
   server.set('etag', false);

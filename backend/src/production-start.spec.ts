@@ -1,4 +1,5 @@
 import { startAppProcess } from './bench/app-process';
+import { runSignInFlow } from './identity/dev-sign-in-client';
 
 jest.setTimeout(60_000); // three starts of the built app on a busy machine
 
@@ -6,7 +7,7 @@ jest.setTimeout(60_000); // three starts of the built app on a busy machine
 describe('a production start', () => {
   it('refuses a weak SESSION_SECRET with a message naming it, and does not listen', async () => {
     await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'change-me-to-a-long-random-string', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
-      /The app exited at start[\s\S]*SESSION_SECRET is a well-known placeholder/,
+      /The app exited at start[\s\S]*Joy refuses to start: SESSION_SECRET is a well-known placeholder/,
     );
     await expect(startAppProcess({ NODE_ENV: 'production', SESSION_SECRET: 'short', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' })).rejects.toThrow(
       /SESSION_SECRET is shorter than 32 characters/,
@@ -20,6 +21,7 @@ describe('a production start', () => {
       expect(app.output()).toContain(`Sign in at ${app.baseUrl}/`);
       expect(app.output()).toContain('sign-up is open');
       expect(app.output()).not.toMatch(/AUTH_DEV_LOGIN|BILLING_SANDBOX/);
+      expect((await runSignInFlow(app.baseUrl, 'signin', { email: 'nobody@example.com', password: 'wrong-password-1' })).html).not.toContain('class="demo"');
     } finally {
       await app.destroy();
     }
@@ -33,11 +35,29 @@ describe('a production start', () => {
       expect(warnings().some((l) => l.includes('BILLING_SANDBOX=1 in production'))).toBe(true);
       expect(app.output()).toContain('sign-up is closed');
       expect(await (await fetch(`${app.baseUrl}/api/install`)).json()).toEqual({ demo: true, optIns: ['AUTH_DEV_LOGIN', 'BILLING_SANDBOX'] });
+      // The sign-in pages say so too.
+      const signInPage = await runSignInFlow(app.baseUrl, 'login', { email: 'not-an-email' });
+      expect(signInPage.html).toContain('class="demo" role="note">Demo');
       await app.stop();
       await app.start();
       expect(warnings().some((l) => l.includes('AUTH_DEV_LOGIN=1 in production'))).toBe(true);
     } finally {
       await app.destroy();
+    }
+  });
+
+  it('behind https without TRUST_PROXY: a warning naming TRUST_PROXY; with it, none', async () => {
+    const without = await startAppProcess({ NODE_ENV: 'production', PUBLIC_URL: 'https://joy.example', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+    try {
+      expect(without.output()).toContain('PUBLIC_URL is https but TRUST_PROXY is unset');
+    } finally {
+      await without.destroy();
+    }
+    const behind = await startAppProcess({ NODE_ENV: 'production', PUBLIC_URL: 'https://joy.example', TRUST_PROXY: '1', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
+    try {
+      expect(behind.output()).not.toContain('TRUST_PROXY');
+    } finally {
+      await behind.destroy();
     }
   });
 });

@@ -46,6 +46,16 @@ function firstNameProblem(name: string): string | null {
   return problem && `${problem}.`;
 }
 
+/** Where people sign in, and whether they can create accounts: said once the app is listening. */
+export function signInNotice(config: AppConfig): string {
+  if (config.oidc) return `People sign in through ${config.oidc.issuer} (OIDC_ISSUER)`;
+  const signup =
+    config.signup === 'open'
+      ? 'sign-up is open: anyone who reaches this address can create an account (SIGNUP=closed to stop it)'
+      : 'sign-up is closed (SIGNUP=closed)';
+  return `Sign in at ${config.publicUrl}/ (accounts of the built-in sign-in, issuer ${config.publicUrl}${BUILT_IN_PATH}); ${signup}`;
+}
+
 /**
  * The built-in OpenID provider (oidc-provider) at PUBLIC_URL/oidc, used when no OIDC_ISSUER is set. The app signs
  * in through it with OpenID Connect like through any provider; its own pages are Sign in (e-mail and password,
@@ -114,7 +124,8 @@ export async function mountBuiltInProvider(
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : '';
   };
-  const send = (res: Response, status: number, html: string) => res.status(status).type('html').send(html);
+  // Sign-in pages may hold what was typed (an e-mail): never kept by a browser or a shared cache.
+  const send = (res: Response, status: number, html: string) => res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(html);
   const expired = (res: Response) =>
     send(res, 400, messagePage(pageOptions, 'This sign-in has expired', 'Sign-in pages work for a limited time. Please start again.', { href: '/api/login', label: 'Start again' }));
   const signInView = (uid: string, values: { email?: string; error?: string; notice?: string }) =>
@@ -310,12 +321,7 @@ export async function mountBuiltInProvider(
   router.use(provider.callback());
   app.use(BUILT_IN_PATH, router);
 
-  const logger = new Logger('Identity');
-  logger.log(
-    `Sign in at ${config.publicUrl}/ (accounts of the built-in sign-in, issuer ${issuer}); ` +
-      (config.signup === 'open' ? 'sign-up is open: anyone who reaches this address can create an account (SIGNUP=closed to stop it)' : 'sign-up is closed (SIGNUP=closed)'),
-  );
-  if (config.devLogin) logger.warn('AUTH_DEV_LOGIN=1: the password-less development sign-in is on (anyone can sign in as anyone)');
+  if (config.devLogin) new Logger('Identity').warn('AUTH_DEV_LOGIN=1: the password-less development sign-in is on (anyone can sign in as anyone)');
 
   return {
     issuer,

@@ -124,6 +124,19 @@ describe('npm run backup refuses', () => {
     expect(readFileSync(join(full, 'old'), 'utf8')).toBe('x');
   });
 
+  it('stops when asked (Ctrl-C), leaving no backup and nothing beside it', async () => {
+    const dataDir = join(work, 'data-stopped');
+    mkdirSync(dataDir);
+    new Database(join(dataDir, 'events.sqlite')).close();
+    const asked = new AbortController();
+    asked.abort();
+    const cli = capture({ DATA_DIR: dataDir });
+    const to = join(work, 'stopped-backup');
+    expect(await runBackup(['--to', to], { ...cli.io, signal: asked.signal })).toBe(130);
+    expect(cli.err()).toContain(`Stopped: no backup was written to ${to}`);
+    expect(readdirSync(work).filter((f) => f.startsWith('stopped-backup'))).toEqual([]);
+  });
+
   it('a DATA_DIR that is not an install', async () => {
     const cli = capture({ DATA_DIR: join(work, 'nothing-here') });
     expect(await runBackup(['--to', join(work, 'b')], cli.io)).toBe(1);

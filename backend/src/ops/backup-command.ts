@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { CliIo } from './cli-io';
+import { Stopped, stopIfAsked, type CliIo } from './cli-io';
 import { table } from './projections-command';
 
 const USAGE = `usage: npm run backup -- --to DIR
@@ -81,10 +81,11 @@ async function backupDatabase(source: string, target: string): Promise<string> {
 }
 
 /** Copies every file of `dataDir` into `target` (a new directory), databases first to last as `rank` says. */
-async function copyInstall(dataDir: string, target: string): Promise<Copied[]> {
+async function copyInstall(dataDir: string, target: string, signal: AbortSignal | undefined): Promise<Copied[]> {
   const files = filesOf(dataDir).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const copied: Copied[] = [];
   for (const file of files) {
+    stopIfAsked(signal);
     const source = join(dataDir, file);
     const dest = join(target, file);
     mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
@@ -136,7 +137,7 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
   try {
     mkdirSync(dirname(to), { recursive: true });
     mkdirSync(staging, { mode: 0o700 });
-    const copied = await copyInstall(dataDir, staging);
+    const copied = await copyInstall(dataDir, staging, io.signal);
     if (existsSync(to)) rmdirSync(to);
     renameSync(staging, to);
     io.out(`Backup of ${dataDir} in ${to}:\n\n`);
@@ -145,6 +146,10 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
+    if (err instanceof Stopped) {
+      io.err(`Stopped: no backup was written to ${to}.\n`);
+      return 130;
+    }
     io.err(`Backup failed, nothing was written to ${to}: ${(err as Error).message}\n`);
     return 1;
   }

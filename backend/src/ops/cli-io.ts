@@ -18,3 +18,16 @@ export interface EventSource {
   headPosition(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A long command asked to stop (Ctrl-C, SIGTERM: the bin file aborts `CliIo.signal`), at a point where what it wrote is whole. */
+export class Stopped extends Error {
+  constructor() {
+    super('Stopped on request');
+    this.name = 'Stopped';
+  }
+}
+
+/** Throws Stopped when the signal has aborted; long commands call it between their steps. */
+export function stopIfAsked(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new Stopped();
+}

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import type { CliIo, EventSource } from './cli-io';
+import { Stopped, type CliIo, type EventSource } from './cli-io';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
 import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
@@ -261,13 +261,17 @@ async function runExport(args: string[], io: CliIo): Promise<number> {
   try {
     file = to ? createExclusive(to) : null;
     const hidden = source instanceof EventStoreDbEventStore ? truncatedAway(source) : undefined;
-    const result = await exportEvents(source, file ? file.write : io.out, progress, hidden);
+    const result = await exportEvents(source, file ? file.write : io.out, { progress, hidden, signal: io.signal });
     if (file) await finishExclusive(file);
     const left = result.hidden ? ` (left out: ${result.hidden} events truncated away from their streams, awaiting a scavenge)` : '';
     io.err(`Exported ${result.count} events (up to position ${result.head})${to ? ` to ${to}` : ''}${left}.\n${keysNote(io.env)}\n`);
     return 0;
   } catch (err) {
     if (file) abandonExclusive(file);
+    if (err instanceof Stopped) {
+      io.err(`Stopped: no export was written${to ? ` (${to} does not exist)` : ''}.\n`);
+      return 130;
+    }
     const hint = io.env.EVENTSTORE_URL ? '' : ' (when an event cannot be read, npm run events -- verify names it)';
     io.err(`Export failed${hint}: ${(err as Error).message}\n`);
     return 1;
@@ -291,7 +295,7 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
   const progress = progressBar(io, 'import |{bar}| {percentage}% | {value}/{total} events | {imported} written');
   try {
     io.err(`Checking ${file}, then importing into ${where}\n`);
-    const result = await importEvents(target, file, { resume, progress });
+    const result = await importEvents(target, file, { resume, progress, signal: io.signal });
     io.err(
       `Imported ${result.imported} events${result.skipped ? ` (${result.skipped} were already there)` : ''} into ${where}.\n` +
         'The read models are built from these events by the usual rebuild: on the embedded default at the next start;\n' +
@@ -300,6 +304,10 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
+    if (err instanceof Stopped) {
+      io.err(`Stopped between two batches: the events written so far are a whole beginning of the file.\nRun the same import again with --resume to go on.\n`);
+      return 130;
+    }
     // A damaged line is found before anything is written; a refusal (ImportRefused) says itself what to do.
     io.err(err instanceof ExportFileError ? `${file} ${err.message}: nothing was imported.\n` : `${(err as Error).message}\n`);
     return 1;

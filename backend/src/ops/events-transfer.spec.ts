@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { EventStoreDbStandIn } from '../event-store/standin/server';
 import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import type { CliIo } from './cli-io';
+import { Stopped, type CliIo } from './cli-io';
 import { runEvents } from './events-command';
 import { exportEvents, importEvents, truncatedAway } from './events-transfer';
 import type { Progress } from './progress';
@@ -181,6 +181,28 @@ describe('events import into SQLite', () => {
     expect(done.err()).toContain('Imported 0 events (7 were already there)');
   });
 
+  it('stops between two batches when asked (Ctrl-C), leaving a whole beginning of the file that --resume completes', async () => {
+    const stop = new AbortController();
+    mkdirSync(target);
+    const to = open(target);
+    const progress: Progress = { start() {}, update: () => stop.abort(), stop() {} };
+    await expect(importEvents(to, file, { resume: false, progress, batchSize: 2, signal: stop.signal })).rejects.toThrow(Stopped);
+    expect((await to.readAll({ from: 0, limit: 100 })).map((e) => e.metadata.eventId)).toEqual(['e1', 'e2']);
+    await to.close();
+
+    const cli = capture({ DATA_DIR: target });
+    expect(await runEvents(['import', file, '--resume'], cli.io)).toBe(0);
+    expect(cli.err()).toContain('Imported 5 events (2 were already there)');
+
+    const asked = new AbortController();
+    asked.abort();
+    const stopped = capture({ DATA_DIR: dir });
+    const out = join(dir, 'stopped.ndjson');
+    expect(await runEvents(['export', '--to', out], { ...stopped.io, signal: asked.signal })).toBe(130);
+    expect(stopped.err()).toContain(`Stopped: no export was written (${out} does not exist)`);
+    expect(existsSync(out) || existsSync(`${out}.partial`)).toBe(false);
+  });
+
   it('--resume refuses a file that does not hold the target\'s last event', async () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(await runEvents(['import', file], capture({ DATA_DIR: target }).io)).toBe(0);
@@ -230,7 +252,7 @@ describe('events export from EventStoreDB (the adapter through the official clie
     await esdb.truncateBefore('user-1', 3);
 
     let text = '';
-    const result = await exportEvents(esdb, (t) => void (text += t), silent, truncatedAway(esdb));
+    const result = await exportEvents(esdb, (t) => void (text += t), { progress: silent, hidden: truncatedAway(esdb) });
     expect(result).toMatchObject({ count: 3, hidden: 2 });
     const lines = text.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.eventId, l.streamVersion])).toEqual([['e3', 1], ['rekey-e1', 3], ['rekey-e2', 4]]);

@@ -4,7 +4,7 @@ import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '..
 import { WrongExpectedVersionError } from '../event-store/event-store.port';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
-import type { EventSource } from './cli-io';
+import { stopIfAsked, type EventSource } from './cli-io';
 import type { Progress } from './progress';
 
 /**
@@ -32,6 +32,14 @@ export function exportedLine(event: RecordedEvent): string {
   return JSON.stringify({ streamId, streamVersion, eventId: metadata.eventId, type, data, metadata, position } satisfies ExportedEvent);
 }
 
+export interface ExportOptions {
+  progress: Progress;
+  /** Events to leave out (see truncatedAway); none when absent. */
+  hidden?: HiddenEvents;
+  /** Stops the export between two pages (throws Stopped). */
+  signal?: AbortSignal;
+}
+
 /**
  * Writes every event up to the head as it was when the export started (a well-defined cut of a running
  * install), one page in memory at a time; `write` may return a promise (backpressure). Resolves to the count and
@@ -40,8 +48,7 @@ export function exportedLine(event: RecordedEvent): string {
 export async function exportEvents(
   source: EventSource,
   write: (text: string) => void | Promise<void>,
-  progress: Progress,
-  hidden: HiddenEvents = async (page) => page.map(() => false),
+  { progress, hidden = async (page) => page.map(() => false), signal }: ExportOptions,
 ): Promise<{ count: number; head: number; hidden: number }> {
   const head = await source.headPosition();
   let position = 0;
@@ -50,6 +57,7 @@ export async function exportEvents(
   progress.start(Math.max(head, 1), 0, { count });
   try {
     while (position < head) {
+      stopIfAsked(signal);
       const page = (await source.readAll({ from: position, limit: EXPORT_PAGE })).filter((e) => e.position <= head);
       if (page.length === 0) break;
       const hide = await hidden(page);
@@ -149,11 +157,12 @@ async function* linesOf(file: string): AsyncGenerator<{ line: string; number: nu
 }
 
 /** Reads the whole file once before anything is written, so that a damaged file changes nothing. */
-export async function checkExportFile(file: string): Promise<number> {
+export async function checkExportFile(file: string, signal?: AbortSignal): Promise<number> {
   let count = 0;
   for await (const { line, number } of linesOf(file)) {
     parseExportedLine(line, number);
     count += 1;
+    if (count % EXPORT_PAGE === 0) stopIfAsked(signal);
   }
   return count;
 }
@@ -164,6 +173,8 @@ export interface ImportOptions {
   progress: Progress;
   /** Events written per batch (IMPORT_BATCH). */
   batchSize?: number;
+  /** Stops the import between two batches (throws Stopped): what is written is a whole prefix of the file. */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -189,7 +200,7 @@ interface PlannedAppend extends StreamAppend {
  * (appends to different streams are not ordered between themselves otherwise).
  */
 export async function importEvents(target: EventStore, file: string, options: ImportOptions): Promise<ImportResult> {
-  const total = await checkExportFile(file);
+  const total = await checkExportFile(file, options.signal);
   const head = await target.headPosition();
   let resumeAfter: RecordedEvent | null = null;
   if (head > 0) {
@@ -242,6 +253,7 @@ export async function importEvents(target: EventStore, file: string, options: Im
       if (inBatch >= batchSize) {
         await flush();
         progress.update(result.skipped + result.imported, { imported: result.imported });
+        stopIfAsked(options.signal);
       }
     }
     if (skipping) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteKeyStore } from '../identity/key-stores';
@@ -47,6 +47,17 @@ describe('keys export', () => {
     ]);
     expect(cli.err()).toContain('Exported 2 keys and 1 tombstones');
     expect(cli.err()).toContain('WARNING: this file holds the keys that decrypt every person\'s personal data');
+  });
+
+  it('stops when asked (Ctrl-C), leaving no file', async () => {
+    await sourceKeys();
+    const asked = new AbortController();
+    asked.abort();
+    const file = join(dir, 'keys.ndjson');
+    const cli = capture({ DATA_DIR: dir });
+    expect(await runKeys(['export', '--to', file], { ...cli.io, signal: asked.signal })).toBe(130);
+    expect(cli.err()).toContain(`Stopped: no keys file was written (${file} does not exist)`);
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
   });
 
   it('refuses to start from a DATA_DIR without keys.sqlite (and creates none)', async () => {

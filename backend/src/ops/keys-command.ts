@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { KeyArchive, KeyRecord, KeyStore } from '../identity/key-store';
 import { createKeyStore } from '../infrastructure';
-import type { CliIo } from './cli-io';
+import { Stopped, stopIfAsked, type CliIo } from './cli-io';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 
 const USAGE = `usage: npm run keys -- export --to FILE | import FILE
@@ -102,6 +102,7 @@ async function exportKeys(to: string, io: CliIo): Promise<number> {
     let live = 0;
     let destroyed = 0;
     for await (const record of keys.records()) {
+      stopIfAsked(io.signal);
       if (record.key) live += 1;
       else destroyed += 1;
       await file.write(`${keyLine(record)}\n`);
@@ -111,8 +112,8 @@ async function exportKeys(to: string, io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     if (file) abandonExclusive(file);
-    io.err(`${(err as Error).message}\n`);
-    return 1;
+    io.err(err instanceof Stopped ? `Stopped: no keys file was written (${to} does not exist).\n` : `${(err as Error).message}\n`);
+    return err instanceof Stopped ? 130 : 1;
   } finally {
     await keys.close();
   }
@@ -129,29 +130,31 @@ async function importKeys(from: string, io: CliIo): Promise<number> {
   const keys = openKeyStore(io.env, false);
   try {
     // First pass: the whole file is valid and agrees with what the store already holds; nothing is written yet.
-    const conflicts: string[] = [];
+    const conflicts = { count: 0, first: [] as string[] };
     let already = 0;
     try {
       for await (const record of keyRecords(from)) {
+        stopIfAsked(io.signal);
         const stored = await keys.stored(record.userId);
         if (stored === undefined) continue;
         if (stored === null ? record.key === null : record.key !== null && stored.equals(record.key)) already += 1;
-        else conflicts.push(record.userId);
+        else if (++conflicts.count <= 5) conflicts.first.push(record.userId);
       }
     } catch (err) {
-      io.err(`${from} ${(err as Error).message}: nothing was imported.\n`);
-      return 1;
+      io.err(err instanceof Stopped ? 'Stopped: nothing was imported.\n' : `${from} ${(err as Error).message}: nothing was imported.\n`);
+      return err instanceof Stopped ? 130 : 1;
     }
-    if (conflicts.length > 0) {
+    if (conflicts.count > 0) {
       io.err(
-        `${keyStoreName(io.env)} already holds a different key (or a tombstone) for ${conflicts.length} of these people ` +
-          `(${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ', …' : ''}): nothing was imported.\n` +
+        `${keyStoreName(io.env)} already holds a different key (or a tombstone) for ${conflicts.count} of these people ` +
+          `(${conflicts.first.join(', ')}${conflicts.count > 5 ? ', …' : ''}): nothing was imported.\n` +
           'Import keys before the app runs on the new store (it creates a key at a person\'s first sign-in).\n',
       );
       return 1;
     }
     let written = 0;
     for await (const record of keyRecords(from)) {
+      stopIfAsked(io.signal);
       if ((await keys.stored(record.userId)) !== undefined) continue;
       await keys.restore(record);
       written += 1;
@@ -162,6 +165,10 @@ async function importKeys(from: string, io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
+    if (err instanceof Stopped) {
+      io.err('Stopped: some keys are imported; run the same import again to finish (the keys already there are recognised).\n');
+      return 130;
+    }
     io.err(`${(err as Error).message}\n`);
     return 1;
   } finally {

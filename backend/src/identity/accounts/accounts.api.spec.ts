@@ -9,7 +9,7 @@ const REAL = { AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' };
 const ADA = { firstName: 'Adalinde', email: 'adalinde.vorstrand@example.com', password: 'violet-harbour-kettle-92' };
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
-async function providerPage(app: TestApp, suffix = ''): Promise<{ status: number; html: string }> {
+async function providerPage(app: TestApp, suffix = ''): Promise<{ status: number; html: string; cacheControl: string | null }> {
   // Follows /api/login to the provider's page (as a browser would, with its cookies).
   const cookies: string[] = [];
   let res = await fetch(`${app.baseUrl}/api/login`, { redirect: 'manual' });
@@ -21,7 +21,7 @@ async function providerPage(app: TestApp, suffix = ''): Promise<{ status: number
   }
   cookies.push(...res.headers.getSetCookie().map((c) => c.split(';')[0]));
   res = await fetch(new URL(location + suffix, app.baseUrl), { headers: { cookie: cookies.join('; ') } });
-  return { status: res.status, html: await res.text() };
+  return { status: res.status, html: await res.text(), cacheControl: res.headers.get('cache-control') };
 }
 
 describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => {
@@ -32,13 +32,15 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
   afterAll(() => app.destroy());
 
   it('shows Sign in with Email and Password, links to Create account, and has no password-less form', async () => {
-    const { status, html } = await providerPage(app);
+    const { status, html, cacheControl } = await providerPage(app);
     expect(status).toBe(200);
+    expect(cacheControl).toBe('no-store');
     expect(html).toMatch(/<label for="email">Email<\/label>/);
     expect(html).toMatch(/<label for="password">Password<\/label>/);
     expect(html).toMatch(/<button type="submit" class="primary">Sign in<\/button>/);
     expect(html).toContain('Create account');
     expect(html).not.toContain('Development sign-in');
+    expect(html).toContain('autofocus');
     const dev = await runSignInFlow(app.baseUrl, 'login', { email: 'mallory@example.com', firstName: 'Mallory' });
     expect(dev.status).toBe(404);
     expect(dev.cookie).toBeNull();

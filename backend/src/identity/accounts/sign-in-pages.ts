@@ -19,7 +19,6 @@ h1{font-size:24px;line-height:1.33;font-weight:600;margin:0 0 4px}
 .lead{color:#6b5b50;margin:0 0 24px}
 .item{margin-bottom:20px}
 label{display:block;padding-bottom:8px;font-weight:500}
-label .req{color:#b91c1c;margin-left:2px}
 input{width:100%;height:40px;padding:7px 11px;font:inherit;font-size:16px;color:inherit;background:#fff;border:1px solid #d9d9d9;border-radius:12px;
 transition:border-color .2s,box-shadow .2s}
 input:hover{border-color:#e07a45}
@@ -156,7 +155,7 @@ export function signUpPage(opts: PageOptions, uid: string, v: SignUpValues): str
     { name: 'confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: e.confirm },
   ];
   return page(
-    opts,
+    { ...opts, title: 'Create account' },
     `<h1>Create account</h1><p class="lead">Start tracking what brings you joy.</p>
 ${v.error ? alert('error', v.error) : ''}
 ${form(`${base}/signup`, fields, 'Create account')}
@@ -166,7 +165,7 @@ ${form(`${base}/signup`, fields, 'Create account')}
 
 export function signUpClosedPage(opts: PageOptions, uid: string): string {
   return page(
-    opts,
+    { ...opts, title: 'Create account' },
     `<h1>Create account</h1>${alert('info', 'Sign-up is closed on this install. Ask the person who runs it to create an account for you.')}
 <a class="button default" href="/oidc/interaction/${encodeURIComponent(uid)}/signin">Back to Sign in</a>`,
   );
