@@ -54,9 +54,9 @@ module.exports = {
       roots: ['<rootDir>/packages/domain/src'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/domain/tsconfig.spec.json' }] },
-      setupFiles: ['<rootDir>/backend/src/testing/no-io.ts'],
+      setupFilesAfterEnv: ['<rootDir>/backend/src/testing/no-io.ts'],
     },
-    { ...backend, displayName: 'backend-unit', testMatch: BACKEND_UNIT, setupFiles: ['<rootDir>/backend/src/testing/no-io.ts'] },
+    { ...backend, displayName: 'backend-unit', testMatch: BACKEND_UNIT, setupFilesAfterEnv: ['<rootDir>/backend/src/testing/no-io.ts'] },
     {
       ...backend,
       displayName: 'backend-int',
