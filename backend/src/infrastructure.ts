@@ -14,6 +14,7 @@ import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore } from './identity/key-store';
 import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
+import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile } from './ops/integrity';
@@ -101,11 +102,17 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
   if (keyFile && !config.eventStoreUrl) checkKeyFile(keyFile, join(config.dataDir, 'events.sqlite'), config.acceptLostKeys);
   const keys = createKeyStore(config);
+  const lookup = await lookupHasher(keys);
   if (!config.eventStoreUrl && config.role !== 'api') {
     // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
     const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
     if (migrated.rekeyed + migrated.redacted > 0) {
       new Logger('Infrastructure').log(`Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted`);
+    }
+    // Identity links named before keyed hashes get their keyed names (docs/decisions.md, "Keyed lookups").
+    const links = await migrateIdentityLinksInSqlite(join(config.dataDir, 'events.sqlite'), keys, lookup);
+    if (links.renamed + links.dropped > 0) {
+      new Logger('Infrastructure').log(`Identity links: ${links.renamed} renamed to keyed names, ${links.dropped} of deleted accounts dropped`);
     }
   }
   const store = createEventStore(config);
@@ -118,7 +125,6 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       throw err;
     });
   }
-  const lookup = await lookupHasher(keys);
   if (config.role === 'api' && !config.oidc) {
     // Each api process would have accounts of its own (and oidc-provider keeps its sign-in steps in memory).
     new Logger('Infrastructure').warn(

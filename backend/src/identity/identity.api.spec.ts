@@ -136,6 +136,47 @@ describe('identity links under keyed names, and the links of installs before the
   });
 });
 
+describe('the upgrade of identity links at start-up (embedded default)', () => {
+  it('renames a live legacy link to its keyed name and drops the legacy link of a deleted account', async () => {
+    const app = await startTestApp();
+    try {
+      const store = app.running.infra.store;
+      const issuer = `${app.config.publicUrl}/oidc`;
+      const ctx = { actorUserId: 'system', now: new Date() };
+      const at = ctx.now.toISOString();
+      // As an install before keyed hashes left them: one live person, one whose account was deleted.
+      const live = { userId: 'UpgradedLiveUser000001', email: 'still.here@example.com' };
+      const gone = { userId: 'UpgradedGoneUser000001', email: 'long.gone@example.com' };
+      for (const p of [live, gone]) {
+        await store.appendToStream(legacyIdentityLinkStream(issuer, p.email), [{ type: 'IdentityLinked', data: { userId: p.userId, linkedAt: at }, metadata: metadataFor(ctx, `link-${p.userId}`) }], { expectedVersion: 0 });
+        const registered = { userId: p.userId, issuer, subject: p.email, email: p.email, firstName: 'Up', profileImageUrl: null };
+        await store.appendToStream(`user-${p.userId}`, [{ type: 'UserRegistered', data: registered, metadata: metadataFor(ctx, `reg-${p.userId}`) }], { expectedVersion: 0 });
+      }
+      await store.appendToStream(
+        legacyIdentityLinkStream(issuer, gone.email),
+        [{ type: 'IdentityUnlinked', data: { userId: gone.userId, reason: 'account_deleted', unlinkedAt: at }, metadata: metadataFor(ctx, `unlink-${gone.userId}`) }],
+        { expectedVersion: 1 },
+      );
+
+      await app.stop();
+      await app.restart();
+      const after = app.running.infra.store;
+      const names = async (stream: string) => (await after.readStream(stream)).map((e) => `${e.streamVersion}:${e.type}:${e.data.userId}`);
+      expect(await names(legacyIdentityLinkStream(issuer, live.email))).toEqual([]);
+      expect(await names(identityLinkStream(app.running.infra.lookup, issuer, live.email))).toEqual([`1:IdentityLinked:${live.userId}`]);
+      expect(await names(legacyIdentityLinkStream(issuer, gone.email))).toEqual([]);
+      expect(await names(identityLinkStream(app.running.infra.lookup, issuer, gone.email))).toEqual([]);
+
+      const cookie = await signIn(app.baseUrl, live.email, 'Up');
+      expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.id).toBe(live.userId);
+      const fresh = await signIn(app.baseUrl, gone.email, 'Up');
+      expect((await api(app.baseUrl, fresh).get('/api/auth/user')).body.id).not.toBe(gone.userId);
+    } finally {
+      await app.destroy();
+    }
+  });
+});
+
 describe('a session cookie of one install', () => {
   it('is worthless on another, even one holding the same session rows (each install signs with its own secret)', async () => {
     const first = await startTestApp();
