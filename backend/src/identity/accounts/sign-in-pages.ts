@@ -11,6 +11,7 @@ const STYLE = `
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px 16px;
 background:#fff8f1;color:#2f241d;font:15px/1.5714 'Inter',system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif}
 .demo{position:fixed;top:0;left:0;right:0;background:#b45309;color:#fff;text-align:center;font-weight:600;padding:4px 8px;font-size:14px}
+body.has-demo{padding-top:64px}
 .brand{font-size:24px;font-weight:700;color:#c8501c;margin:0 0 16px;letter-spacing:-.01em}
 main{width:100%;max-width:400px;background:#fff;border-radius:16px;padding:32px 24px;
 box-shadow:0 1px 2px 0 rgba(0,0,0,.03),0 1px 6px -1px rgba(0,0,0,.02),0 2px 4px 0 rgba(0,0,0,.02);border:1px solid #f0e6dc}
@@ -53,7 +54,7 @@ export interface PageOptions {
 
 export function page(options: PageOptions, body: string, script = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(options.title)} · Joy</title><style>${STYLE}</style></head><body>
+<title>${escape(options.title)} · Joy</title><style>${STYLE}</style></head><body${options.demo ? ' class="has-demo"' : ''}>
 ${options.demo ? '<div class="demo" role="note">Demo — development conveniences are turned on; do not use real data.</div>' : ''}
 <p class="brand" aria-hidden="true">Joy</p><main>${body}</main>${script}</body></html>`;
 }
