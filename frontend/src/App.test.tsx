@@ -1,8 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { createQueryClient } from './api';
-import { AppRoutes } from './App';
+import { screen } from '@testing-library/react';
+import { renderAppAt } from './testing/renderApp';
 import { installFakeServer } from './testing/fakeServer';
 
 const signedOut = { 'GET /api/auth/user': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } };
@@ -14,15 +11,7 @@ const signedIn = (firstName: string | null, isPremium = false) => ({
   'GET /api/groups': { status: 200, body: [] },
 });
 
-function renderAt(path: string) {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = renderAppAt;
 
 jest.setTimeout(30000);
 

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
+import type { StreamAppend } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
 
 /**
  * `npm run bench:transfer`: `events export`, `events import` (into SQLite) and `backup`, run as people run them (the

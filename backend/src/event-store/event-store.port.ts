@@ -150,7 +150,19 @@ export interface EventStore {
    * an EventStoreUnavailableError naming the part that failed. Adapters without it are probed by a read.
    */
   probeAppend?(): Promise<void>;
+  /**
+   * Appends to several streams at once, all or nothing, each with its expected version (imports; the SQLite
+   * adapter has it). `truncatedStreams`: a stream may start above version 1 (an export of a truncated stream).
+   */
+  appendBatch?(appends: readonly StreamAppend[], options?: { truncatedStreams?: boolean }): Promise<AppendResult[]>;
   close(): Promise<void>;
+}
+
+/** One stream's part of `appendBatch`. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedVersion: ExpectedVersion;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
   WrongExpectedVersionError,
 } from './event-store.port';
@@ -25,13 +26,6 @@ export interface SqliteEventStoreOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** How long a writer waits for another process's write lock before failing (ms). */
   busyTimeoutMs?: number;
-}
-
-/** One stream's part of `appendBatch`. */
-export interface StreamAppend {
-  streamId: string;
-  events: readonly EventToAppend[];
-  expectedVersion: ExpectedVersion;
 }
 
 interface PendingAppend {

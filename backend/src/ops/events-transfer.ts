@@ -1,9 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
+import type { EventMetadata, EventStore, EventToAppend, RecordedEvent, StreamAppend } from '../event-store/event-store.port';
 import { WrongExpectedVersionError } from '../event-store/event-store.port';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
-import { SqliteEventStore, type StreamAppend } from '../event-store/sqlite-event-store';
 import { stopIfAsked, type EventSource } from './cli-io';
 import type { Progress } from './progress';
 
@@ -273,7 +272,7 @@ export async function importEvents(target: EventStore, file: string, options: Im
 async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<void> {
   if (batch.length === 0) return;
   try {
-    if (target instanceof SqliteEventStore) {
+    if (target.appendBatch) {
       await target.appendBatch(batch, { truncatedStreams: true });
       return;
     }
@@ -283,7 +282,7 @@ async function writeBatch(target: EventStore, batch: PlannedAppend[]): Promise<v
   } catch (err) {
     if (!(err instanceof WrongExpectedVersionError)) throw err;
     const at = batch.find((a) => a.streamId === err.streamId && a.expectedVersion === err.expectedVersion);
-    if (err.actualVersion === 0 && !(target instanceof SqliteEventStore)) {
+    if (err.actualVersion === 0 && !target.appendBatch) {
       throw new ImportRefused(
         `line ${at?.line ?? '?'}: ${err.streamId} starts at version ${Number(err.expectedVersion) + 1} in the file (its earlier ` +
           'events were truncated in the source EventStoreDB): EventStoreDB cannot recreate a stream that starts past version 1.',

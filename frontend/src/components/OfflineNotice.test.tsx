@@ -1,20 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { createQueryClient } from '../api';
-import { AppRoutes } from '../App';
+import { screen } from '@testing-library/react';
+import { renderAppAt } from '../testing/renderApp';
 
 jest.setTimeout(30000);
 
-function renderAt(path: string) {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = renderAppAt;
 
 describe('when the sign-in check cannot reach the server (offline reload from the cached app shell)', () => {
   let onLine: jest.SpyInstance;

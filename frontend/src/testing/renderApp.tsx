@@ -1,0 +1,16 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { AppRoutes } from '../App';
+
+/** The whole app's routes at `path`, with a fresh query client (the fake server answers its calls). */
+export function renderAppAt(path: string) {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
