@@ -4,7 +4,7 @@
  *   pages and controllers → features → ports → (adapters implement ports); the composition root alone knows
  *   concrete adapters; @joy/domain is below everything and imports nothing.
  */
-const FEATURES = '^backend/src/(account|billing|care|groups|identity|insights|ratings|settings|names)/';
+const FEATURES = '^backend/src/(account|billing|care|groups|identity|insights|ratings|settings|names|reminders)/';
 const ADAPTERS =
   '^backend/src/(event-store/(sqlite-event-store|eventstoredb-[^/]*|standin/)|read-models/(mongo-[^/]*|in-memory-read-model-store|versioned-read-model-store)|queue/(bullmq-queue|in-process-queue|redis-lease)|identity/(sqlite-session-store|key-stores)|billing/(stripe|sandbox|unconfigured)\\.provider)';
 const PORTS =

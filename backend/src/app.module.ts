@@ -3,6 +3,8 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, INFRASTRUCTURE, LOCAL_ACCOUNTS, LOOKUP_HASH, SESSION_STORE } from './app.tokens';
 import { READ_YOUR_WRITES } from './projections/read-your-writes';
 import { BillingModule } from './billing/billing.module';
+import { RemindersModule } from './reminders/reminders.module';
+import { PUSH_POLICY, VAPID_PUBLIC_KEY } from './reminders/push.service';
 import { BILLING_PROVIDER, type BillingProvider } from './billing/billing.provider';
 import { SandboxBillingProvider } from './billing/sandbox.provider';
 import { StripeBillingProvider } from './billing/stripe.provider';
@@ -50,11 +52,13 @@ export class AppModule {
       { provide: BILLING_PROVIDER, useValue: billingProviderFor(config) },
       { provide: LOOKUP_HASH, useValue: infra.lookup },
       { provide: INFRASTRUCTURE, useValue: infra },
+      { provide: VAPID_PUBLIC_KEY, useValue: infra.vapid.publicKey },
+      { provide: PUSH_POLICY, useValue: { allowInsecureEndpoints: config.push.allowInsecureEndpoints } },
     ];
     return {
       module: AppModule,
       global: true,
-      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule, SettingsModule],
+      imports: [CqrsModule.forRoot(), IdentityModule, RatingsModule, BillingModule, OpsModule, GroupsModule, CareModule, AccountModule, InsightsModule, SettingsModule, RemindersModule],
       providers: ports,
       exports: ports,
     };

@@ -9,7 +9,7 @@ import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
 import { bodyErrors, jsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
-import { serveFrontend } from './http/frontend';
+import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
@@ -25,17 +25,19 @@ const noStore: RequestHandler = (_req, res, next) => {
 };
 
 /** A demo install: every start says which development convenience is on, so that nobody runs one by mistake. */
-function warnAboutOptIns(config: AppConfig): void {
+export function warnAboutOptIns(config: AppConfig): void {
   if (!config.production) return;
   const logger = new Logger('Joy');
-  for (const name of optIns(config)) {
-    logger.warn(
-      name === 'AUTH_DEV_LOGIN'
-        ? 'AUTH_DEV_LOGIN=1 in production: anyone can sign in as anyone without a password (a demo install). Unset AUTH_DEV_LOGIN for real accounts.'
-        : 'BILLING_SANDBOX=1 in production: Joy Premium is handed out for a test card, no money moves (a demo install). Unset BILLING_SANDBOX, or set STRIPE_SECRET_KEY.',
-    );
-  }
+  for (const name of optIns(config)) logger.warn(OPT_IN_WARNINGS[name] ?? `${name} is on in production`);
 }
+
+const OPT_IN_WARNINGS: Record<string, string> = {
+  AUTH_DEV_LOGIN: 'AUTH_DEV_LOGIN=1 in production: anyone can sign in as anyone without a password (a demo install). Unset AUTH_DEV_LOGIN for real accounts.',
+  BILLING_SANDBOX:
+    'BILLING_SANDBOX=1 in production: Joy Premium is handed out for a test card, no money moves (a demo install). Unset BILLING_SANDBOX, or set STRIPE_SECRET_KEY.',
+  PUSH_ALLOW_INSECURE_ENDPOINTS:
+    'PUSH_ALLOW_INSECURE_ENDPOINTS=1 in production: reminders may be sent over plain http and to this machine (loopback), which is for tests only. Unset PUSH_ALLOW_INSECURE_ENDPOINTS.',
+};
 
 /** Signed by Stripe, not sent by a browser: exempt from the JSON/Origin check, parsed raw. */
 export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
@@ -54,6 +56,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
       await infra.pipeline.start();
       // Embedded read models start empty: serve requests only once the replay has caught up.
       await infra.pipeline.waitUntilCaughtUp();
+      infra.reminders.start();
     } catch (err) {
       await infra.close();
       throw err;
@@ -105,7 +108,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   const signInLimit = signInLimiter(config.rateLimits, null);
   app.use('/api/login', signInLimit);
   if (infra.accounts) {
-    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts));
+    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts, infra.keys));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));
@@ -113,6 +116,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   app.use(
     '/api',
     chain([
+      compressAnswers(),
       chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody()], bodyErrors),
       noStore,
       apiSession(config, infra.sessions),

@@ -1,6 +1,8 @@
+import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type PushConfig, pushConfig } from './reminders/vapid';
 
 /**
  * Everything the app reads from its environment. Each production backend is chosen by setting its URL;
@@ -37,11 +39,17 @@ export interface AppConfig {
   signup: 'open' | 'closed';
   /** TRUST_PROXY: the proxy hops whose X-Forwarded-* headers are believed (Express's `trust proxy`); false: none. */
   trustProxy: number | string | false;
+  /** Web Push of reminders: VAPID keys and subject, PUSH_ALLOW_INSECURE_ENDPOINTS (reminders/vapid.ts). */
+  push: PushConfig;
 }
 
 /** Development conveniences that are on, by the variable that turned them on (a demo install in production). */
 export function optIns(config: AppConfig): string[] {
-  return [...(config.devLogin ? ['AUTH_DEV_LOGIN'] : []), ...(config.billing.provider === 'sandbox' ? ['BILLING_SANDBOX'] : [])];
+  return [
+    ...(config.devLogin ? ['AUTH_DEV_LOGIN'] : []),
+    ...(config.billing.provider === 'sandbox' ? ['BILLING_SANDBOX'] : []),
+    ...(config.push.allowInsecureEndpoints ? ['PUSH_ALLOW_INSECURE_ENDPOINTS'] : []),
+  ];
 }
 
 /** Load shedding at the HTTP edge (http/server-edge.ts). */
@@ -74,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  keepPrivate(dataDir);
   const role = (env.ROLE ?? 'all') as AppConfig['role'];
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker, got ${role}`);
   const mongoUrl = env.MONGO_URL || null;
@@ -85,9 +93,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ? { issuer: env.OIDC_ISSUER, clientId: required(env, 'OIDC_CLIENT_ID'), clientSecret: required(env, 'OIDC_CLIENT_SECRET') }
     : null;
   const production = env.NODE_ENV === 'production';
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir,
     production,
     role,
@@ -109,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devLogin: flag(env, 'AUTH_DEV_LOGIN'),
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    push: pushConfig(env, publicUrl),
   };
 }
 
@@ -224,4 +234,17 @@ export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-t
   const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * DATA_DIR holds personal data, the per-person keys and the install's secrets: only the account running Joy may
+ * read them. A DATA_DIR Joy creates is 0700, and what Joy (and SQLite) write anywhere is 0600. An existing folder
+ * is never changed (it may be /tmp or a home folder); when others can read it, a warning names it.
+ */
+function keepPrivate(dataDir: string): void {
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if ((statSync(dataDir).mode & 0o077) !== 0) {
+    new Logger('Joy').warn(`DATA_DIR ${dataDir} can be read by other users of this machine: run "chmod 700 ${dataDir}" (the files Joy writes in it are 0600)`);
+  }
 }

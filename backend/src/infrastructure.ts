@@ -27,6 +27,9 @@ import { InMemoryReadModelStore } from './read-models/in-memory-read-model-store
 import { MongoReadModelStore } from './read-models/mongo-read-model-store';
 import type { ReadModelStore } from './read-models/read-model-store.port';
 import { VersionedReadModelStore } from './read-models/versioned-read-model-store';
+import { ReminderScheduler } from './reminders/reminder-scheduler';
+import { WebPushSender } from './reminders/push-sender';
+import { loadVapidKeys, type VapidKeys } from './reminders/vapid';
 
 /** The adapters behind the ports, chosen by configuration: embedded by default, production by URL. */
 export interface Infrastructure {
@@ -43,6 +46,10 @@ export interface Infrastructure {
   lookup: LookupHash;
   /** The key file (embedded default), checked by health: null when the keys live in MongoDB. */
   keyFile: string | null;
+  /** The install's VAPID keys (Web Push of reminders). */
+  vapid: VapidKeys;
+  /** Sends the daily reminders; started with the pipeline (never on ROLE=api). */
+  reminders: ReminderScheduler;
   close(): Promise<void>;
 }
 
@@ -103,6 +110,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   if (keyFile && !config.eventStoreUrl) checkKeyFile(keyFile, join(config.dataDir, 'events.sqlite'), config.acceptLostKeys);
   const keys = createKeyStore(config);
   const lookup = await lookupHasher(keys);
+  const vapid = await loadVapidKeys(config.push, keys);
   if (!config.eventStoreUrl && config.role !== 'api') {
     // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
     const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
@@ -152,6 +160,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   // Reactors run wherever the pipeline is started (the worker, or the embedded process), never on ROLE=api.
   const careFulfilment = new RecordingCareFulfilment(join(config.dataDir, 'care-orders.sqlite'));
   const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS, { reactors: [careFulfilmentReactor(careFulfilment)] });
+  const reminders = new ReminderScheduler(store, readModels, keys, new WebPushSender(vapid, config.push.allowInsecureEndpoints));
   return {
     store,
     readModels,
@@ -162,7 +171,10 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     accounts,
     lookup,
     keyFile,
+    vapid,
+    reminders,
     async close() {
+      await reminders.stop();
       await pipeline.stop();
       await queue.close();
       await readModels.close();

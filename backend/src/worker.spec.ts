@@ -30,6 +30,11 @@ describe('worker entry point', () => {
   });
 
   it('refuses ROLE=api', async () => {
-    await expect(startWorker({ ROLE: 'api', MONGO_URL: 'mongodb://127.0.0.1:1/x', DATA_DIR: tmpdir() })).rejects.toThrow(/main\.js/);
+    const dataDir = mkdtempSync(join(tmpdir(), 'joy-worker-api-'));
+    try {
+      await expect(startWorker({ ROLE: 'api', MONGO_URL: 'mongodb://127.0.0.1:1/x', DATA_DIR: dataDir })).rejects.toThrow(/main\.js/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,6 +15,10 @@ export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise
   if (config.role === 'api') throw new Error('worker.js runs the worker role; start main.js for the api');
   const infra = await createInfrastructure(config);
   await infra.pipeline.start();
+  infra.reminders.start();
+  if (config.production && config.push.allowInsecureEndpoints) {
+    new Logger('Joy').warn('PUSH_ALLOW_INSECURE_ENDPOINTS=1 in production: reminders may be sent over plain http and to this machine (loopback), which is for tests only.');
+  }
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/health') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));

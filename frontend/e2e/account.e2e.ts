@@ -117,7 +117,7 @@ describe('account: export and deletion in the browser', () => {
     await page.getByText('Settings saved').waitFor();
     await page.getByText('Nobody can send you care actions, and care suggestions do not name you.').waitFor();
     await screenshot(page, 'account-care-declined');
-    expect((await (await page.request.get(`${server.baseUrl}/api/settings`)).json())).toEqual({ acceptCareActions: false });
+    expect((await (await page.request.get(`${server.baseUrl}/api/settings`)).json())).toMatchObject({ acceptCareActions: false });
 
     await page.reload();
     await page.getByRole('heading', { name: 'Care Actions' }).waitFor();

@@ -124,13 +124,7 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await page.getByLabel('Password').fill(PERSON.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${server.baseUrl}/`);
-    await page.goto(`${server.baseUrl}/account`);
-    await page.getByRole('button', { name: 'Delete account' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
-    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
-    await dialog.getByRole('button', { name: 'Delete my account' }).click();
-    await page.getByText('Account deleted').waitFor();
-    await page.waitForURL(`${server.baseUrl}/`);
+    await deleteAccount(page, server.baseUrl);
 
     await toSignIn(page, server.baseUrl);
     await page.getByLabel('Email').fill(PERSON.email);
@@ -138,6 +132,21 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').getByText('Wrong e-mail or password.').waitFor();
     expect((await page.request.get(`${server.baseUrl}/api/auth/user`)).status()).toBe(401);
+    await context.close();
+  });
+
+  it('opens a signed-in page from a bookmark while signed out: sign-in first, then that very page', async () => {
+    const { page, context } = await open(browser, NARROW);
+    const person = { firstName: 'Bo', email: 'bo.bookmark@example.com', password: 'amber-orchard-lantern-71' };
+    await page.goto(`${server.baseUrl}/insights`);
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await createAccount(page, person);
+    await page.waitForURL(`${server.baseUrl}/insights`);
+    await page.getByRole('heading', { name: 'Joy Insights', level: 1 }).waitFor();
+    await screenshot(page, 'accounts-bookmark-insights-360');
+    // An unknown path is still the 404 page, signed in or out.
+    await page.goto(`${server.baseUrl}/no-such-page`);
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await context.close();
   });
 
@@ -150,12 +159,7 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     });
     const person = { firstName: 'Pia', email: 'pia.passkey@example.com', password: 'saffron-glacier-window-33' };
     await toSignIn(page, server.baseUrl);
-    await page.getByRole('link', { name: 'Create account' }).click();
-    await page.getByLabel('First name').fill(person.firstName);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password', { exact: true }).fill(person.password);
-    await page.getByLabel('Confirm password').fill(person.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await createAccount(page, person);
     await page.getByText(`Welcome back, ${person.firstName}!`).waitFor();
 
     await page.goto(`${server.baseUrl}/account`);
@@ -175,13 +179,7 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByText(`Welcome back, ${person.firstName}!`).waitFor();
 
-    await page.goto(`${server.baseUrl}/account`);
-    await page.getByRole('button', { name: 'Delete account' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
-    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
-    await dialog.getByRole('button', { name: 'Delete my account' }).click();
-    await page.getByText('Account deleted').waitFor();
-    await page.waitForURL(`${server.baseUrl}/`);
+    await deleteAccount(page, server.baseUrl);
 
     // The authenticator still holds the passkey, but the account and its public key are gone.
     await toSignIn(page, server.baseUrl);
@@ -193,3 +191,24 @@ describe('accounts on a real install: create account, sign out, wrong password, 
   });
 });
 
+
+/** Deletes the signed-in account from the Account page, confirming as a person would; back on the landing page. */
+async function deleteAccount(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/account`);
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await page.getByText('Account deleted').waitFor();
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+/** From the provider's Sign in page: Create account, filled in as a person would, and sent. */
+async function createAccount(page: Page, person: { firstName: string; email: string; password: string }): Promise<void> {
+  await page.getByRole('link', { name: 'Create account' }).click();
+  await page.getByLabel('First name').fill(person.firstName);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Confirm password').fill(person.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}

@@ -19,9 +19,6 @@ async function subscribeInSandbox(page: Page, baseUrl: string) {
   await page.getByText('Welcome to Joy Premium!').waitFor();
 }
 
-/** Waits for antd's toast and dialog animations, so screenshots show the settled page. */
-const settle = (page: Page) => page.waitForTimeout(500);
-
 describe('care actions: a premium member sends flowers to a member who rated low', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -67,13 +64,11 @@ describe('care actions: a premium member sends flowers to a member who rated low
     await dialog.getByRole('radio', { name: /Flowers/ }).check();
     await dialog.getByLabel('Message (optional)').fill('Thinking of you, Bea. Coffee on Sunday?');
     await dialog.getByText('39 / 500').waitFor();
-    await settle(ana.page);
     await screenshot(ana.page, 'care-dialog-desktop');
     await dialog.getByRole('button', { name: 'Send Care' }).click();
     await ana.page.getByText('Care sent!').waitFor();
     await ana.page.getByText('Bea will receive your flowers.').waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    await settle(ana.page);
     await screenshot(ana.page, 'care-sent-desktop');
 
     // ---- Bea sees the flowers on Home (phone), delivered once the reactor ordered them ------------------
@@ -129,7 +124,6 @@ describe('care actions: a premium member sends flowers to a member who rated low
     await screenshot(anaPhone.page, 'care-suggestion-phone');
     await anaPhone.page.getByRole('button', { name: 'Send care to Bea' }).click();
     await anaPhone.page.getByRole('dialog', { name: 'Send care to Bea' }).waitFor();
-    await settle(anaPhone.page);
     await screenshot(anaPhone.page, 'care-dialog-phone');
   });
 });

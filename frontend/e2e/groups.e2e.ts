@@ -166,6 +166,18 @@ describe('groups: one person creates a group, another joins it with the invite c
     await a.page.goto(`${server.baseUrl}/groups?group=00000000-0000-0000-0000-000000000000`);
     await a.page.getByRole('heading', { name: 'Group not found' }).waitFor();
 
+    // ---- The member leaves, after confirming, on a phone: the group is gone from their list -------------
+    await b.page.setViewportSize({ width: 360, height: 740 });
+    await b.page.goto(`${server.baseUrl}/groups`);
+    await b.page.getByRole('button', { name: 'View Garcia Family' }).click();
+    await b.page.getByRole('button', { name: 'Leave group' }).click();
+    await b.page.getByText('Leave Garcia Family?').waitFor();
+    await screenshot(b.page, 'group-leave-confirm-360');
+    await b.page.getByRole('button', { name: 'Leave group' }).last().click();
+    await b.page.getByRole('heading', { name: 'Your Groups', level: 1 }).waitFor();
+    await b.page.getByText('You left the group').waitFor();
+    expect(await b.page.getByRole('button', { name: 'View Garcia Family' }).count()).toBe(0);
+
     await a.context.close();
     await b.context.close();
   });

@@ -63,7 +63,6 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
     const dialog = page.getByRole('dialog');
     await dialog.locator('.ant-modal-confirm-title', { hasText: 'Cancel Joy Premium?' }).waitFor();
     await dialog.getByText(`until the end of your current billing period, on ${renewal}`, { exact: false }).waitFor();
-    await page.waitForTimeout(500); // the dialog's opening animation
     await screenshot(page, 'premium-cancel-dialog-desktop');
     await dialog.getByRole('button', { name: 'Cancel Subscription' }).click();
     await page.getByTestId('plan-date').getByText(`Ends on ${renewal}`).waitFor();
@@ -80,10 +79,22 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
     expect(status).toMatchObject({ isPremium: true, status: 'canceling', cancelAtPeriodEnd: true });
     await screenshot(page, 'premium-account-canceling-desktop');
 
-    // Opening Subscribe again: "Already Subscribed", the spinner stays.
+    // Opening Subscribe again: "Already Subscribed" and the plan as it is (no endless spinner), with Resume.
     await page.goto(`${server.baseUrl}/subscribe`);
     await page.getByText('You already have an active Joy Premium subscription!').waitFor();
+    await page.getByText('Your Joy Premium is canceled').waitFor();
     expect(await page.getByText('Start Your Premium Journey').count()).toBe(0);
+    await screenshot(page, 'premium-subscribe-canceled-desktop');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, 'premium-subscribe-canceled-360');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Changed their mind: Resume on the Account page, renewing again.
+    await page.goto(`${server.baseUrl}/account`);
+    await page.getByRole('button', { name: 'Resume Joy Premium' }).click();
+    await page.getByTestId('plan-date').getByText(`Renews on ${renewal}`).waitFor();
+    await page.getByText('Joy Premium resumed').waitFor();
+    expect(await (await page.request.get(`${server.baseUrl}/api/subscription-status`)).json()).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
     await context.close();
   });
 

@@ -71,7 +71,8 @@ export async function signInThroughLanding(page: Page, baseUrl: string, email: s
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  // Animations and transitions are run to their end first: the screenshot shows the settled page, no sleep needed.
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 const AXE_PATH = join(dirname(require.resolve('axe-core')), 'axe.min.js');

@@ -126,3 +126,42 @@ self.addEventListener('fetch', (event) => {
     })(),
   );
 });
+
+/* Reminders (Web Push, sent by the server's reminder scheduler with this install's VAPID key): the payload is
+ * JSON { title, body, url, tag }. A click focuses an open Joy window (and takes it to `url`), or opens one. */
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'Joy', {
+      body: data.body || 'How was your day? Take a minute to rate it in Joy.',
+      tag: data.tag || 'joy-reminder',
+      icon: '/icon.svg',
+      badge: '/icon.svg',
+      data: { url: data.url || '/' },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  let target = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  // Only ever a page of this app.
+  if (target.origin !== self.location.origin) target = new URL('/', self.location.origin);
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        if ('navigate' in open) await open.navigate(target.href).catch(() => undefined);
+        return;
+      }
+      await self.clients.openWindow(target.href);
+    })(),
+  );
+});

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import { browser } from './lib/session';
 import { renderAppAt } from './testing/renderApp';
 import { installFakeServer } from './testing/fakeServer';
 
@@ -24,11 +25,26 @@ describe('routes', () => {
     expect(screen.getByText('2,847')).toBeInTheDocument();
   });
 
-  it('shows the 404 page for a signed-in path when signed out', async () => {
+  it('sends a signed-out visitor of a signed-in page to sign in, to come back to that page (PRODUCT.md)', async () => {
+    const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+    try {
+      for (const path of ['/dashboard', '/insights', '/groups?group=g-1', '/account', '/subscribe', '/settings']) {
+        navigate.mockClear();
+        installFakeServer(signedOut);
+        const { unmount } = renderAt(path);
+        await waitFor(() => expect(navigate).toHaveBeenCalledWith(`/api/login?returnTo=${encodeURIComponent(path)}`));
+        expect(screen.queryByRole('heading', { name: '404 Page Not Found' })).not.toBeInTheDocument();
+        unmount();
+      }
+    } finally {
+      navigate.mockRestore();
+    }
+  });
+
+  it('shows the 404 page for an unknown path when signed out', async () => {
     installFakeServer(signedOut);
-    renderAt('/dashboard');
+    renderAt('/no-such-page');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
   });
 
   it('shows the help page when signed out', async () => {

@@ -9,6 +9,7 @@ import { OfflineBanner } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
+import { SignInFirst } from './components/SignInFirst';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
 import Landing from './pages/Landing';
 import NotFound from './pages/NotFound';
@@ -29,9 +30,9 @@ function ToastBridge() {
 }
 
 /**
- * Routes by auth state (SPEC §4): while loading or signed out only "/" (Landing), /privacy, /terms, /help
- * and the 404 exist; signed in, the app's pages too. While the user is loading, a signed-in path shows
- * the loading placeholder rather than a 404 flash.
+ * Routes by auth state (SPEC §4, as PRODUCT.md changes it): signed out, "/" is the landing page, /privacy,
+ * /terms and /help are open, a signed-in page goes to sign-in and back to it, and only an unknown path is a
+ * 404. While the user is loading, a signed-in path shows the loading placeholder rather than a 404 flash.
  */
 export function AppRoutes() {
   const { isAuthenticated, isLoading, isError } = useAuth();
@@ -72,8 +73,9 @@ export function AppRoutes() {
       <Route index element={<Landing />} />
       <Route element={<PublicLayout />}>
         {always}
-        {isLoading &&
-          SIGNED_IN_ROUTES.map(({ path }) => <Route key={path} path={path} element={<PageLoading />} />)}
+        {SIGNED_IN_ROUTES.map(({ path }) => (
+          <Route key={path} path={path} element={isLoading ? <PageLoading /> : <SignInFirst />} />
+        ))}
         <Route path="*" element={isLoading ? <PageLoading /> : <NotFound />} />
       </Route>
     </Routes>

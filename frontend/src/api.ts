@@ -31,11 +31,11 @@ async function throwIfResNotOk(res: Response): Promise<void> {
  * Sends a request with the session cookie. A JSON body and its content type are sent only when there is
  * data. Any non-OK response throws an Error with the "status: text" message.
  */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const hasBody = data !== undefined;
   const res = await fetch(url, {
     method,
-    headers: hasBody ? { 'Content-Type': 'application/json' } : {},
+    headers: hasBody ? { 'Content-Type': 'application/json', ...headers } : headers,
     body: hasBody ? JSON.stringify(data) : undefined,
     credentials: 'include',
   });
@@ -44,8 +44,8 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 }
 
 /** apiRequest, then the response parsed as JSON (undefined for an empty body, e.g. 204). */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
+export async function apiJson<T>(method: string, url: string, data?: unknown, headers?: Record<string, string>): Promise<T> {
+  const res = await apiRequest(method, url, data, headers);
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }

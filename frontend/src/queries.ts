@@ -28,8 +28,9 @@ export function useGroups() {
  */
 export function useSubmitRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
   const client = useQueryClient();
-  return useMutation<RatingView, Error, SubmitRatingRequest>({
-    mutationFn: (scores) => apiJson<RatingView>('POST', '/api/joy-ratings', scores),
+  return useMutation<RatingView, Error, { scores: SubmitRatingRequest; idempotencyKey: string }>({
+    // The key makes a repeated request (a retry after a lost answer) answer the same rating, stored once.
+    mutationFn: ({ scores, idempotencyKey }) => apiJson<RatingView>('POST', '/api/joy-ratings', scores, { 'Idempotency-Key': idempotencyKey }),
     onSuccess: async (rating) => {
       toast(TOASTS.ratingSaved);
       await Promise.all([

@@ -4,6 +4,7 @@ import {
   DashboardOutlined,
   HomeOutlined,
   QuestionCircleOutlined,
+  SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
@@ -27,6 +28,7 @@ export const SIGNED_IN_ROUTES: PageRoute[] = [
   { path: '/subscribe', title: 'Joy Premium', Component: lazy(() => import('./pages/Subscribe')) },
   { path: '/logos', title: 'Logo Concepts', Component: lazy(() => import('./pages/Logos')) },
   { path: '/account', title: 'Your Account', Component: lazy(() => import('./pages/Account')) },
+  { path: '/settings', title: 'Settings', Component: lazy(() => import('./pages/Settings')) },
 ];
 
 /** Pages open to everyone, signed in or not. */
@@ -47,6 +49,7 @@ export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; icon: ReactNo
   { to: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined aria-hidden="true" /> },
   { to: '/groups', label: 'Groups', icon: <TeamOutlined aria-hidden="true" /> },
   { to: '/insights', label: 'Insights', icon: <BarChartOutlined aria-hidden="true" /> },
+  { to: '/settings', label: 'Settings', icon: <SettingOutlined aria-hidden="true" /> },
   { to: '/help', label: 'Help', icon: <QuestionCircleOutlined aria-hidden="true" /> },
   { to: '/logos', label: 'Logos', icon: <AppstoreOutlined aria-hidden="true" /> },
 ];

@@ -1,3 +1,5 @@
+import { ID_TOKEN_KEY_ID } from '../identity/built-in-provider';
+import { VAPID_KEY_ID } from '../reminders/vapid';
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,8 +94,11 @@ describe('migration of plaintext identity events (schemaVersion 1) on the embedd
     }
     expect(existsSync(join(app.config.dataDir, 'keys.sqlite'))).toBe(true);
     const keys = new Database(join(app.config.dataDir, 'keys.sqlite'), { readonly: true });
-    // Beside the people's keys, the install's lookup secret (issue 14: keyed hashes of e-mails and subjects).
-    expect(keys.prepare('SELECT user_id FROM user_keys ORDER BY user_id').pluck().all()).toEqual([ids.ada, ids.bart, LOOKUP_SECRET_ID].sort());
+    // Beside the people's keys, the install's lookup secret (issue 14: keyed hashes of e-mails and subjects), its
+    // VAPID key (issue 19: reminders by Web Push) and the built-in sign-in's ID-token signing key.
+    expect(keys.prepare('SELECT user_id FROM user_keys ORDER BY user_id').pluck().all()).toEqual(
+      [ids.ada, ids.bart, LOOKUP_SECRET_ID, VAPID_KEY_ID, ID_TOKEN_KEY_ID].sort(),
+    );
     keys.close();
   });
 

@@ -16,13 +16,15 @@ import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { freePort, startAppProcess } from './app-process';
 import { burstFigure, connectionsFigure, PRODUCTION_SHEDDING } from './faults';
+import { lighthouseFigures } from './lighthouse';
 
 /**
  * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
  * Figures are printed, never asserted. BENCH_SECONDS (default 5) sets each HTTP run's length, BENCH_ROUNDS
  * (default 3) how many paired runs make each HTTP figure,
  * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild; BENCH_BURST (300), BENCH_SIMULTANEOUS (1000) and
- * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts).
+ * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts); LIGHTHOUSE_RUNS (3) and CHROME_PATH the
+ * Lighthouse figures of / and /help (bench/lighthouse.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -289,6 +291,9 @@ async function main(): Promise<void> {
   print();
   console.log('\nUnder abuse:');
   for (const line of abuse) console.log(line);
+  // The signed-out pages in a browser (bench/lighthouse.ts), on a fresh app process.
+  console.log('');
+  for (const line of await lighthouseFigures()) console.log(line);
 }
 
 main().catch((err) => {

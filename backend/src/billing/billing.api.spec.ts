@@ -166,6 +166,22 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect((await as(ada).post('/api/groups', { name: 'Ada 5' })).status).toBe(201);
   });
 
+  it('resumes a cancelled plan before its period ends (active, renewing again), and can cancel again', async () => {
+    const resumed = await as(ada).post('/api/subscription/resume');
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
+    expect((await streamOf('ada')).at(-1)).toMatchObject({ type: 'SubscriptionCancellationWithdrawn' });
+    const before = await head();
+    expect((await as(ada).post('/api/subscription/resume')).body).toEqual(resumed.body); // already renewing: nothing
+    expect(await head()).toBe(before);
+    expect((await as(ada).post('/api/subscription/cancel')).body).toMatchObject({ status: 'canceling', cancelAtPeriodEnd: true });
+    // Bob never subscribed: nothing to resume.
+    const none = await as(bob).post('/api/subscription/resume');
+    expect(none.status).toBe(409);
+    expect(none.body).toEqual({ statusCode: 409, code: 'billing.nothing_to_resume', message: BILLING_MESSAGES.nothingToResume });
+    expect((await as().post('/api/subscription/resume')).status).toBe(401);
+  });
+
   it('ends the sandbox subscription when its period has passed; the user can subscribe again', async () => {
     const expiry = app.running.app.get(SandboxExpiry);
     expect(await expiry.endDue(new Date(Date.parse(periodEnd) - 1000))).toEqual([]);
@@ -177,6 +193,7 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect((await as(ada).get('/api/subscription-status')).body).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
     expect((await as(ada).post('/api/groups', { name: 'Ada 6' })).status).toBe(403);
     expect((await as(ada).post('/api/subscription/cancel')).status).toBe(409);
+    expect((await as(ada).post('/api/subscription/resume')).body.code).toBe('billing.nothing_to_resume'); // too late
 
     const again = await as(ada).post('/api/create-subscription');
     expect(again.body.clientSecret).toMatch(/^sandbox_/);

@@ -6,6 +6,7 @@ import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError,
 import { ConfirmSandboxPaymentDto } from './billing.dto';
 import {
   CancelSubscriptionCommand,
+  ResumeSubscriptionCommand,
   ConfirmSandboxPaymentCommand,
   CreateSubscriptionCommand,
   GetSubscriptionStatusQuery,
@@ -35,6 +36,13 @@ export class BillingController {
   @HttpCode(200)
   create(@CurrentUser() user: SessionUser): Promise<CreateSubscriptionResponse> {
     return this.commands.execute(new CreateSubscriptionCommand(user.id));
+  }
+
+  /** Takes back a cancellation before the paid period ends (the plan renews again); 409 when there is none. */
+  @Post('subscription/resume')
+  @HttpCode(200)
+  resume(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
+    return this.commands.execute(new ResumeSubscriptionCommand(user.id));
   }
 
   /** Ends Joy Premium at the end of the paid period (premium until then); 409 when there is nothing to cancel. */

@@ -175,6 +175,28 @@ describe('subscription decider', () => {
     });
   });
 
+  describe('resuming', () => {
+    const resume = (now = at): SubscriptionCommand => ({ type: 'WithdrawCancellation', userId: 'u1', at: now });
+
+    it('takes back a scheduled cancellation before the period ends, once', () => {
+      expect(when([started(), activated(), scheduled()], resume())).toEqual([
+        { type: 'SubscriptionCancellationWithdrawn', data: { userId: 'u1', subscriptionId: 'sub_1', withdrawnAt: at.toISOString() } },
+      ]);
+      expect(when([started(), activated()], resume())).toEqual([]); // renewing already
+    });
+
+    it('refuses with 409 when there is nothing to resume, or the paid period is over', () => {
+      for (const [history, now] of [[[], at], [[started(), activated(), ended()], at], [[started(), activated(), scheduled()], new Date(periodEnd)]] as const) {
+        expectRefusal(() => when([...history], resume(now)), { kind: 'conflict', code: 'billing.nothing_to_resume', message: BILLING_MESSAGES.nothingToResume });
+      }
+    });
+
+    it('refuses to turn an operator’s grant into a renewing plan', () => {
+      const grant = subscriptionDecider.decide({ type: 'GrantPremium', userId: 'u1', until: new Date(periodEnd), at }, subscriptionDecider.initialState);
+      expectRefusal(() => when(grant, resume()), { kind: 'conflict', code: 'billing.nothing_to_resume', message: BILLING_MESSAGES.grantNotResumable });
+    });
+  });
+
   describe('the sandbox’s end of period', () => {
     const sandboxActivated: SubscriptionEvent = {
       type: 'SubscriptionActivated',

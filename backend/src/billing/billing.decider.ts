@@ -14,6 +14,8 @@ import { Decider, DomainEvent } from '../event-store/decider';
 
 export const BILLING_MESSAGES = {
   nothingToCancel: 'You have no active Joy Premium subscription to cancel.',
+  nothingToResume: 'There is no cancelled Joy Premium subscription to resume: it is active, or its paid period has ended.',
+  grantNotResumable: 'Joy Premium given by the person who runs this install ends on its date; subscribe to keep it after that.',
   declined: 'Your card was declined.',
   notTestCard: 'Your card was declined. Test mode accepts only the test cards.',
   incompleteNumber: 'Your card number is incomplete.',
@@ -87,6 +89,8 @@ export interface SubscriptionState {
   attempts: number;
   /** Subscriptions that ended: terminal, a late signal about them changes nothing. */
   endedSubscriptionIds: readonly string[];
+  /** Cancellations scheduled or withdrawn so far (part of the provider calls' idempotency keys). */
+  cancellationChanges?: number;
 }
 
 export const initialSubscriptionState: SubscriptionState = {
@@ -121,6 +125,8 @@ export type SubscriptionCommand =
   | { type: 'StartCheckout'; userId: string; provider: BillingProviderName; customerId: string; subscriptionId: string; at: Date }
   | { type: 'SyncSubscription'; subscription: ProviderSubscription; at: Date }
   | { type: 'ScheduleCancellation'; userId: string; at: Date }
+  /** Takes back a scheduled cancellation before the paid period ends: the plan renews again. */
+  | { type: 'WithdrawCancellation'; userId: string; at: Date }
   | { type: 'EndIfDue'; userId: string; at: Date }
   /** The operator gives Joy Premium until `until` (no payment; it ends then, as a scheduled cancellation would). */
   | { type: 'GrantPremium'; userId: string; until: Date; at: Date }
@@ -148,9 +154,9 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     case 'SubscriptionRenewed':
       return event.data.subscriptionId === state.subscriptionId ? { ...state, currentPeriodEnd: event.data.currentPeriodEnd } : state;
     case 'SubscriptionCancellationScheduled':
-      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'canceling' } : state;
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'canceling', cancellationChanges: (state.cancellationChanges ?? 0) + 1 } : state;
     case 'SubscriptionCancellationWithdrawn':
-      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'active' } : state;
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'active', cancellationChanges: (state.cancellationChanges ?? 0) + 1 } : state;
     case 'SubscriptionEnded': {
       const id = event.data.subscriptionId;
       const ended = [...state.endedSubscriptionIds, id];
@@ -225,6 +231,15 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
             data: { userId: command.userId, subscriptionId: state.subscriptionId, cancelAt: state.currentPeriodEnd, scheduledAt: command.at.toISOString() },
           },
         ];
+      }
+      case 'WithdrawCancellation': {
+        if (state.status === 'active' && isPremiumAt(state, command.at)) return []; // already renewing: idempotent
+        if (state.status !== 'canceling' || !state.subscriptionId || !isPremiumAt(state, command.at)) {
+          throw new DomainError('billing.nothing_to_resume', BILLING_MESSAGES.nothingToResume);
+        }
+        if (state.provider === 'operator') throw new DomainError('billing.nothing_to_resume', BILLING_MESSAGES.grantNotResumable);
+        const { userId, at } = command;
+        return [{ type: 'SubscriptionCancellationWithdrawn', data: { userId, subscriptionId: state.subscriptionId, withdrawnAt: at.toISOString() } }];
       }
       case 'GrantPremium': {
         if (isPremiumAt(state, command.at)) throw new DomainError('billing.already_premium', BILLING_MESSAGES.alreadyPremium);

@@ -148,6 +148,34 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
   }
 }
 
+export class ResumeSubscriptionCommand {
+  constructor(readonly userId: string) {}
+}
+
+/** Takes back a cancellation before the period ends (Stripe: cancel_at_period_end=false); 409 when there is none. */
+@CommandHandler(ResumeSubscriptionCommand)
+export class ResumeSubscriptionHandler implements ICommandHandler<ResumeSubscriptionCommand, SubscriptionStatusView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+  ) {}
+
+  async execute({ userId }: ResumeSubscriptionCommand): Promise<SubscriptionStatusView> {
+    const at = new Date();
+    const ctx: CommandContext = { actorUserId: userId, now: at };
+    const command: SubscriptionCommand = { type: 'WithdrawCancellation', userId, at };
+    // The rules first (409 with nothing to resume; already renewing: nothing to do), before asking the provider.
+    const state = await loadState(this.store, userId);
+    if (subscriptionDecider.decide(command, state).length > 0) {
+      const subscription = await this.provider.resume(userId, state);
+      await decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+    }
+    return statusOf(this.readModels, userId, at);
+  }
+}
+
 export class EndSubscriptionNowCommand {
   constructor(readonly userId: string) {}
 }

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { BillingController, StripeWebhookController } from './billing.controller';
 import {
   CancelSubscriptionHandler,
+  ResumeSubscriptionHandler,
   ConfirmSandboxPaymentHandler,
   CreateSubscriptionHandler,
   EndSubscriptionNowHandler,
@@ -19,6 +20,7 @@ import {
     CreateSubscriptionHandler,
     ConfirmSandboxPaymentHandler,
     CancelSubscriptionHandler,
+    ResumeSubscriptionHandler,
     EndSubscriptionNowHandler,
     SyncProviderSubscriptionHandler,
     GetSubscriptionStatusHandler,

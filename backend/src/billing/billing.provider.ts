@@ -29,6 +29,11 @@ export interface BillingProvider {
    * provider's state afterwards; null when the provider keeps no state of its own (the sandbox).
    */
   cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+  /**
+   * Takes back a cancellation at the period end (the subscription renews again) and answers the provider's
+   * state afterwards; null when the provider keeps no state of its own (the sandbox).
+   */
+  resume(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
   /** Payment with test cards: the sandbox only (POST /api/billing/sandbox/confirm answers 404 without it). */
   readonly testCards?: TestCardPayments;
   /** Signed webhooks from the provider: Stripe only (POST /api/billing/webhook answers 404 without them). */
@@ -62,3 +67,21 @@ export type Checkout =
 
 /** Nest injection token of the BillingProvider. */
 export const BILLING_PROVIDER = 'BillingProvider';
+
+/**
+ * A provider that keeps no subscription state of its own (the sandbox, or none configured): cancelling, ending
+ * and resuming are recorded by the app alone, so each answers null.
+ */
+export abstract class StatelessBillingProvider implements Pick<BillingProvider, 'cancelAtPeriodEnd' | 'cancelNow' | 'resume'> {
+  async cancelAtPeriodEnd(): Promise<ProviderSubscription | null> {
+    return null;
+  }
+
+  async cancelNow(): Promise<ProviderSubscription | null> {
+    return null;
+  }
+
+  async resume(): Promise<ProviderSubscription | null> {
+    return null;
+  }
+}

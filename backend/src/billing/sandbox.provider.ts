@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { addOneMonth, BILLING_MESSAGES, ProviderSubscription, SubscriptionState } from './billing.decider';
 import { type BillingClientConfig, DomainError } from '@joy/domain';
-import type { BillingProvider, Checkout, TestCard, TestCardPayments } from './billing.provider';
+import { type BillingProvider, type Checkout, StatelessBillingProvider, type TestCard, type TestCardPayments } from './billing.provider';
 
 /** The sandbox's test cards (as Stripe's test mode): one succeeds, one is declined. */
 export const SANDBOX_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;
@@ -48,13 +48,15 @@ export function chargeTestCard(card: TestCard, now: Date): void {
  * and paying is `confirm` with a test card. It has no renewals: a sandbox subscription ends when its month
  * is over (see SandboxExpiry).
  */
-export class SandboxBillingProvider implements BillingProvider {
+export class SandboxBillingProvider extends StatelessBillingProvider implements BillingProvider {
   readonly name = 'sandbox' as const;
 
   constructor(
     private readonly secret: string,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    super();
+  }
 
   /** This adapter is its own test-card payment (see TestCardPayments). */
   readonly testCards: TestCardPayments = this;
@@ -71,14 +73,6 @@ export class SandboxBillingProvider implements BillingProvider {
     }
     const subscriptionId = `sandbox_sub_${this.userKey(userId)}_${state.attempts + 1}`;
     return { kind: 'open', customerId, subscriptionId, clientSecret: this.clientSecretOf(subscriptionId) };
-  }
-
-  async cancelAtPeriodEnd(): Promise<ProviderSubscription | null> {
-    return null;
-  }
-
-  async cancelNow(): Promise<ProviderSubscription | null> {
-    return null;
   }
 
   /**

@@ -153,6 +153,10 @@ class StripeStandIn {
         if (form.cancel_at_period_end === 'true') {
           sub.cancel_at_period_end = true;
           sub.cancel_at = sub.items.data[0].current_period_end;
+        } else if (form.cancel_at_period_end === 'false') {
+          // As Stripe does: taking the cancellation back clears the date it was due.
+          sub.cancel_at_period_end = false;
+          sub.cancel_at = null;
         }
         return { status: 200, body: withExpansions(structuredClone(sub)) };
       }
@@ -365,6 +369,18 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
     const before = await head();
     expect((await deliver(webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!))).status).toBe(200);
     expect(await head()).toBe(before);
+  });
+
+  it('resumes through Stripe (cancel_at_period_end=false), and cancels again with keys of their own', async () => {
+    const resumed = await as(ada).post('/api/subscription/resume');
+    expect(resumed.body).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
+    expect(standIn.subscriptions.get('sub_1')!.cancel_at_period_end).toBe(false);
+    expect((await as(ada).post('/api/subscription/cancel')).body.status).toBe('canceling');
+    expect(standIn.subscriptions.get('sub_1')!.cancel_at_period_end).toBe(true);
+    expect(standIn.of('POST', '/v1/subscriptions/sub_1').slice(-2)).toEqual([
+      expect.objectContaining({ idempotencyKey: 'joy-resume-sub_1-1', form: { cancel_at_period_end: 'false' } }),
+      expect.objectContaining({ idempotencyKey: 'joy-cancel-sub_1-2', form: { cancel_at_period_end: 'true' } }),
+    ]);
   });
 
   it('ends right when "deleted" arrives before a stale "updated"', async () => {

@@ -119,7 +119,17 @@ export class StripeBillingProvider implements BillingProvider {
     const updated = await this.stripe.subscriptions.update(
       state.subscriptionId!,
       { cancel_at_period_end: true },
-      { idempotencyKey: `joy-cancel-${state.subscriptionId}` },
+      { idempotencyKey: `joy-cancel-${state.subscriptionId}${changeSuffix(state)}` },
+    );
+    return toProviderSubscription(updated, userId);
+  }
+
+  /** Takes back the cancellation: `cancel_at_period_end=false`, as Stripe's own portal does. */
+  async resume(userId: string, state: SubscriptionState): Promise<ProviderSubscription> {
+    const updated = await this.stripe.subscriptions.update(
+      state.subscriptionId!,
+      { cancel_at_period_end: false },
+      { idempotencyKey: `joy-resume-${state.subscriptionId}${changeSuffix(state)}` },
     );
     return toProviderSubscription(updated, userId);
   }
@@ -185,4 +195,12 @@ export class StripeBillingProvider implements BillingProvider {
     });
     return this.price;
   }
+}
+
+/**
+ * Cancel, resume and cancel again within Stripe's 24 hours of idempotency: each change needs a key of its own,
+ * or Stripe would answer the first cancel's saved result without cancelling again. The first keeps the plain key.
+ */
+function changeSuffix(state: SubscriptionState): string {
+  return state.cancellationChanges ? `-${state.cancellationChanges}` : '';
 }

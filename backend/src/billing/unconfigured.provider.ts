@@ -1,14 +1,14 @@
 import { DomainError } from '@joy/domain';
-import { BILLING_MESSAGES, ProviderSubscription } from './billing.decider';
+import { BILLING_MESSAGES } from './billing.decider';
 import type { BillingClientConfig } from '@joy/domain';
-import type { BillingProvider, Checkout } from './billing.provider';
+import { type BillingProvider, type Checkout, StatelessBillingProvider } from './billing.provider';
 
 /**
  * The billing port when nothing is configured: no STRIPE_SECRET_KEY and no BILLING_SANDBOX=1. No checkout opens
  * (the Subscribe page says payments are not set up on this install); Joy Premium can still be granted by the
  * operator (`npm run users -- grant-premium <email>`), and such a grant is cancelled by the app alone.
  */
-export class UnconfiguredBillingProvider implements BillingProvider {
+export class UnconfiguredBillingProvider extends StatelessBillingProvider implements BillingProvider {
   readonly name = 'none' as const;
 
   clientConfig(): BillingClientConfig {
@@ -17,13 +17,5 @@ export class UnconfiguredBillingProvider implements BillingProvider {
 
   async checkout(): Promise<Checkout> {
     throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
-  }
-
-  async cancelAtPeriodEnd(): Promise<ProviderSubscription | null> {
-    return null;
-  }
-
-  async cancelNow(): Promise<ProviderSubscription | null> {
-    return null;
   }
 }

@@ -46,9 +46,11 @@ export function metadataFor(ctx: CommandContext, eventId: string, schemaVersion 
   };
 }
 
-export interface CommandResult<E> {
+export interface CommandResult<E, S = unknown> {
   events: E[];
   append: AppendResult | null;
+  /** The state the decision was made on (before `events`): what a command that decided nothing answers from. */
+  state: S;
 }
 
 /** The folded state of a stream at a version, so the next command reads only what came after it. */
@@ -129,7 +131,7 @@ export async function decideAndAppend<S, C, E extends DomainEvent>(
   command: C,
   ctx: CommandContext,
   options: CommandOptions<E> = {},
-): Promise<CommandResult<E>> {
+): Promise<CommandResult<E, S>> {
   return inTurn(store, streamId, async () => {
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
@@ -150,7 +152,7 @@ async function attemptOnce<S, C, E extends DomainEvent>(
   command: C,
   ctx: CommandContext,
   options: CommandOptions<E>,
-): Promise<CommandResult<E>> {
+): Promise<CommandResult<E, S>> {
   const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
   const cache = cacheFor<S>(store, decider);
   let folded = cache.get(streamId) ?? { version: 0, state: decider.initialState };
@@ -166,7 +168,7 @@ async function attemptOnce<S, C, E extends DomainEvent>(
   const state = newer.map(upcast).reduce(decider.evolve, folded.state);
   remember(cache, streamId, { version, state });
   const events = decider.decide(command, state);
-  if (events.length === 0) return { events, append: null };
+  if (events.length === 0) return { events, append: null, state };
   const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
   const append = await store.appendToStream(
     streamId,
@@ -177,7 +179,7 @@ async function attemptOnce<S, C, E extends DomainEvent>(
     { expectedVersion: version },
   );
   remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
-  return { events, append };
+  return { events, append, state };
 }
 
 function remember<S>(cache: Map<string, Folded<S>>, streamId: string, folded: Folded<S>): void {

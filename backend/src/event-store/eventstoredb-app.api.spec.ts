@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { healthReport } from '../ops/health';
 import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import { EventStoreDbStandIn } from './standin/server';
 
 /*
@@ -80,10 +81,7 @@ describe('the app on EventStoreDB (gRPC stand-in)', () => {
 
     await standIn.resume();
     let res = await api(app.baseUrl, ada).post('/api/joy-ratings', rating);
-    for (let i = 0; res.status !== 201 && i < 50; i++) {
-      await sleep(100);
-      res = await api(app.baseUrl, ada).post('/api/joy-ratings', rating);
-    }
+    await waitUntil(async () => res.status === 201 || (res = await api(app.baseUrl, ada).post('/api/joy-ratings', rating)).status === 201, 5000, 100);
     expect(res.status).toBe(201);
     expect((await ratingsOf(ada)).map((r) => r.id)).toEqual([res.body.id, ...before.map((r) => r.id)]);
   });
@@ -100,10 +98,11 @@ describe('the app on EventStoreDB (gRPC stand-in)', () => {
     const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
     standIn.faults = { accessDenied: true };
     expect((await api(app.baseUrl, cleo).post('/api/joy-ratings', rating)).status).toBe(503);
+    const dropped = standIn.subscriptionRequests;
     standIn.dropSubscriptions(); // the relay resubscribes and is refused
-    await sleep(300);
+    await waitUntil(() => standIn.subscriptionRequests > dropped);
     const requests = standIn.subscriptionRequests;
-    await sleep(1_500);
+    await sleep(1_500); // a window in which a spinning relay would ask again: nothing to wait for, by design
     expect(standIn.subscriptionRequests).toBe(requests);
 
     // Health says so: the store refuses (public view) and, once the store answers reads again (the rights come back

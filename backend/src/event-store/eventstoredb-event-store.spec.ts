@@ -16,6 +16,7 @@ import {
 } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
 import { appendable } from '../testing/events';
+import { waitUntil } from '../testing/wait';
 
 // Starting a container (and pulling its image the first time) takes a while; the unit tests are instant.
 jest.setTimeout(180_000);
@@ -178,7 +179,7 @@ describe('EventStoreDbEventStore on the stand-in', () => {
       expect(await next()).toBe('B');
       expect(await next()).toBe('C');
       const pending = next();
-      while (standIn.liveSubscriptions === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // resubscribed
+      await waitUntil(() => standIn.liveSubscriptions > 0); // resubscribed
       expect(standIn.dropSubscriptions()).toBeGreaterThan(0);
       await store.appendToStream(stream, [event('D')], { expectedVersion: 3 });
       expect(await pending).toBe('D');
@@ -233,9 +234,8 @@ describe('EventStoreDbEventStore on the stand-in', () => {
 
   it('headPosition skips the system events written after the last event', async () => {
     const written = await store.appendToStream(`head-${randomUUID()}`, [event('A')], { expectedVersion: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const records = standIn.log.records.filter((r) => r.kind === 'event');
-    expect(records[records.length - 1].type).toBe('$>');
+    const lastType = () => standIn.log.records.filter((r) => r.kind === 'event').at(-1)?.type;
+    await waitUntil(() => lastType() === '$>'); // the stand-in's system projection writes its link after the event
     expect(await store.headPosition()).toBe(written.position);
   });
 
@@ -318,8 +318,9 @@ describe('EventStoreDbEventStore on the stand-in', () => {
   });
 
   it('close ends live subscriptions', async () => {
+    const live = standIn.liveSubscriptions;
     const waiting = store.subscribe({ from: await store.headPosition() })[Symbol.asyncIterator]().next();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil(() => standIn.liveSubscriptions > live);
     await store.close();
     expect((await waiting).done).toBe(true);
   });

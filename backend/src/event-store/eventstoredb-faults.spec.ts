@@ -8,6 +8,7 @@ import {
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
 import { appendable } from '../testing/events';
+import { waitUntil } from '../testing/wait';
 
 /*
  * What the adapter does when EventStoreDB misbehaves, through the official client against the gRPC stand-in with
@@ -73,7 +74,7 @@ describe('EventStoreDB faults, on the wire', () => {
     const before = standIn.subscriptionRequests;
     const iterator = store.subscribe({ from: 0 })[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toBeInstanceOf(EventStoreRefusedError);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a window for a spinning retry: nothing to wait for
     // Asked for once, refused, never again.
     expect(standIn.subscriptionRequests - before).toBe(1);
   });
@@ -81,12 +82,12 @@ describe('EventStoreDB faults, on the wire', () => {
   it('a subscription refused once it is live ends with the refusal, without resubscribing', async () => {
     const iterator = store.subscribe({ from: await store.headPosition() })[Symbol.asyncIterator]();
     const pending = iterator.next();
-    while (standIn.liveSubscriptions === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => standIn.liveSubscriptions > 0);
     standIn.faults = { accessDenied: true };
     standIn.dropSubscriptions(); // it resubscribes (a drop is retried) and is refused
     await expect(pending).rejects.toThrow(/denied access \(/);
     const requests = standIn.subscriptionRequests;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a window for a spinning retry: nothing to wait for
     expect(standIn.subscriptionRequests).toBe(requests);
   });
 

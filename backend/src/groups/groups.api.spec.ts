@@ -234,3 +234,65 @@ describe('groups over HTTP', () => {
     }).toEqual(before);
   });
 });
+
+describe('leaving a group over HTTP', () => {
+  let app: TestApp;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.destroy());
+
+  it('lets a member leave: gone from their list, 404 for them, one member fewer for the others; nobody else can make them leave', async () => {
+    const [ann, ben, outsider] = [
+      await signIn(app.baseUrl, 'ann@leave.example', 'Ann'),
+      await signIn(app.baseUrl, 'ben@leave.example', 'Ben'),
+      await signIn(app.baseUrl, 'out@leave.example', 'Out'),
+    ];
+    const family = (await as(ann).post('/api/groups', { name: 'Family' })).body as Group;
+    await as(outsider).post('/api/groups', { name: 'Elsewhere' }); // a member of another group
+    expect((await as(ben).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+
+    const before = await head();
+    for (const refused of [await as(outsider).post(`/api/groups/${family.id}/leave`), await as(ben).post('/api/groups/no-such-group/leave')]) {
+      expect(refused.status).toBe(404);
+      expect(refused.body).toEqual({ statusCode: 404, code: 'group.not_found', message: 'Group not found' });
+    }
+    expect((await as().post(`/api/groups/${family.id}/leave`)).status).toBe(401);
+    expect(await head()).toBe(before);
+
+    const left = await as(ben).post(`/api/groups/${family.id}/leave`);
+    expect(left.status).toBe(204);
+    expect((await as(ben).get('/api/groups')).body).toEqual([]);
+    expect((await as(ben).get(`/api/groups/${family.id}`)).status).toBe(404);
+    expect((await as(ben).post(`/api/groups/${family.id}/leave`)).status).toBe(404);
+    expect((await as(ann).get(`/api/groups/${family.id}`)).body.memberCount).toBe(1);
+    expect((await as(ann).get(`/api/groups/${family.id}/members`)).body.map((m: { firstName: string }) => m.firstName)).toEqual(['Ann']);
+    // The code still lets them back in while the group has members.
+    expect((await as(ben).post('/api/groups/join', { inviteCode: family.inviteCode })).status).toBe(200);
+  });
+
+  it('frees a place under the free plan: at 3 groups, leaving one lets a free user join another', async () => {
+    const cat = await signIn(app.baseUrl, 'cat@leave.example', 'Cat');
+    const dot = await signIn(app.baseUrl, 'dot@leave.example', 'Dot');
+    const groups = [] as Group[];
+    for (const name of ['One', 'Two', 'Three']) groups.push((await as(cat).post('/api/groups', { name })).body);
+    const friends = (await as(dot).post('/api/groups', { name: 'Friends' })).body as Group;
+    expect((await as(cat).post('/api/groups/join', { inviteCode: friends.inviteCode })).status).toBe(403);
+    expect((await as(cat).post(`/api/groups/${groups[0].id}/leave`)).status).toBe(204);
+    expect((await as(cat).post('/api/groups/join', { inviteCode: friends.inviteCode })).status).toBe(200);
+    expect((await as(cat).get('/api/groups')).body.map((g: Group) => g.name).sort()).toEqual(['Friends', 'Three', 'Two']);
+  });
+
+  it('ends a group when its last member leaves: its invite code answers 404', async () => {
+    const eli = await signIn(app.baseUrl, 'eli@leave.example', 'Eli');
+    const fay = await signIn(app.baseUrl, 'fay@leave.example', 'Fay');
+    const solo = (await as(eli).post('/api/groups', { name: 'Solo' })).body as Group;
+    expect((await as(eli).post(`/api/groups/${solo.id}/leave`)).status).toBe(204);
+    const join = await as(fay).post('/api/groups/join', { inviteCode: solo.inviteCode });
+    expect(join.status).toBe(404);
+    expect(join.body.code).toBe('group.invite_not_found');
+    expect((await as(fay).get('/api/groups')).body).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { CreateGroupDto, JoinGroupDto } from './groups.dto';
-import { CreateGroupCommand, GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, JoinGroupCommand } from './groups.handlers';
+import { CreateGroupCommand, GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, JoinGroupCommand, LeaveGroupCommand } from './groups.handlers';
 import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
 
 /** Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member. */
@@ -27,6 +27,13 @@ export class GroupsController {
   @HttpCode(200)
   join(@CurrentUser() user: SessionUser, @Body() body: JoinGroupDto): Promise<GroupView> {
     return this.commands.execute(new JoinGroupCommand(user.id, body.inviteCode));
+  }
+
+  /** Leaves the group (any member): it leaves the member's lists, and frees a place under the free plan. */
+  @Post(':id/leave')
+  @HttpCode(204)
+  async leave(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+    await this.commands.execute(new LeaveGroupCommand(user.id, id));
   }
 
   /** The user's groups, newest membership first. */

@@ -5,6 +5,7 @@ import {
   INVITE_CODE_ALPHABET,
   isWellFormedInviteCode,
   JoinGroup,
+  leaveDecider,
   MemberJoined,
   membershipDecider,
   MESSAGES,
@@ -130,5 +131,19 @@ describe('invite codes', () => {
     expect(isWellFormedInviteCode(normalizeInviteCode('abcd2345'))).toBe(true);
     expect(isWellFormedInviteCode('ABCD0345')).toBe(false);
     expect(isWellFormedInviteCode('ABCD234')).toBe(false);
+  });
+});
+
+describe('leave decider (the user stream)', () => {
+  const leave = (groupId: string) => ({ groupId, userId: 'u1', at });
+  it('records that a member left, and the place is free again', () => {
+    const events = leaveDecider.decide(leave('g1'), given([joined('g1', 'creator'), joined('g2')]));
+    expect(events).toEqual([{ type: 'MemberLeft', data: { groupId: 'g1', userId: 'u1', reason: 'left', leftAt: at.toISOString() } }]);
+    expect(events.reduce(leaveDecider.evolve, given([joined('g1', 'creator'), joined('g2')])).groupIds).toEqual(['g2']);
+  });
+  it('refuses anyone who is not a member with the same 404 as a missing group', () => {
+    for (const state of [given([joined('g2')]), given([])]) {
+      expectRefusal(() => leaveDecider.decide(leave('g1'), state), { kind: 'not_found', code: 'group.not_found', message: MESSAGES.groupNotFound });
+    }
   });
 });

@@ -95,10 +95,11 @@ export type MemberJoined = DomainEvent<
   { groupId: string; userId: string; inviteCode?: string; role: MemberRole; joinedAt: string }
 >;
 /**
- * A person left a group (stream user-<userId>). Today only account deletion makes someone leave; the group's
- * read models drop the member, their latest score and their care suggestion, and keep everyone else's.
+ * A person left a group (stream user-<userId>): they chose to, or deleted their account. The group's read models
+ * drop the member, their latest score and their care suggestion, and keep everyone else's; the place counts no
+ * more under the free plan. A group whose last member left is gone: its code answers 404.
  */
-export type MemberLeftReason = 'account_deleted';
+export type MemberLeftReason = 'account_deleted' | 'left';
 export type MemberLeft = DomainEvent<'MemberLeft', { groupId: string; userId: string; reason: MemberLeftReason; leftAt: string }>;
 export type GroupEvent = InviteCodeReserved | GroupCreated | MemberJoined | MemberLeft;
 
@@ -181,5 +182,20 @@ export const membershipDecider: Decider<MembershipState, JoinGroup, MembershipSt
         data: { groupId, userId, ...(inviteCode ? { inviteCode } : {}), role, joinedAt: at.toISOString() },
       },
     ];
+  },
+};
+
+export interface LeaveGroup {
+  groupId: string;
+  userId: string;
+  at: Date;
+}
+
+/** Leaving, decided on the same user stream as joining: only a member leaves (anyone else: the same 404). */
+export const leaveDecider: Decider<MembershipState, LeaveGroup, MembershipStreamEvent> = {
+  ...membershipDecider,
+  decide({ groupId, userId, at }, state) {
+    if (state.deleted || !state.groupIds.includes(groupId)) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
+    return [{ type: 'MemberLeft', data: { groupId, userId, reason: 'left', leftAt: at.toISOString() } }];
   },
 };

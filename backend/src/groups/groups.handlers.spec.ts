@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metadataFor } from '../event-store/decider';
+import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { MESSAGES } from './groups.decider';
 import { CreateGroupCommand, CreateGroupHandler, INVITE_CODE_ATTEMPTS, JoinGroupCommand, JoinGroupHandler } from './groups.handlers';
@@ -76,7 +77,9 @@ describe('group command handlers', () => {
 
   it('joins by a code in any case, and refuses a code reserved for a group that was never written', async () => {
     const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
-    const joinHandler = new JoinGroupHandler(store, pipeline, free);
+    // The group's read model: it has a member (the creator), so its code still opens it.
+    const groups = { get: async () => ({ members: [{ userId: 'ada' }] }) } as unknown as ReadModelStore;
+    const joinHandler = new JoinGroupHandler(store, pipeline, free, groups);
     expect(await joinHandler.execute(new JoinGroupCommand('bob', ' aaaa2222 '))).toEqual(group);
     expect((await store.readStream('user-bob'))[1].data).toMatchObject({ groupId: group.id, userId: 'bob', inviteCode: 'AAAA2222', role: 'member' });
 

@@ -20,6 +20,7 @@ import {
   InviteCodeReserved,
   isWellFormedInviteCode,
   JoinGroup,
+  leaveDecider,
   membershipDecider,
   MESSAGES,
   normalizeInviteCode,
@@ -131,6 +132,7 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(PREMIUM_LOOKUP) private readonly isPremium: PremiumLookup,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
   ) {}
 
   async execute({ userId, inviteCode }: JoinGroupCommand): Promise<GroupView> {
@@ -144,6 +146,9 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
     // A code reserved by a create that never wrote its group is not a group's code.
     const group = groupId ? (await this.store.readStream(`group-${groupId}`)).find((e) => e.type === 'GroupCreated') : undefined;
     if (!groupId || !group) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    // Its last member left: the group is gone, and so is its code.
+    const members = (await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId))?.members ?? [];
+    if (members.length === 0) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
 
     const at = new Date();
     const { append } = await decideAndAppend(
@@ -156,6 +161,27 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
     return viewOfCreated(group.data as unknown as GroupCreated['data']);
+  }
+}
+
+export class LeaveGroupCommand {
+  constructor(
+    readonly userId: string,
+    readonly groupId: string,
+  ) {}
+}
+
+@CommandHandler(LeaveGroupCommand)
+export class LeaveGroupHandler implements ICommandHandler<LeaveGroupCommand, void> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute({ userId, groupId }: LeaveGroupCommand): Promise<void> {
+    const at = new Date();
+    const { append } = await decideAndAppend(this.store, `user-${userId}`, leaveDecider, { groupId, userId, at }, { actorUserId: userId, now: at }, { upcast: joinUpcast });
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberLeft'] });
   }
 }
 

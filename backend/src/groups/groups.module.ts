@@ -11,6 +11,7 @@ import {
   GetMyGroupsHandler,
   INVITE_CODE_GENERATOR,
   JoinGroupHandler,
+  LeaveGroupHandler,
 } from './groups.handlers';
 
 @Module({
@@ -20,6 +21,7 @@ import {
     { provide: INVITE_CODE_GENERATOR, useValue: generateInviteCode },
     CreateGroupHandler,
     JoinGroupHandler,
+    LeaveGroupHandler,
     GetMyGroupsHandler,
     GetGroupHandler,
     GetGroupMembersHandler,

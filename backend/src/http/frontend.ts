@@ -1,10 +1,31 @@
-import express, { Express } from 'express';
+import compression from 'compression';
+import type { Express, Request, Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 
+/** JSON answers at least this long are compressed; shorter ones cost more to compress than they save. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
 /**
- * Serves the built frontend on the API's port: hashed assets cached for a year, index.html and sw.js never
+ * Compresses API answers over the threshold (gzip, or brotli when preferred), never an event stream: a
+ * compressor buffers, which would hold events back.
+ */
+export function compressAnswers() {
+  return compression({
+    threshold: COMPRESSION_THRESHOLD_BYTES,
+    filter(req: Request, res: Response) {
+      const type = String(res.getHeader('Content-Type') ?? '');
+      if (type.startsWith('text/event-stream')) return false;
+      return compression.filter(req, res);
+    },
+  });
+}
+
+/**
+ * Serves the built frontend on the API's port: the build's precompressed .br/.gz twins when the client accepts
+ * them (Content-Encoding, Vary: Accept-Encoding), hashed assets cached for a year, index.html and sw.js never
  * cached, and index.html for every other path so the client router decides (it shows the 404 page).
  */
 export function serveFrontend(server: Express, dist: string): void {
@@ -12,24 +33,30 @@ export function serveFrontend(server: Express, dist: string): void {
   if (!existsSync(index)) {
     new Logger('Frontend').warn(`No frontend build at ${dist}: run "npm run build" first`);
   }
-  const assets = express.static(dist, {
+  const assetsDir = join(dist, 'assets');
+  const assets = expressStaticGzip(dist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
     index: false,
-    setHeaders(res, path) {
-      const immutable = path.includes(`${join(dist, 'assets')}`);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    serveStatic: {
+      index: false,
+      setHeaders(res, path) {
+        const immutable = path.startsWith(assetsDir);
+        res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     },
   });
   // Tested on the raw URL (path and query): parsing it for req.path costs more than the test.
   const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
   // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
-  // file gets index.html when it accepts HTML.
+  // file gets index.html (compressed like any file) when it accepts HTML.
   server.use((req, res, next) => {
     if (apiOrSignIn.test(req.url)) return next();
     assets(req, res, (err?: unknown) => {
       if (err) return next(err);
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(index, (err) => err && next());
+      req.url = '/index.html';
+      assets(req, res, (err?: unknown) => next(err));
     });
   });
 }

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import type { Server } from 'node:http';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import { EDGE } from './server-edge';
 
 jest.setTimeout(60_000);
@@ -63,8 +64,9 @@ describe('the HTTP edge', () => {
     // A flood of work: the loop is stuck for 200 ms again and again, so every window sees it run late.
     const flood = setInterval(() => blockLoop(200), 20);
     try {
-      await new Promise((r) => setTimeout(r, 600));
-      const shed = await api(app.baseUrl, cookie).get('/api/joy-ratings/latest');
+      // Shedding starts once a measuring window has seen the loop run late.
+      let shed = await api(app.baseUrl, cookie).get('/api/joy-ratings/latest');
+      await waitUntil(async () => (shed = await api(app.baseUrl, cookie).get('/api/joy-ratings/latest')).status !== 200, 5000, 20);
       expect(shed.status).toBe(503);
       expect(shed.headers['retry-after']).toBe('2');
       expect(shed.body).toEqual({ statusCode: 503, code: 'server.busy', message: 'Joy is very busy right now. Please try again in a moment.' });
@@ -74,11 +76,6 @@ describe('the HTTP edge', () => {
     }
 
     // Once a window passes quietly, requests are served again.
-    let status = 0;
-    for (let i = 0; i < 30 && status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await api(app.baseUrl, cookie).get('/api/joy-ratings/latest')).status;
-    }
-    expect(status).toBe(200);
+    await waitUntil(async () => (await api(app.baseUrl, cookie).get('/api/joy-ratings/latest')).status === 200, 3000, 100);
   });
 });

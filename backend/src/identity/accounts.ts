@@ -1,4 +1,4 @@
-import { decideAndAppend } from '../event-store/decider';
+import { decideAndAppend, type DomainEvent } from '../event-store/decider';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { LookupHash } from './lookup-hash';
 import {
@@ -17,13 +17,14 @@ const plain = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown 
 const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as IdentityLinkEvent;
 
 /**
- * How the user stream is read and written with the person's key: identity events are decrypted on read (v1
- * plaintext passes through, a destroyed key reads as null) and encrypted on write (schemaVersion 2).
+ * How the user stream is read and written with the person's key: events with personal fields are decrypted on
+ * read (v1 plaintext passes through, a destroyed key reads as null) and encrypted on write (schemaVersion 2).
+ * `E` is the event type of the decider that folds the stream (identity, settings).
  */
-export function userStreamCodec(key: Buffer | null) {
+export function userStreamCodec<E extends DomainEvent = UserStreamEvent>(key: Buffer | null) {
   return {
-    upcast: (e: RecordedEvent) => plain(openRecorded(e, key)),
-    encode: (e: UserStreamEvent) =>
+    upcast: (e: RecordedEvent) => ({ type: e.type, data: openRecorded(e, key).data }) as unknown as E,
+    encode: (e: E) =>
       hasPersonalData(e.type)
         ? { data: sealPersonalData(e.type, e.data as unknown as Record<string, unknown>, key), schemaVersion: ENCRYPTED_SCHEMA_VERSION }
         : { data: e.data as unknown as Record<string, unknown>, schemaVersion: 1 },

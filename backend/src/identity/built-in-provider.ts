@@ -1,5 +1,7 @@
 import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { Logger } from '@nestjs/common';
+import { createECDH, createHash } from 'node:crypto';
+import type { KeyStore } from './key-store';
 import type { AppConfig } from '../config';
 import { optIns } from '../config';
 import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
@@ -67,6 +69,7 @@ export async function mountBuiltInProvider(
   config: AppConfig,
   signInLimit: RequestHandler,
   accounts: LocalAccounts,
+  keys: KeyStore,
 ): Promise<OidcEndpoints> {
   // oidc-provider is published as an ES module; a real dynamic import loads it from this CommonJS build.
   const { default: Provider } = await import('oidc-provider');
@@ -86,8 +89,11 @@ export async function mountBuiltInProvider(
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
+        id_token_signed_response_alg: 'ES256',
       },
     ],
+    // ID tokens are signed with this install's own key, never oidc-provider's published development keys.
+    jwks: { keys: [await idTokenSigningKey(keys)] },
     // Every authorization request must carry a PKCE challenge (S256, the only method oidc-provider accepts).
     pkce: { required: () => true },
     cookies: { keys: [config.sessionSecret] },
@@ -330,5 +336,29 @@ export async function mountBuiltInProvider(
     userInfoURL: `${issuer}/me`,
     clientID: BUILT_IN_CLIENT_ID,
     clientSecret,
+  };
+}
+
+export const ID_TOKEN_KEY_ID = 'install:oidc-signing-key';
+
+/**
+ * The install's ID-token signing key (ES256), kept in the key store beside the lookup secret so that every api
+ * replica signs alike: a P-256 private key is the 32 random bytes the key store makes.
+ */
+async function idTokenSigningKey(keys: KeyStore): Promise<Record<string, string>> {
+  const secret = await keys.keyFor(ID_TOKEN_KEY_ID);
+  if (!secret) throw new Error(`The install's sign-in signing key (${ID_TOKEN_KEY_ID}) was destroyed in the key store: restore the key store from a backup`);
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(secret);
+  const point = ecdh.getPublicKey(); // 0x04 | x | y
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    d: secret.toString('base64url'),
+    x: point.subarray(1, 33).toString('base64url'),
+    y: point.subarray(33).toString('base64url'),
+    use: 'sig',
+    alg: 'ES256',
+    kid: createHash('sha256').update(point).digest('base64url').slice(0, 16),
   };
 }

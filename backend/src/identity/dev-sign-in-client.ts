@@ -36,6 +36,8 @@ export interface FlowResult {
   html: string;
   /** Set-Cookie headers of the callback (the session cookie's attributes). */
   callbackSetCookie: string[];
+  /** Where the callback sent the browser once signed in (Home, or the page sign-in was asked from). */
+  callbackLocation: string | null;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function runSignInFlow(
   baseUrl: string,
   action: 'login' | 'signin' | 'signup',
   fields: Record<string, string>,
-  options: { beforeCallback?: (cookieHeader: string) => string } = {},
+  options: { beforeCallback?: (cookieHeader: string) => string; login?: string } = {},
 ): Promise<FlowResult> {
   const jar = new CookieJar();
   let callbackSetCookie: string[] = [];
@@ -56,10 +58,14 @@ export async function runSignInFlow(
     const cookie = callback && options.beforeCallback ? options.beforeCallback(jar.header(target.pathname)) : jar.header(target.pathname);
     const res = await fetch(target, { ...init, redirect: 'manual', headers: { ...(init.headers ?? {}), cookie } });
     jar.store(res.headers.getSetCookie());
-    if (callback) callbackSetCookie = res.headers.getSetCookie();
+    if (callback) {
+      callbackSetCookie = res.headers.getSetCookie();
+      callbackLocation = res.headers.get('location');
+    }
     return res;
   };
-  let res = await go('/api/login');
+  let callbackLocation: string | null = null;
+  let res = await go(options.login ?? '/api/login');
   let formUrl: string | null = null;
   for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
     const next = res.headers.get('location')!;
@@ -75,13 +81,13 @@ export async function runSignInFlow(
   });
   const status = res.status;
   const html = status >= 300 && status < 400 ? '' : await res.text();
-  for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
+  for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400 && !callbackLocation; hops++) {
     const next = res.headers.get('location')!;
     if (new URL(next, baseUrl).pathname === '/') break;
     res = await go(next);
   }
   const cookie = jar.header('/api').split('; ').find((c) => c.startsWith('joy.sid=')) ?? null;
-  return { cookie, status, html, callbackSetCookie };
+  return { cookie, status, html, callbackSetCookie, callbackLocation };
 }
 
 /** Signs in through the development form (AUTH_DEV_LOGIN=1) and returns the session cookie. */

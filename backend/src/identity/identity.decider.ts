@@ -51,7 +51,15 @@ export type UserCommand = SignIn | DeleteAccount;
 
 export type UserState =
   | { registered: false; deleted: false; groupIds: readonly string[] }
-  | ({ registered: true; deleted: boolean; issuer: string | null; subject: string | null; groupIds: readonly string[] } & UserProfile);
+  | ({
+      registered: true;
+      deleted: boolean;
+      issuer: string | null;
+      subject: string | null;
+      groupIds: readonly string[];
+      /** The person chose their first name in Settings: later sign-ins keep it rather than the provider's. */
+      nameChosen?: boolean;
+    } & UserProfile);
 
 export const IDENTITY_MESSAGES = {
   deleted: 'This account has been deleted.',
@@ -83,8 +91,11 @@ export function newUserId(): string {
 
 const EMPTY_PROFILE: UserProfile = { email: null, firstName: null, profileImageUrl: null };
 
+/** The name chosen in Settings (its decider is settings.decider.ts; the type is repeated here to keep imports pointing one way). */
+export type FirstNameChosen = DomainEvent<'FirstNameChanged', { userId: string; firstName: string }>;
+
 /** Every event of the user stream that the identity decider folds. */
-export type UserStreamEvent = IdentityEvent | MemberJoined | MemberLeft;
+export type UserStreamEvent = IdentityEvent | MemberJoined | MemberLeft | FirstNameChosen;
 
 /** Folds the whole user stream: the profile, the groups (for leaving them), whether the account was deleted. */
 export const identityDecider: Decider<UserState, UserCommand, UserStreamEvent> = {
@@ -100,6 +111,8 @@ export const identityDecider: Decider<UserState, UserCommand, UserStreamEvent> =
         const { email, firstName, profileImageUrl } = event.data;
         return { ...state, email, firstName, profileImageUrl };
       }
+      case 'FirstNameChanged':
+        return state.registered ? { ...state, firstName: event.data.firstName, nameChosen: true } : state;
       case 'UserDeleted':
         // Nothing personal is kept in the folded state either.
         return { registered: true, deleted: true, issuer: null, subject: null, ...EMPTY_PROFILE, groupIds: [] };
@@ -125,7 +138,8 @@ export const identityDecider: Decider<UserState, UserCommand, UserStreamEvent> =
     }
     if (state.deleted) throw new DomainError('account.deleted', IDENTITY_MESSAGES.deleted);
     const { userId } = command;
-    const profile: UserProfile = { email: command.email, firstName: command.firstName, profileImageUrl: command.profileImageUrl };
+    const firstName = state.registered && state.nameChosen ? state.firstName : command.firstName;
+    const profile: UserProfile = { email: command.email, firstName, profileImageUrl: command.profileImageUrl };
     if (!state.registered) {
       return [{ type: 'UserRegistered', data: { userId, issuer: command.issuer, subject: command.subject, ...profile } }];
     }

@@ -1,7 +1,6 @@
 import express from 'express';
-import type { Server } from 'node:http';
-import { freePort } from '../bench/app-process';
 import { api, startTestApp, TestApp } from '../testing/app-harness';
+import { ExternalProvider, signInThroughProvider, startExternalProvider } from '../testing/external-oidc-provider';
 import { runSignInFlow } from './dev-sign-in-client';
 import { FLOW_COOKIE } from './oidc-flow';
 
@@ -35,6 +34,33 @@ describe('OpenID Connect with the built-in provider: PKCE and nonce', () => {
     expect(doc.code_challenge_methods_supported).toEqual(['S256']);
   });
 
+  it('signs ID tokens with its own ES256 key (public half only at jwks_uri), never a library development key', async () => {
+    const doc = await (await fetch(`${app.baseUrl}/oidc/.well-known/openid-configuration`)).json();
+    const { keys } = await (await fetch(doc.jwks_uri.replace(app.config.publicUrl, app.baseUrl))).json();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+    expect(keys[0].d).toBeUndefined();
+    // The key lives in the install's key store: another install (another key store) has another key.
+    const other = await startTestApp();
+    try {
+      const otherDoc = await (await fetch(`${other.baseUrl}/oidc/jwks`)).json();
+      expect(otherDoc.keys[0].kid).not.toBe(keys[0].kid);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('returns to the page sign-in was asked from (a signed-out bookmark), only ever a page of this site', async () => {
+    const landing = async (returnTo: string) =>
+      (await runSignInFlow(app.baseUrl, 'login', { email: 'bookmark@example.com', firstName: 'B' }, { login: `/api/login?returnTo=${encodeURIComponent(returnTo)}` }))
+        .callbackLocation;
+    expect(await landing('/insights')).toBe('/insights');
+    expect(await landing('/groups?group=g-1')).toBe('/groups?group=g-1');
+    for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/api/logout', 'insights', '/a b']) {
+      expect(await landing(elsewhere)).toBe('/');
+    }
+  });
+
   it('refuses an authorization request without a PKCE challenge', async () => {
     const query = await authorizationRequest(app.baseUrl);
     query.delete('code_challenge');
@@ -58,74 +84,39 @@ describe('OpenID Connect with the built-in provider: PKCE and nonce', () => {
 });
 
 describe('OpenID Connect with an external OIDC_ISSUER: PKCE and nonce too', () => {
-  let provider: Server;
+  let provider: ExternalProvider;
   let app: TestApp;
   const seen: URLSearchParams[] = [];
   const tokenRequests: URLSearchParams[] = [];
 
   beforeAll(async () => {
-    const { default: Provider } = await import('oidc-provider');
-    const providerPort = await freePort();
-    const appPort = await freePort();
-    const issuer = `http://127.0.0.1:${providerPort}`;
-    const oidc = new Provider(issuer, {
-      clients: [
-        {
-          client_id: 'joy-external',
-          client_secret: 'external-client-secret',
-          redirect_uris: [`http://localhost:${appPort}/api/callback`],
-          grant_types: ['authorization_code'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'client_secret_post',
-        },
-      ],
-      pkce: { required: () => true },
-      claims: { openid: ['sub'], email: ['email'], profile: ['given_name'] },
-      features: { devInteractions: { enabled: false } },
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-      findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, email: 'ext@example.com', given_name: 'Extra' }) }),
-      async loadExistingGrant(ctx: any) {
-        const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
-        grant.addOIDCScope('openid email profile');
-        await grant.save();
-        return grant;
+    provider = await startExternalProvider({
+      clientId: 'joy-external',
+      claims: () => ({ email: 'ext@example.com', given_name: 'Extra' }),
+      accountId: () => 'external-subject-1',
+      before: (server) => {
+        server.use((req, _res, next) => {
+          if (req.path === '/auth') seen.push(new URLSearchParams(req.url.split('?')[1]));
+          next();
+        });
+        server.use('/token', express.urlencoded({ extended: false }), (req, _res, next) => {
+          // oidc-provider takes a body parsed before it as it is.
+          tokenRequests.push(new URLSearchParams(req.body as Record<string, string>));
+          next();
+        });
       },
-    } as any);
-    const server = express();
-    server.use((req, _res, next) => {
-      if (req.path === '/auth') seen.push(new URLSearchParams(req.url.split('?')[1]));
-      next();
     });
-    server.use('/token', express.urlencoded({ extended: false }), (req, _res, next) => {
-      // oidc-provider takes a body parsed before it as it is.
-      tokenRequests.push(new URLSearchParams(req.body as Record<string, string>));
-      next();
-    });
-    // The external provider's "login page" signs the same person in at once.
-    server.get('/interaction/:uid', async (req, res) => {
-      await oidc.interactionFinished(req, res, { login: { accountId: 'external-subject-1' } }, { mergeWithLastSubmission: false });
-    });
-    server.use(oidc.callback());
-    provider = server.listen(providerPort, '127.0.0.1');
-    app = await startTestApp({ PORT: String(appPort), OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'joy-external', OIDC_CLIENT_SECRET: 'external-client-secret' });
+    app = await startTestApp(provider.appEnv);
   });
   afterAll(async () => {
     await app.destroy();
-    await new Promise((done) => provider.close(done));
+    await provider.close();
   });
 
   it('signs in with a PKCE challenge and a nonce, and sends the verifier with the token request', async () => {
-    const jar: string[] = [];
-    let res = await fetch(`${app.baseUrl}/api/login`, { redirect: 'manual' });
-    for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
-      jar.push(...res.headers.getSetCookie().map((c) => c.split(';')[0]));
-      const next = new URL(res.headers.get('location')!, res.url || app.baseUrl);
-      if (next.pathname === '/' && next.origin === app.baseUrl) break;
-      res = await fetch(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } });
-    }
-    const cookie = jar.filter((c) => c.startsWith('joy.sid=')).at(-1)!;
-    expect(cookie).toBeDefined();
-    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body).toMatchObject({ email: 'ext@example.com', firstName: 'Extra' });
+    const cookie = await signInThroughProvider(app.baseUrl);
+    expect(cookie).not.toBeNull();
+    expect((await api(app.baseUrl, cookie!).get('/api/auth/user')).body).toMatchObject({ email: 'ext@example.com', firstName: 'Extra' });
     expect(seen[0].get('code_challenge_method')).toBe('S256');
     expect(seen[0].get('nonce')).toBeTruthy();
     expect(tokenRequests[0].get('code_verifier')).toMatch(/^[\w-]{43}$/);

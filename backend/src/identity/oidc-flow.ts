@@ -16,6 +16,25 @@ interface Flow {
   nonce: string;
   verifier: string;
   issued: number;
+  /** The app page to land on after signing in (a checked same-site path), or undefined for Home. */
+  returnTo?: string;
+}
+
+/** What the sign-in hands the flow store on the request: set before authenticating, read at the callback. */
+export interface FlowRequest {
+  pkceVerifier?: string;
+  returnTo?: string;
+}
+
+/**
+ * A page of this app to return to after signing in: a path on this site ("/insights", "/groups?group=…"), never
+ * another site ("//evil.example", "/\\evil.example", "https://…"), the API, or anything odd; else undefined.
+ */
+export function safeReturnPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 512 || !/^\/(?![/\\])[\x21-\x7e]*$/.test(value)) return undefined;
+  const url = new URL(value, 'http://joy.invalid');
+  if (url.origin !== 'http://joy.invalid' || url.pathname.startsWith('/api/') || url.pathname.startsWith('/oidc')) return undefined;
+  return url.pathname + url.search;
 }
 
 export interface PkcePair {
@@ -51,9 +70,9 @@ export class CookieFlowStore {
   }
 
   store(req: Request, ctx: { nonce?: string }, _appState: unknown, _meta: unknown, cb: StoreCallback): void {
-    const verifier = (req as Request & { pkceVerifier?: string }).pkceVerifier;
+    const { pkceVerifier: verifier, returnTo } = req as Request & FlowRequest;
     if (!ctx.nonce || !verifier) return cb(new Error('A sign-in must carry a nonce and a PKCE verifier'));
-    const flow: Flow = { handle: randomBytes(18).toString('base64url'), nonce: ctx.nonce, verifier, issued: Date.now() };
+    const flow: Flow = { handle: randomBytes(18).toString('base64url'), nonce: ctx.nonce, verifier, issued: Date.now(), returnTo };
     req.res!.append('Set-Cookie', serializeCookie(FLOW_COOKIE, this.seal(flow), this.cookieOptions(FLOW_TTL_SECONDS)));
     cb(null, flow.handle);
   }
@@ -65,6 +84,7 @@ export class CookieFlowStore {
     if (!flow || Date.now() - flow.issued > FLOW_TTL_SECONDS * 1000 || !sameText(flow.handle, String(handle))) {
       return cb(null, false, { message: 'Unable to verify authorization request state.' });
     }
+    (req as Request & FlowRequest).returnTo = safeReturnPath(flow.returnTo);
     currentVerifier.run(flow.verifier, () => cb(null, { nonce: flow.nonce, issued: new Date(flow.issued) }));
   }
 

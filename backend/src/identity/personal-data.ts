@@ -15,10 +15,14 @@ import type { EventMetadata, RecordedEvent } from '../event-store/event-store.po
 export const ENCRYPTED_PREFIX = 'enc:v1:';
 export const KEY_BYTES = 32;
 
-/** The personal fields of identity events (issuer is the provider's address, not personal). */
+/** The personal fields of the events of the user stream (issuer is the provider's address, not personal). */
 export const PERSONAL_FIELDS = {
   UserRegistered: ['subject', 'email', 'firstName', 'profileImageUrl'],
   UserProfileUpdated: ['email', 'firstName', 'profileImageUrl'],
+  /** The name chosen in Settings (settings.decider.ts). */
+  FirstNameChanged: ['firstName'],
+  /** A device that receives reminders (reminders/push-subscriptions.decider.ts). */
+  PushSubscribed: ['endpoint', 'p256dh', 'auth'],
 } as const satisfies Record<string, readonly string[]>;
 export type EventWithPersonalData = keyof typeof PERSONAL_FIELDS;
 /** The schemaVersion from which these events hold encrypted personal fields. */

@@ -10,7 +10,7 @@ import { sendApiError } from '../http/api-exception.filter';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { acceptedNameOrNull, DISPLAY_NAME_MAX } from '../names/name-rule';
 import type { OidcEndpoints } from './built-in-provider';
-import { CookieFlowStore, newPkcePair, withCodeVerifier } from './oidc-flow';
+import { CookieFlowStore, type FlowRequest, newPkcePair, safeReturnPath, withCodeVerifier } from './oidc-flow';
 import { resolveAccount, userStreamCodec } from './accounts';
 import { identityDecider, SignIn } from './identity.decider';
 import { KEY_STORE, type KeyStore } from './key-store';
@@ -135,7 +135,8 @@ export class SignInService {
       return;
     }
     const pkce = newPkcePair();
-    (req as Request & { pkceVerifier?: string }).pkceVerifier = pkce.verifier;
+    // ?returnTo=/insights (a bookmark opened signed out): kept in the flow cookie, followed after the callback.
+    Object.assign(req as Request & FlowRequest, { pkceVerifier: pkce.verifier, returnTo: safeReturnPath(req.query.returnTo) });
     passport.authenticate(STRATEGY, { codeChallenge: pkce.challenge } as passport.AuthenticateOptions)(req, res, next);
   }
 
@@ -156,7 +157,7 @@ export class SignInService {
       req.login(user, (loginErr) => {
         if (loginErr) return next(loginErr);
         req.session.signedInAt = Date.now();
-        req.session.save(() => res.redirect('/'));
+        req.session.save(() => res.redirect((req as Request & FlowRequest).returnTo ?? '/'));
       });
     })(req, res, next);
   }

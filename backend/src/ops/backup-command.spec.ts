@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
 
@@ -54,7 +55,7 @@ describe('npm run backup during writes', () => {
       }
     };
     const writers = [ada, bob].flatMap((cookie) => [0, 1, 2].map((n) => writer(cookie, n)));
-    await new Promise((r) => setTimeout(r, 700));
+    await waitUntil(() => acknowledged.length > 10, 30_000, 20);
 
     const startedAt = Date.now();
     const before = acknowledged.filter((a) => a.at < startedAt);
@@ -63,7 +64,8 @@ describe('npm run backup during writes', () => {
       env: { ...process.env, DATA_DIR: app.dataDir, NODE_OPTIONS: '' },
     });
     const during = acknowledged.length - before.length;
-    await new Promise((r) => setTimeout(r, 300));
+    const afterBackup = acknowledged.length;
+    await waitUntil(() => acknowledged.length >= afterBackup + 6, 30_000, 20); // writes go on after it, too
     stop = true;
     await Promise.all(writers);
     expect(before.length).toBeGreaterThan(10);

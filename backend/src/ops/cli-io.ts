@@ -31,3 +31,16 @@ export class Stopped extends Error {
 export function stopIfAsked(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new Stopped();
 }
+
+/**
+ * Opens what a command works on (a store, a file); when that fails, says why on stderr (the message names the file
+ * or setting) and answers null, and the command exits 1.
+ */
+export function openOrExplain<T>(io: CliIo, open: () => T): T | null {
+  try {
+    return open();
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return null;
+  }
+}

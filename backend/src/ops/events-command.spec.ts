@@ -5,6 +5,7 @@ import type { EventToAppend } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
+import { waitUntil } from '../testing/wait';
 
 const meta = (i: number) => ({
   eventId: `e${i}`,
@@ -117,10 +118,9 @@ describe('events tail', () => {
     const stop = new AbortController();
     const follow = capture({ signal: stop.signal });
     const done = runEvents(['tail', '--from', '0', '--follow', '--type', 'A'], follow.io);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => follow.lines.length === 1); // caught up with what was there, now following
     await append('B', 'A', 'A');
-    const deadline = Date.now() + 4000;
-    while (follow.lines.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => follow.lines.length >= 3, 4000, 20);
     stop.abort();
     expect(await done).toBe(0);
     expect(follow.parsed().map((e) => e.type)).toEqual(['A', 'A', 'A']);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { Stopped, type CliIo, type EventSource } from './cli-io';
+import { openOrExplain, Stopped, type CliIo, type EventSource } from './cli-io';
 import { createEventStore } from '../infrastructure';
 import { keysNote } from './keys-command';
 import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
@@ -213,13 +213,8 @@ async function runTail(args: string[], io: CliIo): Promise<number> {
   }
   let position = options.from;
   if (options.checkpoint) position = readCheckpoint(options.checkpoint) ?? position;
-  let source: EventSource;
-  try {
-    source = openEventSource(io.env);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n`);
-    return 1;
-  }
+  const source = openOrExplain(io, () => openEventSource(io.env));
+  if (!source) return 1;
   try {
     for (;;) {
       if (io.signal?.aborted) return 0;
@@ -249,13 +244,8 @@ async function runExport(args: string[], io: CliIo): Promise<number> {
   let to: string | null = null;
   if (args.length === 2 && args[0] === '--to') to = resolve(args[1]);
   else if (args.length > 0) return usageError(io, `export takes only --to FILE, got ${args.join(' ')}`);
-  let source: EventSource;
-  try {
-    source = openEventSource(io.env);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n`);
-    return 1;
-  }
+  const source = openOrExplain(io, () => openEventSource(io.env));
+  if (!source) return 1;
   const progress = progressBar(io, 'export |{bar}| {percentage}% | position {value}/{total} | {count} events');
   let file: ExclusiveFile | null = null;
   try {

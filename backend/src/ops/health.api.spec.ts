@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import { runProjections } from './projections-command';
 
 /** Every number anywhere in a JSON value. */
@@ -16,9 +17,6 @@ describe('health', () => {
   let app: TestApp;
   let cookie: string;
   const details = (token = app.config.opsToken) => api(app.baseUrl).get('/api/health/details').set('Authorization', `Bearer ${token}`);
-  const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
-  };
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -57,8 +55,9 @@ describe('health', () => {
     const probe = jest.spyOn(store, 'probeAppend' as never).mockRejectedValue(full as never);
     const append = jest.spyOn(store, 'appendToStream').mockRejectedValue(full);
     try {
-      await new Promise((r) => setTimeout(r, 1100)); // past the cached probe
-      const res = await api(app.baseUrl).get('/api/health');
+      // The probe result is cached for a second: wait until health sees the full disk.
+      let res = await api(app.baseUrl).get('/api/health');
+      await waitUntil(async () => (res = await api(app.baseUrl).get('/api/health')).status !== 200, 5000, 50);
       expect(res.status).toBe(503);
       expect(res.body.status).toBe('degraded');
       expect(res.body.eventStore).toEqual({ ok: false, error: 'events.sqlite: the disk is full; free space on it and writes resume' });
@@ -70,8 +69,7 @@ describe('health', () => {
       probe.mockRestore();
       append.mockRestore();
     }
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await api(app.baseUrl).get('/api/health')).status).toBe(200);
+    await waitUntil(async () => (await api(app.baseUrl).get('/api/health')).status === 200, 5000, 50);
   });
 
   it('reports an event damaged at run time: public 503 saying which part, the ops view naming its position and the repair', async () => {
@@ -82,7 +80,7 @@ describe('health', () => {
       )
       .get()!;
     db.close();
-    await until(async () => (await api(app.baseUrl).get('/api/health')).status === 503);
+    await waitUntil(async () => (await api(app.baseUrl).get('/api/health')).status === 503, 5000, 50);
     const res = await api(app.baseUrl).get('/api/health');
     expect(res.status).toBe(503);
     expect(res.body.events).toEqual({ ok: false, error: 'an event cannot be read: run "npm run events -- verify" on the server' });

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { KeyArchive, KeyRecord, KeyStore } from '../identity/key-store';
 import { createKeyStore } from '../infrastructure';
-import { Stopped, stopIfAsked, type CliIo } from './cli-io';
+import { openOrExplain, Stopped, stopIfAsked, type CliIo } from './cli-io';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 
 const USAGE = `usage: npm run keys -- export --to FILE | import FILE
@@ -89,13 +89,8 @@ export async function runKeys(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function exportKeys(to: string, io: CliIo): Promise<number> {
-  let keys: KeyStore & KeyArchive;
-  try {
-    keys = openKeyStore(io.env, true);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n`);
-    return 1;
-  }
+  const keys = openOrExplain(io, () => openKeyStore(io.env, true));
+  if (!keys) return 1;
   let file: ExclusiveFile | null = null;
   try {
     file = createExclusive(to);

@@ -13,7 +13,7 @@ import {
   versionKey,
   VersionedReadModelStore,
 } from '../read-models/versioned-read-model-store';
-import type { CliIo, EventSource } from './cli-io';
+import { openOrExplain, type CliIo, type EventSource } from './cli-io';
 import { openEventSource } from './events-command';
 import type { HealthReport } from './health';
 
@@ -134,13 +134,8 @@ function openStores(env: NodeJS.ProcessEnv): Stores {
 }
 
 async function statusFromStores(io: CliIo): Promise<number> {
-  let stores: Stores;
-  try {
-    stores = openStores(io.env);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n`);
-    return 1;
-  }
+  const stores = openOrExplain(io, () => openStores(io.env));
+  if (!stores) return 1;
   const { readModels, events, queue } = stores;
   try {
     await readModels.refresh();
@@ -185,13 +180,8 @@ async function statusFromStores(io: CliIo): Promise<number> {
 async function rebuildThroughWorker(name: string, io: CliIo, options: ProjectionsCliOptions): Promise<number> {
   const pickUpTimeoutMs = options.pickUpTimeoutMs ?? 60_000;
   const pollMs = options.pollMs ?? 500;
-  let stores: Stores;
-  try {
-    stores = openStores(io.env);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n`);
-    return 1;
-  }
+  const stores = openOrExplain(io, () => openStores(io.env));
+  if (!stores) return 1;
   const { readModels, events } = stores;
   const inner = readModels.inner;
   const unit = io.env.EVENTSTORE_URL ? 'positions/s' : 'events/s';

@@ -1,5 +1,6 @@
 import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
 import { api, startTestApp, TestApp } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
 import { runUsers } from './users-command';
 
@@ -68,10 +69,8 @@ describe('npm run users (beside a running app without payments or opt-ins)', () 
     expect(code).toBe(0);
     expect(out).toMatch(/Joy Premium granted to premium\.gift@example\.com until \d{4}-\d{2}-\d{2}/);
     let status = (await api(app.baseUrl, cookie).get('/api/subscription-status')).body;
-    for (let i = 0; i < 50 && !status.isPremium; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await api(app.baseUrl, cookie).get('/api/subscription-status')).body;
-    }
+    // The command writes to the store; the running app's projection catches up on its own.
+    await waitUntil(async () => (status = (await api(app.baseUrl, cookie).get('/api/subscription-status')).body).isPremium, 5000, 50);
     expect(status).toMatchObject({ isPremium: true, status: 'canceling', cancelAtPeriodEnd: true });
     const months = (Date.parse(status.currentPeriodEnd) - Date.now()) / (30.4 * 24 * 3600 * 1000);
     expect(months).toBeGreaterThan(11.5);

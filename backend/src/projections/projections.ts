@@ -6,6 +6,8 @@ import type { Projection } from './projector';
 import { latestRatingsProjector, ratingIndexProjector, ratingsProjector } from './ratings.projector';
 import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
+import { userSettingsProjector } from './user-settings.projector';
+import { pushSubscriptionsProjector } from './push-subscriptions.projector';
 
 /** Every projection of the app; each is checkpointed, queued and rebuilt on its own. */
 export const PROJECTIONS: readonly Projection[] = [
@@ -18,4 +20,6 @@ export const PROJECTIONS: readonly Projection[] = [
   { name: 'subscriptions', projectors: [subscriptionsProjector] },
   { name: 'care-suggestions', projectors: [careSuggestionsProjector] },
   { name: 'care-actions', projectors: [careActionsProjector] },
+  { name: 'user-settings', projectors: [userSettingsProjector] },
+  { name: 'push-subscriptions', projectors: [pushSubscriptionsProjector] },
 ];

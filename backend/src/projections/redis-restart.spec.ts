@@ -9,6 +9,7 @@ import { BullMqQueue } from '../queue/bullmq-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { ProjectionPipeline } from './projection-pipeline';
 import type { Projection } from './projector';
+import { waitUntil } from '../testing/wait';
 
 jest.setTimeout(60_000);
 Logger.overrideLogger(false);
@@ -75,12 +76,11 @@ const counted = (i: number) => ({
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));
       await write(100, 150);
-      await sleep(500);
+      await sleep(500); // Redis stays down a while with the relay retrying: the outage itself, not a wait for something
       redis = await startRedis(port);
       await write(150, 200);
 
-      const deadline = Date.now() + 40_000;
-      while (applied.size < 200 && Date.now() < deadline) await sleep(100);
+      await waitUntil(() => applied.size >= 200, 40_000, 100).catch(() => undefined); // the assertion names what is missing
       const missing = Array.from({ length: 200 }, (_, i) => i + 1).filter((p) => !applied.has(p));
       expect(missing).toEqual([]);
       expect([...applied.values()].every((n) => n === 1)).toBe(true);

@@ -1,4 +1,4 @@
-import type { UserDeleted, UserProfileUpdated, UserRegistered } from '../identity/identity.decider';
+import type { FirstNameChosen, UserDeleted, UserProfileUpdated, UserRegistered } from '../identity/identity.decider';
 import { dataOf, Projector } from './projector';
 
 /**
@@ -16,12 +16,12 @@ export interface UserProfileDoc {
   registeredAt: string;
 }
 
-type Data = UserRegistered['data'] | UserProfileUpdated['data'] | UserDeleted['data'];
+type Data = UserRegistered['data'] | UserProfileUpdated['data'] | UserDeleted['data'] | FirstNameChosen['data'];
 
 /** user-profiles: one document per user, keyed by user id; deleted with the account. */
 export const userProfilesProjector: Projector<UserProfileDoc> = {
   collection: 'user-profiles',
-  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserDeleted'],
+  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserDeleted', 'FirstNameChanged'],
   ids: (event) => [dataOf<Data>(event).userId],
   evolve(doc, event) {
     if (event.type === 'UserDeleted') return null;
@@ -38,6 +38,8 @@ export const userProfilesProjector: Projector<UserProfileDoc> = {
       };
     }
     if (!doc) return null;
+    // The name chosen in Settings (encrypted like the others).
+    if (event.type === 'FirstNameChanged') return { ...doc, firstName: dataOf<FirstNameChosen['data']>(event).firstName };
     const d = dataOf<UserProfileUpdated['data']>(event);
     return { ...doc, email: d.email, firstName: d.firstName, profileImageUrl: d.profileImageUrl };
   },

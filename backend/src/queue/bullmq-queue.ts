@@ -1,6 +1,6 @@
 import { Job as BullJob, Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { abortPromise, runExclusively, sleep } from './exclusive';
+import { abortPromise, ExclusiveRuns, runExclusively, sleep } from './exclusive';
 import type {
   Consumer,
   ConsumerOptions,
@@ -66,7 +66,7 @@ export class BullMqQueue implements JobQueue {
   private readonly leaseConnection: Redis;
   private readonly queues = new Map<string, Queue>();
   private readonly consumers = new Set<BullMqConsumer>();
-  private readonly exclusiveRuns = new Set<ExclusiveRun>();
+  private readonly exclusiveRuns = new ExclusiveRuns();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly leaseOptions: LeaseOptions;
 
@@ -125,16 +125,7 @@ export class BullMqQueue implements JobQueue {
 
   runExclusive(name: string, fn: (signal: AbortSignal) => Promise<void>, options?: ExclusiveOptions): ExclusiveRun {
     const lease = new RedisLease(this.leaseConnection, leaseKey(this.prefix, name), this.leaseOptions);
-    const run = runExclusively(lease, fn, options);
-    const tracked: ExclusiveRun = {
-      isHeld: () => run.isHeld(),
-      close: async () => {
-        await run.close();
-        this.exclusiveRuns.delete(tracked);
-      },
-    };
-    this.exclusiveRuns.add(tracked);
-    return tracked;
+    return this.exclusiveRuns.track(runExclusively(lease, fn, options));
   }
 
   onReconnect(listener: () => void): () => void {
@@ -153,7 +144,7 @@ export class BullMqQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.exclusiveRuns].map((run) => run.close()));
+    await this.exclusiveRuns.closeAll();
     await Promise.all([...this.consumers].map((consumer) => consumer.close()));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();

@@ -108,3 +108,24 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', done, { once: true });
   });
 }
+
+/** The exclusive runs a queue started, so that closing the queue closes them (each leaves the set when closed). */
+export class ExclusiveRuns {
+  private readonly runs = new Set<ExclusiveRun>();
+
+  track(run: ExclusiveRun): ExclusiveRun {
+    const tracked: ExclusiveRun = {
+      isHeld: () => run.isHeld(),
+      close: async () => {
+        await run.close();
+        this.runs.delete(tracked);
+      },
+    };
+    this.runs.add(tracked);
+    return tracked;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.runs].map((run) => run.close()));
+  }
+}

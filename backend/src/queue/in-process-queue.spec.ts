@@ -1,5 +1,6 @@
 import { InProcessQueue } from './in-process-queue';
 import { describeQueueConformance } from './queue.conformance';
+import { waitUntil } from '../testing/wait';
 
 describeQueueConformance('in process', async () => {
   const queue = new InProcessQueue();
@@ -19,7 +20,7 @@ describe('InProcessQueue specifics', () => {
       'q',
       Array.from({ length: 5000 }, (_, i) => ({ id: `j${i}`, payload: i })),
     );
-    while (consumer.status().processed < 5000) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => consumer.status().processed >= 5000);
     expect(inOrder).toBe(true);
     expect(await queue.backlog('q')).toBe(0);
     await queue.close();

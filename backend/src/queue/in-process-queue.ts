@@ -1,4 +1,4 @@
-import { LocalRight, runExclusively } from './exclusive';
+import { ExclusiveRuns, LocalRight, runExclusively } from './exclusive';
 import type { Consumer, ConsumerOptions, ConsumerState, ExclusiveOptions, ExclusiveRun, Job, JobHandler, JobQueue } from './queue.port';
 
 /** Handlers that settle immediately would otherwise keep the loop in microtasks; yield to I/O this often. */
@@ -23,7 +23,7 @@ interface Lane {
  */
 export class InProcessQueue implements JobQueue {
   private readonly lanes = new Map<string, Lane>();
-  private readonly exclusiveRuns = new Set<ExclusiveRun>();
+  private readonly exclusiveRuns = new ExclusiveRuns();
   private closed = false;
 
   async add<T>(queue: string, jobs: readonly Job<T>[]): Promise<void> {
@@ -52,16 +52,7 @@ export class InProcessQueue implements JobQueue {
   }
 
   runExclusive(name: string, fn: (signal: AbortSignal) => Promise<void>, options?: ExclusiveOptions): ExclusiveRun {
-    const run = runExclusively(new LocalRight(this, name), fn, options);
-    const tracked: ExclusiveRun = {
-      isHeld: () => run.isHeld(),
-      close: async () => {
-        await run.close();
-        this.exclusiveRuns.delete(tracked);
-      },
-    };
-    this.exclusiveRuns.add(tracked);
-    return tracked;
+    return this.exclusiveRuns.track(runExclusively(new LocalRight(this, name), fn, options));
   }
 
   onReconnect(): () => void {
@@ -76,7 +67,7 @@ export class InProcessQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.exclusiveRuns].map((run) => run.close()));
+    await this.exclusiveRuns.closeAll();
     await Promise.all(
       [...this.lanes.values()].flatMap((lane) => [...lane.standby, lane.consumer].map((consumer) => consumer?.close())),
     );

@@ -116,4 +116,57 @@ describe('ratings over HTTP', () => {
     expect(res.status).toBe(404);
     expect(res.body.statusCode).toBe(404);
   });
+
+  describe('Idempotency-Key', () => {
+    const save = (cookie: string, key: string, body: object = valid) => api(app.baseUrl, cookie).post('/api/joy-ratings', body).set('Idempotency-Key', key);
+    const ratingCount = async (cookie: string) => (await api(app.baseUrl, cookie).get('/api/joy-ratings')).body.length;
+
+    it('answers the same rating to the same key and stores it once, also when the requests race', async () => {
+      const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
+      const first = await save(cleo, 'save-1');
+      expect(first.status).toBe(201);
+      const again = await save(cleo, 'save-1');
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      // A double click: five at once with one key.
+      const burst = await Promise.all(Array.from({ length: 5 }, () => save(cleo, 'save-2')));
+      expect(burst.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(new Set(burst.map((r) => r.body.id)).size).toBe(1);
+      expect(await ratingCount(cleo)).toBe(2);
+    });
+
+    it('keeps keys per person: another person with the same key gets a rating of their own', async () => {
+      const dan = await signIn(app.baseUrl, 'dan@example.com', 'Dan');
+      const eve = await signIn(app.baseUrl, 'eve@example.com', 'Eve');
+      const a = await save(dan, 'shared-key');
+      const b = await save(eve, 'shared-key');
+      expect(b.status).toBe(201);
+      expect(b.body.id).not.toBe(a.body.id);
+      expect(await ratingCount(eve)).toBe(1);
+    });
+
+    it('refuses a key that saved a different rating with 409, storing nothing', async () => {
+      const fay = await signIn(app.baseUrl, 'fay@example.com', 'Fay');
+      await save(fay, 'save-3');
+      const before = await eventCount();
+      const other = await save(fay, 'save-3', { ...valid, joy: 1 });
+      expect(other.status).toBe(409);
+      expect(other.body).toEqual({
+        statusCode: 409,
+        code: 'rating.idempotency_key_reused',
+        message: 'This Idempotency-Key already saved a different rating; send a new key for a new rating',
+      });
+      expect(await eventCount()).toBe(before);
+    });
+
+    it('refuses a malformed key with 400 naming the header, storing nothing', async () => {
+      const before = await eventCount();
+      for (const key of ['x'.repeat(256), 'with space']) {
+        const res = await save(ada, key);
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }]);
+      }
+      expect(await eventCount()).toBe(before);
+    });
+  });
 });

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
@@ -14,10 +15,11 @@ export class RatingsController {
     private readonly queries: QueryBus,
   ) {}
 
+  /** With an `Idempotency-Key` header, the same key answers the same rating and stores it once. */
   @Post()
   @HttpCode(201)
-  submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto): Promise<RatingView> {
-    return this.commands.execute(new SubmitRatingCommand(user.id, body));
+  submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
+    return this.commands.execute(new SubmitRatingCommand(user.id, body, idempotencyKey(key)));
   }
 
   /** The user's own ratings, newest first, with all five factors. */
@@ -32,4 +34,12 @@ export class RatingsController {
     // Nest would send an empty body for null; the API promises the JSON literal null.
     res.json((await this.queries.execute(new GetLatestRatingQuery(user.id))) ?? null);
   }
+}
+
+/** 1–255 visible ASCII characters (a UUID, as the app sends): anything else is refused naming the header. */
+function idempotencyKey(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
+  const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+  throw new DomainError('request.invalid', message, [{ field: 'Idempotency-Key', message }]);
 }

@@ -1,6 +1,6 @@
 import { expectRefusal } from '../testing/refusals';
 import { overallScore } from '@joy/domain';
-import { ratingsDecider, SubmitRating } from './ratings.decider';
+import { KEYS_REMEMBERED, type RatingsState, ratingsDecider, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
 const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
@@ -12,7 +12,7 @@ const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
 
 describe('ratings decider', () => {
   it('records a rating with the overall score as the mean to one decimal', () => {
-    const events = ratingsDecider.decide(submit({ relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5 }), null);
+    const events = ratingsDecider.decide(submit({ relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5 }), ratingsDecider.initialState);
     expect(events).toEqual([
       {
         type: 'RatingSubmitted',
@@ -31,10 +31,38 @@ describe('ratings decider', () => {
   });
 
   it.each([0, 6, 2.5, -1, NaN, '3', null, undefined])('refuses %p as a factor value, naming the factor', (value) => {
-    expectRefusal(() => ratingsDecider.decide(submit({ growth: value as number }), null), {
+    expectRefusal(() => ratingsDecider.decide(submit({ growth: value as number }), ratingsDecider.initialState), {
       kind: 'invalid',
       code: 'rating.factor_out_of_range',
       message: 'growth must be a whole number from 1 to 5',
+    });
+  });
+
+  describe('Idempotency-Key: one save, one rating', () => {
+    const fold = (events: ReturnType<typeof ratingsDecider.decide>, state: RatingsState = ratingsDecider.initialState) => events.reduce(ratingsDecider.evolve, state);
+    const first = ratingsDecider.decide({ ...submit({ joy: 5 }), idempotencyKey: 'k-1' }, ratingsDecider.initialState);
+
+    it('records the key with the rating, and decides nothing when the same key brings the same rating again', () => {
+      expect(first[0].data.idempotencyKey).toBe('k-1');
+      expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-1' }, fold(first))).toEqual([]);
+      expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-2' }, fold(first))).toHaveLength(1);
+      expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2' }, fold(first))).toHaveLength(1);
+    });
+
+    it('refuses a key that saved a different rating', () => {
+      expectRefusal(() => ratingsDecider.decide({ ...submit({ joy: 4 }), idempotencyKey: 'k-1' }, fold(first)), {
+        kind: 'conflict',
+        code: 'rating.idempotency_key_reused',
+        message: 'This Idempotency-Key already saved a different rating; send a new key for a new rating',
+      });
+    });
+
+    it('remembers the keys of the latest ratings only', () => {
+      let state = fold(first);
+      for (let i = 0; i < KEYS_REMEMBERED; i++) state = fold(ratingsDecider.decide({ ...submit({}), ratingId: `n${i}`, idempotencyKey: `n${i}` }, state), state);
+      expect(state.keyed).toHaveLength(KEYS_REMEMBERED);
+      expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'late', idempotencyKey: 'k-1' }, state)).toHaveLength(1);
+      expect(ratingsDecider.decide({ ...submit({}), ratingId: 'again', idempotencyKey: `n${KEYS_REMEMBERED - 1}` }, state)).toEqual([]);
     });
   });
 });

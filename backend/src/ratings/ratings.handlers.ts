@@ -7,7 +7,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { ratingsDecider, ratingViewOf } from './ratings.decider';
+import { ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
@@ -18,6 +18,8 @@ export class SubmitRatingCommand {
   constructor(
     readonly userId: string,
     readonly scores: FactorScores,
+    /** The Idempotency-Key header, when the client sent one. */
+    readonly idempotencyKey?: string,
   ) {}
 }
 
@@ -28,16 +30,18 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ userId, scores }: SubmitRatingCommand): Promise<RatingView> {
+  async execute({ userId, scores, idempotencyKey }: SubmitRatingCommand): Promise<RatingView> {
     const ratingId = randomUUID();
-    const { events, append } = await decideAndAppend(
+    const { events, append, state } = await decideAndAppend(
       this.store,
       `ratings-${userId}`,
       ratingsDecider,
-      { ratingId, userId, scores, at: new Date() },
+      { ratingId, userId, scores, at: new Date(), idempotencyKey },
       { actorUserId: userId },
       { eventIds: () => [ratingId] },
     );
+    // The key saved this rating before (a double click, a retried request): the same answer, nothing stored.
+    if (!append) return ratingViewOf(ratingSavedWith(state, idempotencyKey!)!);
     // Read-your-writes: answer once the lists the user reads next include this rating.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
     return ratingViewOf(events[0].data);

@@ -1,5 +1,10 @@
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { CARE_MESSAGES } from '../care/care.decider';
+import { KEY_STORE } from '../identity/key-store';
+import { decryptField } from '../identity/personal-data';
+import { SETTINGS_MESSAGES } from './settings.decider';
+import { SETTINGS_FIELD_MESSAGES } from './settings.dto';
+import { TIME_ZONE_LOOKUP } from './time-zone';
 
 jest.setTimeout(30_000);
 
@@ -10,6 +15,7 @@ describe('settings and declining care actions, over HTTP', () => {
   let cy: string; // premium sender too
   const ids: Record<string, string> = {};
   let groupId: string;
+  let inviteCode: string;
   const as = (cookie?: string) => api(app.baseUrl, cookie);
   const head = () => app.running.infra.store.headPosition();
   const subscribe = async (cookie: string) => {
@@ -27,6 +33,7 @@ describe('settings and declining care actions, over HTTP', () => {
     for (const [name, cookie] of Object.entries({ ada, bob, cy })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
     const group = (await as(ada).post('/api/groups', { name: 'Family' })).body;
     groupId = group.id;
+    inviteCode = group.inviteCode;
     for (const cookie of [bob, cy]) expect((await as(cookie).post('/api/groups/join', { inviteCode: group.inviteCode })).status).toBe(200);
     for (const cookie of [ada, cy]) await subscribe(cookie);
     expect((await as(bob).post('/api/joy-ratings', { relationships: 1, health: 2, purpose: 1, growth: 2, joy: 1 })).status).toBe(201);
@@ -38,28 +45,90 @@ describe('settings and declining care actions, over HTTP', () => {
     expect((await as().patch('/api/settings', { acceptCareActions: false })).status).toBe(401);
   });
 
-  it('accepts care actions by default', async () => {
-    expect((await as(bob).get('/api/settings')).body).toEqual({ acceptCareActions: true });
+  it('starts with the name from sign-in, no zone, no reminder, and care actions accepted', async () => {
+    expect((await as(bob).get('/api/settings')).body).toEqual({ firstName: 'Bob', timeZone: null, reminderTime: null, acceptCareActions: true });
   });
 
   it.each([
-    ['a string', { acceptCareActions: 'no' }, 'acceptCareActions must be true or false'],
-    ['an unknown setting', { acceptCareActions: false, isAdmin: true }, 'isAdmin is not an accepted field'],
-    ['nothing to change', {}, 'Send at least one setting to change (acceptCareActions).'],
-  ])('refuses %s with 400 naming the field, changing nothing', async (_label, body, message) => {
+    ['a string for acceptCareActions', { acceptCareActions: 'no' }, 'acceptCareActions', 'acceptCareActions must be true or false'],
+    ['an unknown setting', { acceptCareActions: false, isAdmin: true }, 'isAdmin', 'isAdmin is not an accepted field'],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus_Mons' }, 'timeZone', SETTINGS_FIELD_MESSAGES.timeZone],
+    ['an offset instead of a zone', { timeZone: '+01:00' }, 'timeZone', SETTINGS_FIELD_MESSAGES.timeZone],
+    ['a null time zone', { timeZone: null }, 'timeZone', SETTINGS_FIELD_MESSAGES.timeZone],
+    ['a number as time zone', { timeZone: 1 }, 'timeZone', SETTINGS_FIELD_MESSAGES.timeZone],
+    ['a reminder at 24:00', { reminderTime: '24:00' }, 'reminderTime', SETTINGS_FIELD_MESSAGES.reminderTime],
+    ['a reminder without leading zero', { reminderTime: '7:30' }, 'reminderTime', SETTINGS_FIELD_MESSAGES.reminderTime],
+    ['a reminder with seconds', { reminderTime: '07:30:00' }, 'reminderTime', SETTINGS_FIELD_MESSAGES.reminderTime],
+    ['a blank first name', { firstName: '   ' }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
+    ['a null first name', { firstName: null }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
+    ['a first name of 81 characters', { firstName: 'a'.repeat(81) }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
+    ['a first name with a direction override', { firstName: 'Bob\u202Egnp.exe' }, 'firstName', 'firstName must not contain control, direction-changing or invisible characters'],
+  ])('refuses %s with 400 naming the field, changing nothing', async (_label, body, field, message) => {
     const before = await head();
-    const res = await as(bob).patch('/api/settings', body);
+    const res = await as(bob).patch('/api/settings', { acceptCareActions: false, ...body });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe(message);
+    expect(res.body.code).toBe('request.invalid');
+    expect(res.body.errors).toEqual([{ field, message }]);
     expect(await head()).toBe(before);
+    expect((await as(bob).get('/api/settings')).body.acceptCareActions).toBe(true);
+  });
+
+  it('refuses a change that names nothing, with 400', async () => {
+    const before = await head();
+    const res = await as(bob).patch('/api/settings', {});
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, code: 'settings.nothing_to_change', message: SETTINGS_MESSAGES.nothingToChange });
+    expect(await head()).toBe(before);
+  });
+
+  it('sets the time zone (canonical spelling) and the reminder time, and turns the reminder off with null', async () => {
+    const res = await as(cy).patch('/api/settings', { timeZone: 'america/new_york', reminderTime: '20:30' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ firstName: 'Cy', timeZone: 'America/New_York', reminderTime: '20:30', acceptCareActions: true });
+    expect((await as(cy).get('/api/settings')).body).toEqual(res.body);
+    expect(await app.running.app.get(TIME_ZONE_LOOKUP)(ids.cy)).toBe('America/New_York');
+    expect(await app.running.app.get(TIME_ZONE_LOOKUP)(ids.bob)).toBe('UTC');
+    const off = await as(cy).patch('/api/settings', { reminderTime: null });
+    expect(off.body).toEqual({ firstName: 'Cy', timeZone: 'America/New_York', reminderTime: null, acceptCareActions: true });
+    // Another person's settings are their own.
+    expect((await as(ada).get('/api/settings')).body).toEqual({ firstName: 'Ada', timeZone: null, reminderTime: null, acceptCareActions: true });
+  });
+
+  it('changes the first name as an encrypted event that others see, that a later sign-in keeps, and that deletion shreds', async () => {
+    const dee = await signIn(app.baseUrl, 'dee@settings.example', 'Dee');
+    const deeId = (await as(dee).get('/api/auth/user')).body.id;
+    expect((await as(dee).post('/api/groups/join', { inviteCode: inviteCode })).status).toBe(200);
+    const res = await as(dee).patch('/api/settings', { firstName: '  Dorothea  ' });
+    expect(res.status).toBe(200);
+    expect(res.body.firstName).toBe('Dorothea');
+    expect((await as(dee).get('/api/auth/user')).body.firstName).toBe('Dorothea');
+    const names = async () => (await as(ada).get(`/api/groups/${groupId}/members`)).body.map((m: { firstName: string }) => m.firstName);
+    expect(await names()).toContain('Dorothea');
+
+    const stored = (await app.running.infra.store.readStream(`user-${deeId}`)).filter((e) => e.type === 'FirstNameChanged');
+    expect(stored).toHaveLength(1);
+    expect(stored[0].metadata.schemaVersion).toBe(2);
+    expect(stored[0].data.firstName).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(stored[0])).not.toContain('Dorothea');
+
+    // Signing in again (the provider still says "Dee") keeps the chosen name.
+    const again = await signIn(app.baseUrl, 'dee@settings.example', 'Dee');
+    expect((await as(again).get('/api/settings')).body.firstName).toBe('Dorothea');
+    expect(await names()).toContain('Dorothea');
+
+    // Deleting the account destroys the key: the stored name can no longer be read.
+    expect((await as(again).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+    const key = await app.running.app.get(KEY_STORE).existingKey(deeId);
+    expect(key).toBeNull();
+    expect(decryptField(key, deeId, 'firstName', stored[0].data.firstName)).toBeNull();
   });
 
   it('lets a member decline care actions: senders get 403, suggestions no longer name them, and nothing is sent', async () => {
     expect(await suggested(ada)).toEqual([ids.bob]);
     const res = await as(bob).patch('/api/settings', { acceptCareActions: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ acceptCareActions: false });
-    expect((await as(bob).get('/api/settings')).body).toEqual({ acceptCareActions: false });
+    expect(res.body).toMatchObject({ acceptCareActions: false });
+    expect((await as(bob).get('/api/settings')).body).toMatchObject({ acceptCareActions: false });
     // Declining again changes nothing.
     const before = await head();
     expect((await as(bob).patch('/api/settings', { acceptCareActions: false })).status).toBe(200);
@@ -74,13 +143,13 @@ describe('settings and declining care actions, over HTTP', () => {
   });
 
   it('takes care again once the member accepts it again, and keeps the choice across a restart', async () => {
-    expect((await as(bob).patch('/api/settings', { acceptCareActions: true })).body).toEqual({ acceptCareActions: true });
+    expect((await as(bob).patch('/api/settings', { acceptCareActions: true })).body).toMatchObject({ acceptCareActions: true });
     expect(await suggested(ada)).toEqual([ids.bob]);
     expect((await care(ada, 'bob')).status).toBe(201);
     await as(bob).patch('/api/settings', { acceptCareActions: false });
     await app.stop();
     await app.restart();
-    expect((await as(bob).get('/api/settings')).body).toEqual({ acceptCareActions: false });
+    expect((await as(bob).get('/api/settings')).body).toMatchObject({ acceptCareActions: false });
     expect((await care(ada, 'bob')).status).toBe(403);
     await as(bob).patch('/api/settings', { acceptCareActions: true });
   });

@@ -18,6 +18,7 @@ export class SettingsController {
 
   @Patch()
   change(@CurrentUser() user: SessionUser, @Body() body: ChangeSettingsDto): Promise<UserSettings> {
-    return this.settings.change(user.id, { acceptCareActions: body.acceptCareActions });
+    const { firstName, timeZone, reminderTime, acceptCareActions } = body;
+    return this.settings.change(user.id, { firstName, timeZone, reminderTime, acceptCareActions });
   }
 }

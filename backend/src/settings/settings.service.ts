@@ -1,27 +1,40 @@
+import { canonicalTimeZone } from '@joy/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { decideAndAppend } from '../event-store/decider';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { userStreamCodec } from '../identity/accounts';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { normalizeName } from '../names/name-rule';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
-import { SettingsChanges, settingsDecider, UserSettings, UserSettingsChanged } from './settings.decider';
+import { SettingsChanges, settingsDecider, SettingsEvent, UserSettings } from './settings.decider';
 
-const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as UserSettingsChanged;
-
-/** A person's settings: read by folding their user stream, changed by appending to it. */
+/** A person's settings: read by folding their user stream (the name decrypted with their key), changed by appending to it. */
 @Injectable()
 export class UserSettingsService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
   async get(userId: string): Promise<UserSettings> {
+    const { upcast } = userStreamCodec<SettingsEvent>(await this.keys.existingKey(userId));
     return (await this.store.readStream(`user-${userId}`)).map(upcast).reduce(settingsDecider.evolve, settingsDecider.initialState);
   }
 
-  /** Changes what `changes` names; answers once care suggestions and care sending see it (read-your-writes). */
+  /**
+   * Changes what `changes` names (validated by the DTO); answers once every read model that shows a setting
+   * sees it (read-your-writes): names in groups, care suggestions, reminders, the time zone of new ratings.
+   */
   async change(userId: string, changes: SettingsChanges): Promise<UserSettings> {
-    const { append } = await decideAndAppend(this.store, `user-${userId}`, settingsDecider, { userId, changes }, { actorUserId: userId }, { upcast });
-    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserSettingsChanged'] });
+    const normalised: SettingsChanges = {
+      ...changes,
+      ...(typeof changes.firstName === 'string' ? { firstName: normalizeName(changes.firstName) } : {}),
+      ...(typeof changes.timeZone === 'string' ? { timeZone: canonicalTimeZone(changes.timeZone) } : {}),
+    };
+    const codec = userStreamCodec<SettingsEvent>(await this.keys.keyFor(userId));
+    const { append } = await decideAndAppend(this.store, `user-${userId}`, settingsDecider, { userId, changes: normalised }, { actorUserId: userId }, codec);
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserSettingsChanged', 'FirstNameChanged'] });
     return this.get(userId);
   }
 }

@@ -31,6 +31,15 @@ const fixturesV2: [string, object][] = [
     firstName: 'enc:v1:a1B2c3D4e5F6g7H8:QXVndXN0YQ:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
     profileImageUrl: 'enc:v1:a1B2c3D4e5F6g7H8:aHR0cHM6Ly9leGFtcGxlLmNvbS9hLnBuZw:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
   }],
+  ['FirstNameChanged', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', firstName: 'enc:v1:a1B2c3D4e5F6g7H8:QWRlbGU:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S' }],
+  ['PushSubscribed', {
+    userId: 'Yk3m0y0W3x9tQyHh8m2cUw',
+    subscriptionId: 'kX3mP9tQ1yHh8m2cUw0a1B2c3D4e5F6g',
+    endpoint: 'enc:v1:a1B2c3D4e5F6g7H8:aHR0cHM6Ly9wdXNo:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+    p256dh: 'enc:v1:a1B2c3D4e5F6g7H8:QjEyMw:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+    auth: 'enc:v1:a1B2c3D4e5F6g7H8:QUJD:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
+    subscribedAt: '2026-11-21T09:00:00.000Z',
+  }],
 ];
 
 /** New event types of schemaVersion 1 (account deletion and identity links). */
@@ -39,6 +48,10 @@ const fixturesAccount: [string, object][] = [
   ['UserDeleted', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', deletedAt: '2026-11-21T09:00:00.000Z' }],
   ['IdentityLinked', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', linkedAt: '2026-11-20T08:00:00.000Z' }],
   ['IdentityUnlinked', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', reason: 'account_deleted', unlinkedAt: '2026-11-21T09:00:00.000Z' }],
+  ['UserSettingsChanged', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', timeZone: 'Europe/Paris', reminderTime: '20:30', acceptCareActions: false }],
+  ['UserSettingsChanged', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', reminderTime: null }],
+  ['ReminderSent', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', day: '2026-11-21', sentAt: '2026-11-21T19:30:00.000Z', devices: 2 }],
+  ['PushUnsubscribed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'kX3mP9tQ1yHh8m2cUw0a1B2c3D4e5F6g', reason: 'gone', unsubscribedAt: '2026-11-22T09:00:00.000Z' }],
 ];
 
 describe('the published event contract (docs/events)', () => {

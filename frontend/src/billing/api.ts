@@ -94,3 +94,21 @@ export function useCancelSubscription() {
     },
   });
 }
+
+/** POST /api/subscription/resume: takes back a cancellation before the paid period ends (the plan renews again). */
+export function useResumeSubscription() {
+  const client = useQueryClient();
+  return useMutation<SubscriptionStatusView, Error, void>({
+    mutationFn: () => apiJson<SubscriptionStatusView>('POST', '/api/subscription/resume'),
+    onSuccess: (status) => {
+      client.setQueryData(SUBSCRIPTION_STATUS_KEY, status);
+      const date = formatPlanDate(status.currentPeriodEnd);
+      toast({ title: 'Joy Premium resumed', description: date ? `It renews on ${date}.` : 'It renews as before.', variant: 'success' });
+      return client.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast({ title: 'Error', description: `Failed to resume your subscription. ${providerMessage(error)}`, variant: 'destructive' });
+    },
+  });
+}

@@ -48,13 +48,13 @@ describe('the Account page’s rules', () => {
 
   it('shows the renewal date and Cancel while active', () => {
     expect(planSummary(status({ isPremium: true, status: 'active', currentPeriodEnd: end }), 'en-US')).toMatchObject({
-      name: 'Joy Premium', dateLine: 'Renews on December 20, 2026', canCancel: true, canUpgrade: false,
+      name: 'Joy Premium', dateLine: 'Renews on December 20, 2026', canCancel: true, canResume: false, canUpgrade: false,
     });
   });
 
   it('shows the end date while canceling, without Cancel or Upgrade', () => {
     expect(planSummary(status({ isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true }), 'en-US')).toMatchObject({
-      name: 'Joy Premium', dateLine: 'Ends on December 20, 2026', canCancel: false, canUpgrade: false,
+      name: 'Joy Premium', dateLine: 'Ends on December 20, 2026', canCancel: false, canResume: true, canUpgrade: false,
     });
   });
 

@@ -54,6 +54,8 @@ export interface PlanSummary {
   dateLine: string | null;
   detail: string;
   canCancel: boolean;
+  /** Canceled but not ended yet: the cancellation can be taken back. */
+  canResume: boolean;
   canUpgrade: boolean;
 }
 
@@ -67,14 +69,16 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         dateLine: date ? `Renews on ${date}` : null,
         detail: `${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
         canCancel: true,
+        canResume: false,
         canUpgrade: false,
       };
     case 'canceling':
       return {
         name: 'Joy Premium',
         dateLine: date ? `Ends on ${date}` : null,
-        detail: 'Your subscription is canceled and will not renew. You keep every premium feature until then; after that you move to the free plan.',
+        detail: 'Your subscription is canceled and will not renew. You keep every premium feature until then; after that you move to the free plan. Changed your mind? Resume it before then.',
         canCancel: false,
+        canResume: true,
         canUpgrade: false,
       };
     case 'ended':
@@ -83,6 +87,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         dateLine: date ? `Joy Premium ended on ${date}` : null,
         detail: 'Up to 3 groups. Upgrade again for Care Actions, unlimited groups and advanced analytics.',
         canCancel: false,
+        canResume: false,
         canUpgrade: true,
       };
     default:
@@ -91,6 +96,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         dateLine: null,
         detail: 'Up to 3 groups. Upgrade for Care Actions, unlimited groups and advanced analytics.',
         canCancel: false,
+        canResume: false,
         canUpgrade: true,
       };
   }

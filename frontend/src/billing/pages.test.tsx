@@ -64,11 +64,34 @@ describe('Subscribe page', () => {
     expect(calls(fetchMock, 'POST /api/create-subscription')).toHaveLength(0);
   });
 
-  it('says "Already Subscribed" and keeps the spinner when no secret comes back', async () => {
-    renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 200, body: {} } });
+  it('says "Already Subscribed" and shows the plan as it is (no endless spinner) when no secret comes back', async () => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: {} },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: '2026-12-20T08:00:00.000Z', cancelAtPeriodEnd: false } },
+    });
     await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Already Subscribed', description: 'You already have an active Joy Premium subscription!' })));
-    expect(screen.getByText('Loading...')).toBeInTheDocument();
+    expect(await screen.findByText('You have Joy Premium')).toBeInTheDocument();
+    expect(screen.getByText(/Renews on/)).toBeInTheDocument();
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
     expect(screen.queryByText('Start Your Premium Journey')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resume Joy Premium' })).not.toBeInTheDocument();
+  });
+
+  it('offers Resume to a canceled plan on /subscribe, and shows it renewing again', async () => {
+    let canceled = true;
+    const status = () => ({ isPremium: true, status: canceled ? 'canceling' : 'active', currentPeriodEnd: '2026-12-20T08:00:00.000Z', cancelAtPeriodEnd: canceled });
+    const { fetchMock } = renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: {} },
+      'GET /api/subscription-status': () => ({ status: 200, body: status() }),
+      'POST /api/subscription/resume': () => ((canceled = false), { status: 200, body: status() }),
+    });
+    expect(await screen.findByText('Your Joy Premium is canceled')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume Joy Premium' }));
+    expect(await screen.findByText('You have Joy Premium')).toBeInTheDocument();
+    expect(calls(fetchMock, 'POST /api/subscription/resume')).toHaveLength(1);
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joy Premium resumed' }));
   });
 
   it('says "Error" and logs when the subscription cannot be created', async () => {
@@ -139,5 +162,20 @@ describe('Account page', () => {
     fireEvent.click(dialogButtons[dialogButtons.length - 1].closest('button')!);
     await waitFor(() => expect(calls(fetchMock, 'POST /api/subscription/cancel')).toHaveLength(1));
     await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Subscription canceled' })));
+  });
+
+  it('offers Resume for a canceled plan, and shows it renewing again', async () => {
+    let canceled = true;
+    const status = () => ({ isPremium: true, status: canceled ? 'canceling' : 'active', currentPeriodEnd: end, cancelAtPeriodEnd: canceled });
+    const { fetchMock } = renderPage(<AccountPage />, {
+      'GET /api/subscription-status': () => ({ status: 200, body: status() }),
+      'POST /api/subscription/resume': () => ((canceled = false), { status: 200, body: status() }),
+    });
+    expect(await screen.findByTestId('plan-date')).toHaveTextContent(/^Ends on /);
+    expect(screen.queryByText('Cancel Subscription')).not.toBeInTheDocument();
+    fireEvent.click(button('Resume Joy Premium'));
+    await waitFor(() => expect(calls(fetchMock, 'POST /api/subscription/resume')).toHaveLength(1));
+    await waitFor(() => expect(screen.getByTestId('plan-date')).toHaveTextContent(/^Renews on /));
+    expect(screen.getByText('Cancel Subscription')).toBeInTheDocument();
   });
 });

@@ -2,7 +2,14 @@ import { act, render, screen } from '@testing-library/react';
 import { EChart } from './EChart';
 import { ChartTable } from './ChartTable';
 
-const mockChart = { setOption: jest.fn(), resize: jest.fn(), dispose: jest.fn(), isDisposed: jest.fn(() => false) };
+const chartListeners: Record<string, () => void> = {};
+const mockChart = {
+  setOption: jest.fn(),
+  resize: jest.fn(),
+  dispose: jest.fn(),
+  isDisposed: jest.fn(() => false),
+  on: jest.fn((event: string, listener: () => void) => (chartListeners[event] = listener)),
+};
 jest.mock('./echarts', () => ({ initChart: jest.fn(() => mockChart) }));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { initChart } = require('./echarts') as { initChart: jest.Mock };
@@ -36,6 +43,16 @@ describe('EChart', () => {
     expect(screen.getByTestId('echart')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getByRole('table', { name: 'Joy over time' })).toBeInTheDocument();
     expect(screen.getByRole('rowheader', { name: 'Aug 19' })).toBeInTheDocument();
+  });
+
+  it('says when the option is drawn (data-rendered), and not while a new one is', () => {
+    const { rerender } = render(<EChart option={{ series: [] }} description={description} />);
+    const canvas = screen.getByTestId('echart');
+    expect(canvas).toHaveAttribute('data-rendered', 'false');
+    act(() => chartListeners.finished());
+    expect(canvas).toHaveAttribute('data-rendered', 'true');
+    rerender(<EChart option={{ series: [{ type: 'line', data: [2] }] }} description={description} />);
+    expect(canvas).toHaveAttribute('data-rendered', 'false');
   });
 
   it('applies a new option without re-creating the chart', () => {

@@ -33,6 +33,8 @@ export function EChart({ option, height = 300, description, className }: EChartP
     if (!element) return undefined;
     const instance = initChart(element);
     chart.current = instance;
+    // data-rendered: the option is drawn, animation included (what a test waits for before looking).
+    instance.on('finished', () => element.setAttribute('data-rendered', 'true'));
     setCompact(element.clientWidth > 0 && element.clientWidth < COMPACT_CHART_WIDTH);
     let frame = 0;
     const observer = new ResizeObserver(() => {
@@ -55,6 +57,7 @@ export function EChart({ option, height = 300, description, className }: EChartP
   const resolved = useMemo(() => (typeof option === 'function' ? option({ compact }) : option), [option, compact]);
 
   useEffect(() => {
+    container.current?.setAttribute('data-rendered', 'false');
     chart.current?.setOption(resolved, { notMerge: true });
   }, [resolved]);
 

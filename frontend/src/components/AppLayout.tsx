@@ -6,6 +6,7 @@ import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { displayName } from '../lib/user';
 import { ACCOUNT_LINK, NAV_LINKS } from '../routes';
+import { useAdoptBrowserTimeZone } from '../settings/api';
 import { Brand } from './Brand';
 import { PageLoading } from './PageLoading';
 import { SiteFooter } from './SiteFooter';
@@ -47,6 +48,7 @@ function NavLinks({ showUpgrade, onNavigate }: { showUpgrade: boolean; onNavigat
 export function AppLayout() {
   const { user } = useAuth();
   const subscription = useSubscriptionStatus(!!user);
+  useAdoptBrowserTimeZone(!!user);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const name = displayName(user);
   const showUpgrade = subscription.data?.isPremium === false;

@@ -91,4 +91,30 @@ describe('RatingForm', () => {
     );
     expect(notifier.success).not.toHaveBeenCalled();
   });
+
+  it('saves once however fast Save is clicked, with an Idempotency-Key kept for a retry and renewed for new scores', async () => {
+    const saved = { id: 'r1', createdAt: new Date().toISOString(), overallScore: 3, relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
+    let answers = [{ status: 503, body: { statusCode: 503, code: 'store.unavailable', message: 'Saving is unavailable right now' } }, { status: 201, body: saved }];
+    const fetchMock = installFakeServer({ 'POST /api/joy-ratings': () => answers.shift()! });
+    renderForm();
+    const keys = () => fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+
+    const save = screen.getByRole('button', { name: 'Save Rating' });
+    fireEvent.click(save);
+    fireEvent.click(save); // a double click: the second lands before React re-renders
+    await waitFor(() => expect(notifier.error).toHaveBeenCalled());
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Save Rating' })); // the retry after the failure
+    await waitFor(() => expect(notifier.success).toHaveBeenCalled());
+    expect(keys()).toHaveLength(2);
+    expect(keys()[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys()[1]).toBe(keys()[0]);
+
+    answers = [{ status: 201, body: saved }];
+    fireEvent.click(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    expect(keys()[2]).not.toBe(keys()[0]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Button, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { useSubmitRating } from '../queries';
 import { type FactorName, FACTORS, type FactorScores, overallScore, type RatingView } from '@joy/domain';
@@ -19,11 +19,30 @@ interface RatingFormProps {
  */
 export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
   const [scores, setScores] = useState<FactorScores>(defaultFactorScores);
-  const submit = useSubmitRating({ onSaved });
+  // One save, one rating: a click while a save is in flight does nothing (the ref, unlike the pending state,
+  // is set before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
+  // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
+  const inFlight = useRef(false);
+  const saveKey = useRef<string | null>(null);
+  const submit = useSubmitRating({
+    onSaved: (rating) => {
+      saveKey.current = null;
+      onSaved?.(rating);
+    },
+  });
   const overall = overallScore(scores);
   const band = scoreBand(overall);
 
-  const setFactor = (name: FactorName, value: number) => setScores((prev) => ({ ...prev, [name]: value }));
+  const setFactor = (name: FactorName, value: number) => {
+    saveKey.current = null;
+    setScores((prev) => ({ ...prev, [name]: value }));
+  };
+  const save = () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    saveKey.current ??= newSaveKey();
+    submit.mutate({ scores, idempotencyKey: saveKey.current }, { onSettled: () => (inFlight.current = false) });
+  };
 
   return (
     <form
@@ -31,7 +50,7 @@ export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
       aria-label="Rate your joy"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!submit.isPending) submit.mutate(scores);
+        save();
       }}
     >
       <div className="rating-form__factors">
@@ -63,4 +82,9 @@ export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
       </div>
     </form>
   );
+}
+
+/** 128 random bits in hex (crypto.randomUUID needs a secure context; getRandomValues works everywhere). */
+function newSaveKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

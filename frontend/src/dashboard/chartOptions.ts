@@ -51,22 +51,48 @@ export function joyTrendOption(points: TrendPoint[], timeZone?: string): ChartOp
   };
 }
 
-/** 'PERMA Factors Breakdown': the five factors over the same ratings (legend in HTML: ChartLegend). */
+/** Height of one factor's row in the PERMA breakdown (the chart is five of them, and the shared date axis). */
+export const FACTOR_ROW_HEIGHT = 64;
+const FACTOR_AXIS_HEIGHT = 36;
+export const FACTORS_CHART_HEIGHT = FACTORS.length * FACTOR_ROW_HEIGHT + FACTOR_AXIS_HEIGHT;
+
+/**
+ * 'PERMA Factors Breakdown' as small multiples: one row per factor in its colour, on the same dates and the
+ * same 1–5 scale, so each line reads on its own instead of five crossing ones. Dates only under the last row.
+ */
 export function factorsOption(points: TrendPoint[], timeZone?: string): ChartOption {
+  const { xAxis, yAxis } = axes(points, timeZone);
   return {
     textStyle: TEXT,
-    grid: { left: 8, right: 20, top: 16, bottom: 8 },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v}/5` : String(v)) },
-    ...axes(points, timeZone),
-    series: FACTORS.map((f) => ({
+    // Fixed margins (no containLabel): every row gets the same plot height; the dates go below the last one.
+    grid: FACTORS.map((_, i) => ({ left: 28, right: 20, top: i * FACTOR_ROW_HEIGHT + 20, height: FACTOR_ROW_HEIGHT - 28 })),
+    xAxis: FACTORS.map((_, i) => ({
+      ...xAxis,
+      gridIndex: i,
+      axisLabel: { ...xAxis.axisLabel, show: i === FACTORS.length - 1 },
+      axisTick: { show: i === FACTORS.length - 1 },
+    })),
+    yAxis: FACTORS.map((f, i) => ({
+      ...yAxis,
+      gridIndex: i,
+      interval: 2,
+      name: f.label,
+      nameLocation: 'end' as const,
+      nameGap: 6,
+      nameTextStyle: { align: 'left' as const, color: CATEGORY_COLORS[f.name], fontWeight: 600 as const, fontSize: 12 },
+    })),
+    series: FACTORS.map((f, i) => ({
       type: 'line' as const,
       name: f.label,
+      xAxisIndex: i,
+      yAxisIndex: i,
       data: points.map((p) => p.scores[f.name]),
       symbol: 'circle',
-      symbolSize: 6,
+      symbolSize: 5,
       lineStyle: { width: 2, color: CATEGORY_COLORS[f.name] },
       itemStyle: { color: CATEGORY_COLORS[f.name] },
-      emphasis: { focus: 'series' as const },
+      areaStyle: { color: CATEGORY_COLORS[f.name], opacity: 0.08 },
     })),
   };
 }

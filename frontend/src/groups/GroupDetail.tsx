@@ -16,6 +16,7 @@ import { PageLoading } from '../components/PageLoading';
 import { scoreBand } from '../lib/score';
 import type { GroupDetailView as GroupDetailData, GroupMemberView, GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
+import { LeaveGroup } from './LeaveGroup';
 import {
   activeMembersText,
   activityTimestamp,
@@ -325,6 +326,7 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
             <Members members={members} onShowInvite={showInvite} />
           </Col>
         </Row>
+        <LeaveGroup groupId={groupId} groupName={data.name} onLeft={onBack} />
       </div>
     </div>
   );

@@ -113,6 +113,26 @@ describe('Groups page: detail', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'View Garcia Family', hidden: true })).toHaveFocus());
   });
 
+  it('leaves a group after confirming, and is back on the list without it', async () => {
+    let left = false;
+    const fetchMock = installFakeServer({
+      ...withGroup(),
+      'GET /api/groups': () => ({ status: 200, body: left ? [book] : [garcia, book] }),
+      'POST /api/groups/g1/leave': () => ((left = true), { status: 204 }),
+    });
+    renderGroups('/groups?group=g1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave group', hidden: true }));
+    expect(await screen.findByText('Leave Garcia Family?')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/leave'))).toBe(false); // not before confirming
+    // The confirmation's own "Leave group" (the popover's OK button, after the one that opened it).
+    fireEvent.click(screen.getAllByRole('button', { name: 'Leave group', hidden: true }).at(-1)!);
+    await waitFor(() => expect(location).toBe('/groups'));
+    expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1/leave', expect.objectContaining({ method: 'POST' }));
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'You left the group' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'View Garcia Family', hidden: true })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'View Book Club', hidden: true })).toBeInTheDocument();
+  });
+
   it('shows the figures, the gauge, the insights, recent activity and members (overall scores only)', async () => {
     installFakeServer(withGroup(2));
     renderGroups('/groups?group=g1');

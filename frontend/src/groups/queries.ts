@@ -65,3 +65,23 @@ export function useJoinGroup() {
     },
   });
 }
+
+/**
+ * Leaves a group. Success: a toast, the group list refetched and this group's reads dropped (they would answer
+ * 404 now). Failure: the spec-style error toast (a 401 is handled globally).
+ */
+export function useLeaveGroup(id: string) {
+  const client = useQueryClient();
+  return useMutation<void, Error, void>({
+    mutationFn: () => apiJson<void>('POST', `/api/groups/${encodeURIComponent(id)}/leave`),
+    onSuccess: async () => {
+      toast(TOASTS.groupLeft);
+      client.removeQueries({ queryKey: groupKey(id) });
+      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(TOASTS.groupLeaveFailed);
+    },
+  });
+}

@@ -58,7 +58,7 @@ describe('Joy Insights by plan', () => {
     expect(await screen.findByText('Showing your last 30 days')).toBeInTheDocument();
     // Only the ten 4s: the 1s from 40 days ago would pull the averages down.
     expect(within(screen.getByTestId('card-days')).getByText('10 ratings in total')).toBeInTheDocument();
-    expect(within(screen.getByTestId('card-strongest')).getByText('Average 4.0/5')).toBeInTheDocument();
+    expect(within(screen.getByTestId('card-strongest')).getByText('Every area at 4.0/5')).toBeInTheDocument();
 
     const adds = within(screen.getByTestId('premium-adds'));
     expect(adds.getByRole('heading', { name: 'Joy Premium adds' })).toBeInTheDocument();

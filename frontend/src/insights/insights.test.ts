@@ -1,13 +1,13 @@
+import { scoreBand } from '../lib/score';
 import { ratingsFrom, withOverall } from '../testing/ratings';
 import {
   CATEGORY_COLORS,
   categoryAverages,
   insightsSummary,
   personalizedInsights,
+  rankAreas,
   sevenDayAverage,
-  strongestArea,
   trendWord,
-  weakestArea,
 } from './insights';
 
 const kinds = (ratings: Parameters<typeof insightsSummary>[0]) => personalizedInsights(insightsSummary(ratings, 'UTC')).map((i) => i.kind);
@@ -24,26 +24,36 @@ describe('category averages', () => {
       ['Joy', 3],
     ]);
     expect(new Set(Object.values(CATEGORY_COLORS)).size).toBe(5);
+    // Never mistaken for a score: every factor hue is at least 25° from the hue of every score band's colour.
+    const hue = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+      const max = Math.max(r, g, b);
+      const d = max - Math.min(r, g, b);
+      const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+      return (h * 60 + 360) % 360;
+    };
+    const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
+    const scoreHues = [1, 2.5, 3, 3.5, 4, 4.5].map((score) => hue(scoreBand(score).color));
+    for (const color of Object.values(CATEGORY_COLORS)) for (const h of scoreHues) expect(apart(hue(color), h)).toBeGreaterThanOrEqual(25);
     expect(categoryAverages([])).toEqual([]);
   });
 
-  it('pick the strongest and weakest; a tie goes to the first factor in form order', () => {
-    const averages = categoryAverages(ratingsFrom([{ relationships: 4, health: 5, purpose: 5, growth: 2, joy: 2 }]));
-    expect(strongestArea(averages)?.label).toBe('Health');
-    expect(weakestArea(averages)?.label).toBe('Growth');
-    const allEqual = categoryAverages(ratingsFrom([3]));
-    expect(strongestArea(allEqual)?.label).toBe('Relationships');
-    expect(weakestArea(allEqual)?.label).toBe('Relationships');
-    expect(strongestArea([])).toBeNull();
+  it('name every area tied at the top or the bottom, and none when all are level (never one both strongest and weakest)', () => {
+    const labels = (areas: { label: string }[]) => areas.map((a) => a.label);
+    const tied = rankAreas(categoryAverages(ratingsFrom([{ relationships: 4, health: 5, purpose: 5, growth: 2, joy: 2 }])));
+    expect([labels(tied.strongest), labels(tied.weakest), tied.level]).toEqual([['Health', 'Purpose'], ['Growth', 'Joy'], null]);
+    const allEqual = rankAreas(categoryAverages(ratingsFrom([3])));
+    expect(allEqual).toEqual({ strongest: [], weakest: [], level: 3 });
+    expect(rankAreas([])).toEqual({ strongest: [], weakest: [], level: null });
   });
 
   it('compare the one-decimal averages that are shown (4.26 and 4.34 are both 4.3: a tie)', () => {
-    // Purpose 4.26 → 4.3 shown, Joy 4.34 → 4.3 shown: tie, Purpose first.
+    // Purpose 4.26 → 4.3 shown, Joy 4.34 → 4.3 shown: a tie, both named.
     const fifty = Array.from({ length: 50 }, (_, i) => ({ relationships: 1, health: 1, growth: 1, purpose: i < 13 ? 5 : 4, joy: i < 17 ? 5 : 4 }));
     const averages = categoryAverages(ratingsFrom(fifty));
     expect(averages.find((c) => c.name === 'purpose')?.average).toBe(4.3);
     expect(averages.find((c) => c.name === 'joy')?.average).toBe(4.3);
-    expect(strongestArea(averages)?.label).toBe('Purpose');
+    expect(rankAreas(averages).strongest.map((a) => a.label)).toEqual(['Purpose', 'Joy']);
   });
 });
 
@@ -85,6 +95,14 @@ describe('Personalized Insights (SPEC §9)', () => {
     );
   });
 
+  it('names strengths together when they tie, and says so when all five are level ("All five areas are level at 3.0")', () => {
+    const two = ratingsFrom([{ relationships: 4, health: 5, purpose: 4, growth: 4, joy: 5 }]);
+    expect(titles(two)).toEqual(['Your Strengths: Health and Joy']);
+    const level = personalizedInsights(insightsSummary(ratingsFrom([{ relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 }]), 'UTC'));
+    expect(level.map((i) => i.title)).toEqual(['All Areas Level']);
+    expect(level[0].text).toMatch(/^All five areas are level at 4\.0\./);
+  });
+
   describe('Great Progress! (latest − previous > 0.3)', () => {
     it('fires at 0.4', () => {
       expect(kinds(withOverall([4.0, 3.6]).map((r) => ({ ...r, relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 })))).toContain('great-progress');
@@ -110,13 +128,17 @@ describe('Personalized Insights (SPEC §9)', () => {
     });
     it('does not fire at exactly 3.5', () => {
       const ratings = ratingsFrom([{ relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 }, { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 3 }]);
-      expect(insightsSummary(ratings, 'UTC').weakest).toMatchObject({ label: 'Joy', average: 3.5 });
+      expect(insightsSummary(ratings, 'UTC').areas.weakest).toMatchObject([{ label: 'Joy', average: 3.5 }]);
       expect(kinds(ratings)).not.toContain('growth-opportunity');
     });
-    it('names the first factor in form order when the weakest areas tie', () => {
+    it('names every weakest area when they tie', () => {
       const ratings = ratingsFrom([{ relationships: 5, health: 2, purpose: 5, growth: 2, joy: 5 }]);
       const insight = personalizedInsights(insightsSummary(ratings, 'UTC')).find((i) => i.kind === 'growth-opportunity');
-      expect(insight?.text).toMatch(/^Health is your lowest area at 2\.0\/5/);
+      expect(insight?.text).toMatch(/^Health and Growth are your lowest areas at 2\.0\/5/);
+    });
+    it('says all five areas are level when they are, below 3.5', () => {
+      const insight = personalizedInsights(insightsSummary(ratingsFrom([3]), 'UTC')).find((i) => i.kind === 'growth-opportunity');
+      expect(insight?.text).toBe('All five areas are level at 3.0/5. One small step in any of them this week could lift your overall joy.');
     });
   });
 

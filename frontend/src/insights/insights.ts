@@ -4,8 +4,9 @@
  * shows (differences rounded again), so "exactly 0.3" or "exactly 3.5" never fires by float noise and a
  * message never contradicts a number on screen.
  *
- * Ties: the strongest and the weakest area are the highest / lowest one-decimal average; on a tie the
- * factor that comes first in the rating form's order (Relationships, Health, Purpose, Growth, Joy) wins.
+ * Ties: the strongest and the weakest areas are all those at the highest / lowest one-decimal average, named
+ * together; when every area has the same average they are "level" and none is strongest or weakest, so one
+ * factor is never named both.
  */
 import { averageScore, daysTracked, scoreTrend } from '../dashboard/summary';
 import { type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
@@ -18,13 +19,17 @@ export const GROWTH_OPPORTUNITY_BELOW = 3.5;
 export const RECENT_IMPROVEMENT_ABOVE = 0.3;
 export const MILESTONE_EVERY = 7;
 
-/** SPEC §9: a fixed list of five category colours (non-text contrast ≥ 3:1 on white). */
+/**
+ * One colour per factor, used everywhere a factor is drawn (legends, tiles, charts): five hues between cyan and
+ * pink, away from the red, amber and green of the score bands (lib/score), each with a non-text contrast of at
+ * least 3:1 on white.
+ */
 export const CATEGORY_COLORS: Readonly<Record<FactorName, string>> = {
-  relationships: '#e11d48',
-  health: '#15803d',
-  purpose: '#7c3aed',
-  growth: '#0369a1',
-  joy: '#d97706',
+  relationships: '#db2777',
+  health: '#0e7490',
+  purpose: '#6d28d9',
+  growth: '#1d4ed8',
+  joy: '#a21caf',
 };
 
 export interface CategoryAverage {
@@ -46,14 +51,26 @@ export function categoryAverages(ratings: ReadonlyArray<RatingView>): CategoryAv
   }));
 }
 
-/** Highest average; first in form order on a tie. */
-export function strongestArea(averages: ReadonlyArray<CategoryAverage>): CategoryAverage | null {
-  return averages.reduce<CategoryAverage | null>((best, c) => (best === null || c.average > best.average ? c : best), null);
+export interface AreaRanking {
+  /** Every area at the highest average (in form order); empty when level or without ratings. */
+  strongest: CategoryAverage[];
+  /** Every area at the lowest average (in form order); empty when level or without ratings. */
+  weakest: CategoryAverage[];
+  /** The one average of all areas when they are level, else null. */
+  level: number | null;
 }
 
-/** Lowest average; first in form order on a tie. */
-export function weakestArea(averages: ReadonlyArray<CategoryAverage>): CategoryAverage | null {
-  return averages.reduce<CategoryAverage | null>((worst, c) => (worst === null || c.average < worst.average ? c : worst), null);
+export function rankAreas(averages: ReadonlyArray<CategoryAverage>): AreaRanking {
+  if (averages.length === 0) return { strongest: [], weakest: [], level: null };
+  const values = averages.map((c) => c.average);
+  const [high, low] = [Math.max(...values), Math.min(...values)];
+  if (high === low) return { strongest: [], weakest: [], level: high };
+  return { strongest: averages.filter((c) => c.average === high), weakest: averages.filter((c) => c.average === low), level: null };
+}
+
+/** "Health", "Health and Joy", "Health, Purpose, and Joy". */
+export function areaNames(areas: ReadonlyArray<CategoryAverage>): string {
+  return new Intl.ListFormat('en', { type: 'conjunction' }).format(areas.map((a) => a.label));
 }
 
 /** Mean overall score of the latest 7 ratings (all of them when fewer), one decimal, or null. */
@@ -65,8 +82,8 @@ export interface InsightsSummary {
   count: number;
   /** Latest − previous overall score, or null with fewer than 2 ratings. */
   recentTrend: number | null;
-  strongest: CategoryAverage | null;
-  weakest: CategoryAverage | null;
+  /** The areas at the top and the bottom, or the level all are at. */
+  areas: AreaRanking;
   daysTracked: number;
   sevenDayAverage: number | null;
   overallAverage: number | null;
@@ -82,8 +99,7 @@ export function insightsSummary(ratings: ReadonlyArray<RatingView>, timeZone?: s
   return {
     count: ratings.length,
     recentTrend: scoreTrend(ratings),
-    strongest: strongestArea(categories),
-    weakest: weakestArea(categories),
+    areas: rankAreas(categories),
     daysTracked: daysTracked(ratings, timeZone),
     sevenDayAverage: seven,
     overallAverage: overall,
@@ -113,15 +129,16 @@ const one = (n: number) => n.toFixed(1);
 /**
  * The Personalized Insights messages (SPEC §9), in this order:
  * - 'Great Progress!' when latest − previous > 0.3;
- * - 'Growth Opportunity' when the weakest category average < 3.5;
+ * - 'Growth Opportunity' when the weakest category average (or the level of all) < 3.5;
  * - 'Recent Improvement' when 7-day average − overall average > 0.3;
  * - 'Consistency Milestone' when the rating count is ≥ 7 and a multiple of 7;
- * - the strongest-area message, always (when there is at least one rating).
+ * - the strongest-area message (or that all areas are level), always (when there is at least one rating).
  */
 export function personalizedInsights(summary: InsightsSummary): Insight[] {
   const out: Insight[] = [];
   if (summary.count === 0) return out;
-  const { recentTrend, weakest, strongest, sevenDayDifference, count } = summary;
+  const { recentTrend, areas, sevenDayDifference, count } = summary;
+  const { strongest, weakest, level } = areas;
 
   if (recentTrend !== null && recentTrend > GREAT_PROGRESS_ABOVE) {
     out.push({
@@ -130,11 +147,18 @@ export function personalizedInsights(summary: InsightsSummary): Insight[] {
       text: `Your overall joy rose by ${one(recentTrend)} since your previous rating. Whatever you did, it's working — keep it up.`,
     });
   }
-  if (weakest && weakest.average < GROWTH_OPPORTUNITY_BELOW) {
+  if (level !== null && level < GROWTH_OPPORTUNITY_BELOW) {
     out.push({
       kind: 'growth-opportunity',
       title: 'Growth Opportunity',
-      text: `${weakest.label} is your lowest area at ${one(weakest.average)}/5. One small step there this week could lift your overall joy.`,
+      text: `All five areas are level at ${one(level)}/5. One small step in any of them this week could lift your overall joy.`,
+    });
+  } else if (weakest.length > 0 && weakest[0].average < GROWTH_OPPORTUNITY_BELOW) {
+    const are = weakest.length === 1 ? 'is your lowest area' : 'are your lowest areas';
+    out.push({
+      kind: 'growth-opportunity',
+      title: 'Growth Opportunity',
+      text: `${areaNames(weakest)} ${are} at ${one(weakest[0].average)}/5. One small step there this week could lift your overall joy.`,
     });
   }
   if (sevenDayDifference !== null && sevenDayDifference > RECENT_IMPROVEMENT_ABOVE && summary.sevenDayAverage !== null && summary.overallAverage !== null) {
@@ -151,11 +175,23 @@ export function personalizedInsights(summary: InsightsSummary): Insight[] {
       text: `You've recorded ${count} ratings. Regular check-ins make your trends and insights more accurate.`,
     });
   }
-  if (strongest) {
+  if (level !== null) {
     out.push({
       kind: 'strongest-area',
-      title: `Your Strength: ${strongest.label}`,
-      text: `${strongest.label} is your strongest area at ${one(strongest.average)}/5. Lean on it on the harder days.`,
+      title: 'All Areas Level',
+      text: `All five areas are level at ${one(level)}. None stands out as strongest or weakest: your wellbeing is in balance.`,
+    });
+  } else if (strongest.length === 1) {
+    out.push({
+      kind: 'strongest-area',
+      title: `Your Strength: ${strongest[0].label}`,
+      text: `${strongest[0].label} is your strongest area at ${one(strongest[0].average)}/5. Lean on it on the harder days.`,
+    });
+  } else if (strongest.length > 1) {
+    out.push({
+      kind: 'strongest-area',
+      title: `Your Strengths: ${areaNames(strongest)}`,
+      text: `${areaNames(strongest)} are your strongest areas at ${one(strongest[0].average)}/5. Lean on them on the harder days.`,
     });
   }
   return out;

@@ -48,6 +48,8 @@ export const TOASTS = {
   groupNameRequired: { title: 'Error', description: 'Group name is required.', variant: 'destructive' },
   groupJoined: { title: 'Joined group successfully!', variant: 'success' },
   groupJoinFailed: { title: 'Error', description: 'Failed to join group. Please check the invite code.', variant: 'destructive' },
+  groupLeft: { title: 'You left the group', variant: 'success' },
+  groupLeaveFailed: { title: 'Error', description: 'Failed to leave the group. Please try again.', variant: 'destructive' },
   inviteCodeRequired: { title: 'Error', description: 'Invite code is required.', variant: 'destructive' },
   inviteCopied: { title: 'Copied!', description: 'Invite code copied to clipboard', variant: 'success' },
   inviteCopyFailed: { title: 'Error', description: 'Failed to copy invite code', variant: 'destructive' },

@@ -5,7 +5,7 @@ import { DataExportCard } from '../account/DataExportCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
 import { PasskeysCard } from '../account/PasskeysCard';
 import '../billing/billing.css';
-import { useCancelSubscription, usePlan } from '../billing/api';
+import { useCancelSubscription, usePlan, useResumeSubscription } from '../billing/api';
 import { cancellationExplanation, planSummary } from '../billing/logic';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
@@ -15,6 +15,7 @@ import { CareSettingCard } from '../settings/CareSettingCard';
 function PlanCard() {
   const plan = usePlan();
   const cancel = useCancelSubscription();
+  const resume = useResumeSubscription();
   const { modal } = App.useApp();
 
   if (plan.isLoading) return <PageLoading />;
@@ -65,6 +66,11 @@ function PlanCard() {
         {summary.canCancel && (
           <Button danger onClick={confirmCancel} loading={cancel.isPending}>
             Cancel Subscription
+          </Button>
+        )}
+        {summary.canResume && (
+          <Button type="primary" icon={<CrownOutlined aria-hidden="true" />} onClick={() => resume.mutate()} loading={resume.isPending}>
+            Resume Joy Premium
           </Button>
         )}
       </div>

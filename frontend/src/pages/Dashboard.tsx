@@ -10,11 +10,10 @@ import {
 import { Alert, Card, Col, Row, Typography } from 'antd';
 import { useMemo } from 'react';
 import { EChart } from '../charts/EChart';
-import { ChartLegend } from '../charts/ChartLegend';
 import { ChartTable } from '../charts/ChartTable';
 import { ChartCard } from '../dashboard/ChartCard';
 import { DaysTrackedCard, StatCard } from '../dashboard/StatCard';
-import { factorsOption, joyTrendOption } from '../dashboard/chartOptions';
+import { FACTORS_CHART_HEIGHT, factorsOption, joyTrendOption } from '../dashboard/chartOptions';
 import {
   currentFactorTiles,
   dashboardSummary,
@@ -101,11 +100,10 @@ function TrendCharts({ points }: { points: TrendPoint[] }) {
         </ChartCard>
       </Col>
       <Col xs={24} xl={12}>
-        <ChartCard title="PERMA Factors Breakdown" subtitle="Each factor across the same ratings">
-          <ChartLegend items={FACTORS.map((f) => ({ label: f.label, color: CATEGORY_COLORS[f.name] }))} />
+        <ChartCard title="PERMA Factors Breakdown" subtitle="Each factor across the same ratings, one row each">
           <EChart
             option={factors}
-            height={256}
+            height={FACTORS_CHART_HEIGHT}
             description={
               <ChartTable
                 caption="PERMA factor scores of your latest ratings (1 to 5)"
@@ -130,7 +128,7 @@ function CurrentScores({ latest }: { latest: RatingView }) {
             <span className="perma-tile__label">{t.label}</span>
             <span className="perma-tile__score">{t.text}</span>
             <span className="perma-tile__bar" aria-hidden="true">
-              <span style={{ width: `${(t.score / 5) * 100}%` }} />
+              <span style={{ width: `${(t.score / 5) * 100}%`, background: CATEGORY_COLORS[t.name] }} />
             </span>
           </li>
         ))}

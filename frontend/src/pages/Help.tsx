@@ -153,6 +153,14 @@ export default function Help() {
           Once a day works well for most people, and a few times a week is still enough to reveal patterns. What
           matters most is being consistent.
         </p>
+        <h3>Can Joy remind me?</h3>
+        <p>
+          Yes. In Settings, turn on the daily reminder and choose its time; it comes in your time zone, only on
+          days you have not rated yet, at most once a day. Home shows it whenever today is not rated. To get it as
+          a notification, press "Enable reminders on this device" in Settings on each phone or computer and allow
+          notifications. If nothing arrives, check that notifications from Joy are allowed in your browser's site
+          settings, and that your time zone in Settings is right.
+        </p>
         <h3>Can I export my data?</h3>
         <p>
           Yes. In your account settings you can download all of your own data, including every rating with its

@@ -7,6 +7,7 @@ import { JoyGauge } from '../components/JoyGauge';
 import { LinkButton } from '../components/LinkButton';
 import { PageLoading } from '../components/PageLoading';
 import { RatingForm } from '../components/RatingForm';
+import { ReminderCard } from '../settings/ReminderCard';
 import { formatScore, thisWeeksAverage } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
@@ -113,7 +114,8 @@ export default function Home() {
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={16}>
           <div className="stack">
-            <Card title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
+            <ReminderCard />
+            <Card id="rate-today" title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
               <RatingForm />
             </Card>
             {latest.data && (

@@ -30,7 +30,7 @@ import {
   weeklyRows,
 } from '../insights/advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
-import { CATEGORY_COLORS, insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
+import { areaNames, CATEGORY_COLORS, insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
@@ -52,7 +52,8 @@ function signed(diff: number): string {
 }
 
 function InsightCards({ summary }: { summary: InsightsSummary }) {
-  const { recentTrend, strongest, daysTracked, sevenDayAverage, sevenDayDifference, overallAverage, count } = summary;
+  const { recentTrend, areas, daysTracked, sevenDayAverage, sevenDayDifference, overallAverage, count } = summary;
+  const top = areas.strongest;
   return (
     <ul className="summary-cards" aria-label="Summary">
       <li>
@@ -70,9 +71,9 @@ function InsightCards({ summary }: { summary: InsightsSummary }) {
           testId="card-strongest"
           label="Strongest Area"
           icon={<StarOutlined />}
-          value={strongest ? strongest.label : 'N/A'}
+          value={areas.level !== null ? 'All level' : top.length > 0 ? areaNames(top) : 'N/A'}
           textValue
-          note={strongest ? `Average ${formatScore(strongest.average)}/5` : undefined}
+          note={areas.level !== null ? `Every area at ${formatScore(areas.level)}/5` : top.length > 0 ? `Average ${formatScore(top[0].average)}/5` : undefined}
         />
       </li>
       <li>

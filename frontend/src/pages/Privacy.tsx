@@ -11,6 +11,7 @@ const SECTIONS = [
   { id: 'children', title: "Children's privacy" },
   { id: 'subscription', title: 'Subscriptions and payments' },
   { id: 'care', title: 'Care actions' },
+  { id: 'reminders', title: 'Settings and reminders' },
   { id: 'medical', title: 'Not medical advice' },
   { id: 'changes', title: 'Changes and contact' },
 ];
@@ -40,6 +41,14 @@ export default function Privacy() {
           <li>
             <strong>Care actions</strong> you send or receive, including the kind of gift, the recipient and any
             message you write.
+          </li>
+          <li>
+            <strong>Settings</strong>: the first name you choose, your time zone (so that your days are counted
+            where you live) and, if you want a daily reminder, its time.
+          </li>
+          <li>
+            <strong>Push subscriptions</strong>, only on devices where you enable reminders: the address your
+            browser's push service gives that browser, and the keys that encrypt what we send to it.
           </li>
           <li>
             <strong>Subscription information</strong>: your plan, its status and renewal dates. Card details are
@@ -104,7 +113,8 @@ export default function Privacy() {
             factors, your groups and your care actions, as JSON or CSV from your account settings.
           </li>
           <li>
-            <strong>Correction</strong>: if information we hold about you is wrong, tell us and we will correct it.
+            <strong>Correction</strong>: change your first name and time zone on the Settings page; if other
+            information we hold about you is wrong, tell us and we will correct it.
           </li>
           <li>
             <strong>Leaving groups</strong>: leave a group at any time; its members then no longer see your scores.
@@ -140,6 +150,27 @@ export default function Privacy() {
         <p>
           When you send a care action, we share with our fulfilment partner only what is needed to deliver it. The
           recipient sees that the care action came from you, along with your message.
+        </p>
+      </ProseSection>
+
+      <ProseSection id="reminders" title="Settings and reminders">
+        <p>
+          Your first name is stored encrypted with a key of your own, like your e-mail address, and becomes
+          unreadable when you delete your account. Your time zone and reminder time are used only to count your
+          days and to send your reminder.
+        </p>
+        <p>
+          <strong>In the app</strong>, Home reminds you when you have not rated today. <strong>As a
+          notification</strong>, only on devices where you press "Enable reminders on this device" and allow
+          notifications: your browser then gives us an address at its push service (run by your browser's maker,
+          such as Google, Mozilla or Apple) and keys to encrypt what we send. We store them encrypted with your key.
+          At your reminder time, on days you have not rated, we send that address one encrypted message ("How was
+          your day?"), at most once a day; the push service sees when a message is sent, not what it says, and
+          nothing about your ratings. We only send to push services on the public internet over HTTPS.
+        </p>
+        <p>
+          Turn reminders off in Settings, on one device or entirely; when a push service tells us a device no
+          longer exists, we forget it. Deleting your account forgets every device.
         </p>
       </ProseSection>
 

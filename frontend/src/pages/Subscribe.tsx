@@ -1,10 +1,10 @@
 import { BarChartOutlined, CheckCircleFilled, CrownFilled, GiftOutlined, TeamOutlined } from '@ant-design/icons';
-import { Card, Result, Typography } from 'antd';
+import { Button, Card, Result, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import '../billing/billing.css';
-import { useBillingConfig, useCreateSubscription } from '../billing/api';
+import { useBillingConfig, useCreateSubscription, usePlan, useResumeSubscription } from '../billing/api';
 import { PREMIUM_PRICE_LABEL } from '@joy/domain';
-import { subscribeOutcome } from '../billing/logic';
+import { planSummary, subscribeOutcome } from '../billing/logic';
 import { SandboxPaymentForm } from '../billing/SandboxPaymentForm';
 import { StripePaymentForm } from '../billing/StripePaymentForm';
 import { LinkButton } from '../components/LinkButton';
@@ -68,18 +68,56 @@ function Paid() {
   );
 }
 
+/** The page's title with the crown, and a tagline when there is one. */
+function PremiumHero({ tagline }: { tagline?: string }) {
+  return (
+    <header className="premium__hero">
+      <span className="premium__badge" aria-hidden="true">
+        <CrownFilled />
+      </span>
+      <Typography.Title level={1} className="premium__title">
+        Joy Premium
+      </Typography.Title>
+      {tagline && <Typography.Paragraph className="premium__tagline">{tagline}</Typography.Paragraph>}
+    </header>
+  );
+}
+
+/** A premium (or cancelled, not yet ended) user opened /subscribe: their plan as it is, with Resume where it applies. */
+function PlanState() {
+  const plan = usePlan();
+  const resume = useResumeSubscription();
+  if (plan.isLoading || !plan.data) return <PageLoading />;
+  const summary = planSummary(plan.data);
+  return (
+    <div className="premium">
+      <PremiumHero />
+      <Card>
+        <Result
+          status={summary.canResume ? 'info' : 'success'}
+          title={summary.canResume ? 'Your Joy Premium is canceled' : 'You have Joy Premium'}
+          subTitle={[summary.dateLine, summary.detail].filter(Boolean).join('. ')}
+          extra={[
+            summary.canResume && (
+              <Button key="resume" type="primary" onClick={() => resume.mutate()} loading={resume.isPending}>
+                Resume Joy Premium
+              </Button>
+            ),
+            <LinkButton key="account" to="/account" type={summary.canResume ? 'default' : 'primary'}>
+              Go to Your Account
+            </LinkButton>,
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
+
 /** No Stripe keys and no sandbox on this install: nothing to pay with, said plainly (the operator can grant Premium). */
 function PaymentsNotSetUp() {
   return (
     <div className="premium">
-      <header className="premium__hero">
-        <span className="premium__badge" aria-hidden="true">
-          <CrownFilled />
-        </span>
-        <Typography.Title level={1} className="premium__title">
-          Joy Premium
-        </Typography.Title>
-      </header>
+      <PremiumHero />
       <Card>
         <Result
           status="info"
@@ -94,7 +132,8 @@ function PaymentsNotSetUp() {
 
 /**
  * SPEC §2/§4: a spinner until a payment client secret arrives (POST /api/create-subscription on opening);
- * no secret: 'Already Subscribed' and the spinner stays; then the features, the price and the payment form
+ * no secret: 'Already Subscribed' and the plan as it is (issue 18: no endless spinner), with Resume for a
+ * canceled plan; then the features, the price and the payment form
  * of the configured provider (Stripe's Payment Element, or the sandbox's test-mode form).
  */
 export default function SubscribePage() {
@@ -102,6 +141,7 @@ export default function SubscribePage() {
   const config = useBillingConfig();
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [paid, setPaid] = useState(false);
+  const [alreadyPremium, setAlreadyPremium] = useState(false);
   const started = useRef(false);
 
   useEffect(() => {
@@ -118,25 +158,21 @@ export default function SubscribePage() {
       onSuccess: (response) => {
         const outcome = subscribeOutcome(response);
         if (outcome.kind === 'pay') setClientSecret(outcome.clientSecret);
-        else toast(TOASTS.alreadySubscribed);
+        else {
+          toast(TOASTS.alreadySubscribed);
+          setAlreadyPremium(true);
+        }
       },
     });
   }, [create, paymentsSetUp]);
 
   if (paymentsSetUp === false) return <PaymentsNotSetUp />;
+  if (alreadyPremium) return <PlanState />;
   if (!clientSecret || !config.data || config.data.provider === 'none') return <PageLoading />;
 
   return (
     <div className="premium">
-      <header className="premium__hero">
-        <span className="premium__badge" aria-hidden="true">
-          <CrownFilled />
-        </span>
-        <Typography.Title level={1} className="premium__title">
-          Joy Premium
-        </Typography.Title>
-        <Typography.Paragraph className="premium__tagline">Unlock the full power of happiness tracking and care actions</Typography.Paragraph>
-      </header>
+      <PremiumHero tagline="Unlock the full power of happiness tracking and care actions" />
       <div className="premium__grid">
         <Features />
         <Card title={<h2 className="card-title">Start Your Premium Journey</h2>}>

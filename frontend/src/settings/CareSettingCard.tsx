@@ -3,7 +3,7 @@ import { useChangeSettings, useSettings } from './api';
 
 /**
  * "Care actions": whether the members of your groups may send you care actions. Off, nobody can send you one
- * and care suggestions never name you. (On the Account page until a Settings page exists.)
+ * and care suggestions never name you. On the Settings page, and on the Account page where people looked for it first.
  */
 export function CareSettingCard() {
   const settings = useSettings();

@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { UserSettingsView } from '@joy/domain';
+import { canonicalTimeZone, type UserSettingsView } from '@joy/domain';
 import { apiJson, isUnauthorizedError } from '../api';
 import { toast } from '../lib/toast';
 
@@ -29,4 +30,32 @@ export function useChangeSettings() {
       toast(SETTINGS_TOASTS.failed);
     },
   });
+}
+
+/** The browser's own IANA zone, or null when it does not say. */
+export function browserTimeZone(): string | null {
+  try {
+    return canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * At the first sign-in (the person has no time zone yet) the browser's zone becomes theirs, silently, so that
+ * their days are counted where they live from the start; they can change it in Settings.
+ */
+export function useAdoptBrowserTimeZone(signedIn: boolean) {
+  const client = useQueryClient();
+  const settings = useQuery<UserSettingsView>({ queryKey: SETTINGS_KEY, enabled: signedIn });
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current || !settings.data || settings.data.timeZone !== null) return;
+    const timeZone = browserTimeZone();
+    if (!timeZone) return;
+    asked.current = true;
+    apiJson<UserSettingsView>('PATCH', '/api/settings', { timeZone })
+      .then((changed) => client.setQueryData(SETTINGS_KEY, changed))
+      .catch(() => undefined); // the next page load asks again
+  }, [settings.data, client]);
 }

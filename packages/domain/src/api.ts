@@ -192,6 +192,23 @@ export interface AdvancedInsights {
 
 /** GET /api/settings (and the answer of PATCH /api/settings, which takes any subset of these fields). */
 export interface UserSettingsView {
+  /** The name other members see; the identity provider's until the person chooses one here. */
+  firstName: string | null;
+  /** The IANA zone the person's days are counted in; null until set (the browser sets it at the first sign-in). */
+  timeZone: string | null;
+  /** "HH:MM" in that zone when the daily reminder is due, or null: no reminder. */
+  reminderTime: string | null;
   /** Whether other members may send this person care actions (and see them in care suggestions); default true. */
   acceptCareActions: boolean;
+}
+
+/** GET /api/push/public-key: the install's VAPID public key (base64url) for PushManager.subscribe. */
+export interface PushPublicKeyView {
+  publicKey: string;
+}
+
+/** POST /api/push/subscriptions: a browser's PushSubscription.toJSON(). */
+export interface PushSubscriptionInput {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
 }

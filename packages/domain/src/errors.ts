@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   internal: 'internal',
   // ratings
   'rating.factor_out_of_range': 'invalid',
+  'rating.idempotency_key_reused': 'conflict', // the Idempotency-Key already saved a different rating
   // names and free text (groups, care messages)
   'text.not_clean': 'invalid',
   // groups
@@ -53,6 +54,7 @@ export const ERROR_CODES = {
   'billing.card_refused': 'invalid', // declined, or a card number, expiry or security code that is not right
   'billing.checkout_stale': 'invalid',
   'billing.nothing_to_cancel': 'conflict',
+  'billing.nothing_to_resume': 'conflict', // no cancellation to take back, or the period has ended
   'billing.webhook_invalid': 'invalid',
   'billing.not_set_up': 'conflict', // no Stripe keys and no sandbox on this install: no checkout opens
   'billing.already_premium': 'conflict', // an operator's grant to someone who has Joy Premium
@@ -70,6 +72,9 @@ export const ERROR_CODES = {
   'care.recipient_limit': 'rate_limited',
   // settings
   'settings.nothing_to_change': 'invalid',
+  // reminders (Web Push)
+  'push.endpoint_refused': 'invalid', // not a public https push service (`errors` names endpoint)
+  'push.subscription_not_found': 'not_found',
   'care.not_found': 'not_found',
   // accounts
   'passkey.unavailable': 'conflict', // only accounts of the built-in sign-in have passkeys here

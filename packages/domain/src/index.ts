@@ -6,3 +6,4 @@ export * from './plans';
 export * from './care';
 export * from './api';
 export * from './errors';
+export * from './settings';

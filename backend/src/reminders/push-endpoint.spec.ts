@@ -1,0 +1,36 @@
+import { addressAllowed, ENDPOINT_MESSAGES, endpointProblem, endpointUrlProblem } from './push-endpoint';
+
+describe('push endpoints the server may send to', () => {
+  it.each(['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '224.0.0.1'])(
+    'refuses the non-public address %s',
+    (address) => expect(addressAllowed(address, false)).toBe(false),
+  );
+
+  it('allows public addresses, and loopback only in the insecure test mode', () => {
+    expect(addressAllowed('142.250.74.10', false)).toBe(true);
+    expect(addressAllowed('2a00:1450:4001::200e', false)).toBe(true);
+    expect(addressAllowed('127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('::1', true)).toBe(true);
+    expect(addressAllowed('10.0.0.1', true)).toBe(false);
+    expect(addressAllowed('169.254.169.254', true)).toBe(false);
+  });
+
+  it('asks for https without credentials', () => {
+    expect(endpointUrlProblem('https://push.example.com/send/abc', false)).toBeNull();
+    expect(endpointUrlProblem('http://push.example.com/send/abc', false)).toBe(ENDPOINT_MESSAGES.notHttps);
+    expect(endpointUrlProblem('http://push.example.com/send/abc', true)).toBeNull();
+    expect(endpointUrlProblem('ftp://push.example.com/x', true)).toBe(ENDPOINT_MESSAGES.notHttps);
+    expect(endpointUrlProblem('https://user:pw@push.example.com/x', false)).toBe(ENDPOINT_MESSAGES.notUrl);
+    expect(endpointUrlProblem('not a url', false)).toBe(ENDPOINT_MESSAGES.notUrl);
+    expect(endpointUrlProblem('https://[::1]/x', false)).toBe(ENDPOINT_MESSAGES.notPublic);
+    expect(endpointUrlProblem('https://10.0.0.8/x', false)).toBe(ENDPOINT_MESSAGES.notPublic);
+  });
+
+  it('checks every address the host resolves to, not the name', async () => {
+    const resolvesTo = (...addresses: string[]) => async () => addresses;
+    expect(await endpointProblem('https://push.example.com/x', false, resolvesTo('142.250.74.10'))).toBeNull();
+    expect(await endpointProblem('https://push.example.com/x', false, resolvesTo('142.250.74.10', '10.0.0.5'))).toBe(ENDPOINT_MESSAGES.notPublic);
+    expect(await endpointProblem('https://looks-public.example/x', false, resolvesTo('127.0.0.1'))).toBe(ENDPOINT_MESSAGES.notPublic);
+    expect(await endpointProblem('https://nowhere.invalid/x', false, async () => Promise.reject(new Error('ENOTFOUND')))).toBe(ENDPOINT_MESSAGES.unresolved);
+  });
+});

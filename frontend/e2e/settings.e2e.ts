@@ -1,0 +1,133 @@
+import type { Browser, Page } from 'playwright-core';
+import { describeViolations, DESKTOP, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
+
+const PHONE_360 = { width: 360, height: 780 };
+
+async function rateOnHome(page: Page) {
+  await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
+  for (const label of ['Relationships: 4 stars, High', 'Health: 4 stars, High', 'Purpose: 3 stars, Moderate', 'Growth: 4 stars, High', 'Joy: 5 stars, Very High']) {
+    await page.getByLabel(label).check({ force: true });
+  }
+  await page.getByRole('button', { name: 'Save Rating' }).click();
+  await page.getByText('Rating Saved!').waitFor();
+}
+
+async function settingsOf(page: Page, baseUrl: string) {
+  return (await page.request.get(`${baseUrl}/api/settings`)).json();
+}
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('settings and the in-app reminder in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
+
+  it('takes the browser\'s zone at the first sign-in, changes name, zone and reminder on /settings, keeps them after a reload, and the Home reminder goes once today is rated', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Asia/Tokyo', bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'rosalind.settings@example.com', 'Rosalind');
+    await page.getByText('Welcome back, Rosalind!').waitFor();
+
+    // First sign-in: the zone is the browser's.
+    expect(await until(() => settingsOf(page, server.baseUrl), (s) => s.timeZone !== null)).toEqual({
+      firstName: 'Rosalind',
+      timeZone: 'Asia/Tokyo',
+      reminderTime: null,
+      acceptCareActions: true,
+    });
+
+    // Nothing rated today: the in-app reminder, with a link to the form.
+    const reminder = page.getByTestId('reminder-card');
+    await reminder.getByText("You haven't rated today yet").waitFor();
+    await screenshot(page, 'h5-home-reminder-1280');
+
+    // Settings, from the navigation.
+    await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL(`${server.baseUrl}/settings`);
+    await page.getByRole('heading', { name: 'Your Settings' }).waitFor();
+    await page.getByRole('heading', { name: 'Reminders on This Device' }).waitFor();
+    expect(await page.getByLabel('First name').inputValue()).toBe('Rosalind');
+    expect(describeViolations('/settings', await seriousViolations(page))).toBe('');
+
+    await page.getByLabel('First name').fill('Ros');
+    await page.getByLabel('Time zone').click();
+    await page.getByLabel('Time zone').fill('Lisbon');
+    await page.locator('.ant-select-item-option', { hasText: 'Europe / Lisbon' }).click();
+    await page.getByRole('switch', { name: 'Remind me to rate my day' }).click();
+    await page.getByLabel('Reminder time').fill('07:45');
+    await screenshot(page, 'h5-settings-1280');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Settings saved').first().waitFor();
+    expect(await settingsOf(page, server.baseUrl)).toEqual({ firstName: 'Ros', timeZone: 'Europe/Lisbon', reminderTime: '07:45', acceptCareActions: true });
+
+    // After a reload the page shows what was saved, and the greeting uses the new name.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your Settings' }).waitFor();
+    expect(await page.getByLabel('First name').inputValue()).toBe('Ros');
+    await page.locator('.settings-form').getByText('Europe / Lisbon', { exact: true }).waitFor();
+    expect(await page.getByLabel('Reminder time').inputValue()).toBe('07:45');
+    expect(await page.getByRole('switch', { name: 'Remind me to rate my day' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByText('Hi, Ros').first().waitFor();
+
+    // Turning the reminder off saves null.
+    await page.getByRole('switch', { name: 'Remind me to rate my day' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await until(() => settingsOf(page, server.baseUrl), (s) => s.reminderTime === null);
+
+    // Rated today: the Home reminder is gone.
+    await page.goto(server.baseUrl);
+    await reminder.waitFor();
+    await rateOnHome(page);
+    await reminder.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('fits a 360 px phone: Settings and the Home reminder', async () => {
+    const context = await browser.newContext({ viewport: PHONE_360, timezoneId: 'America/New_York' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'sam.phone@example.com', 'Sam');
+    await page.getByTestId('reminder-card').waitFor();
+    await screenshot(page, 'h5-home-reminder-360');
+    await page.goto(`${server.baseUrl}/settings`);
+    await page.getByRole('heading', { name: 'Your Settings' }).waitFor();
+    await page.getByText('Checking this device…').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, 'h5-settings-360');
+    await context.close();
+  });
+
+  it('the service worker shows a pushed reminder as a notification', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.grantPermissions(['notifications'], { origin: server.baseUrl });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const cdp = await context.newCDPSession(page);
+    const registrations: { registrationId: string; scopeURL: string }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...e.registrations));
+    await cdp.send('ServiceWorker.enable');
+    await page.goto(server.baseUrl);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const registration = await until(
+      async () => registrations.find((r) => r.scopeURL === `${server.baseUrl}/`),
+      (r) => r !== undefined,
+    );
+    const message = { title: 'How was your day?', body: 'Take a minute to rate today in Joy.', url: '/', tag: 'joy-reminder-2026-11-24' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: `${server.baseUrl}/`, registrationId: registration!.registrationId, data: JSON.stringify(message) });
+    const shown = await until(
+      () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))),
+      (list) => list.length > 0,
+    );
+    expect(shown).toEqual([{ title: message.title, body: message.body, tag: message.tag, data: { url: message.url } }]);
+    await context.close();
+  });
+});

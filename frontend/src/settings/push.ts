@@ -1,0 +1,67 @@
+import type { PushPublicKeyView } from '@joy/domain';
+import { apiJson } from '../api';
+
+/*
+ * Reminders on this device: the browser's Web Push subscription (through the app's service worker, sw.js, which
+ * shows the notification) registered with the server, which sends it the daily reminder.
+ */
+
+export type DeviceReminders = 'unsupported' | 'blocked' | 'off' | 'on';
+
+export function pushSupported(): boolean {
+  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+}
+
+async function registration(): Promise<ServiceWorkerRegistration> {
+  return (await navigator.serviceWorker.getRegistration('/')) ?? navigator.serviceWorker.register('/sw.js');
+}
+
+function keyBytes(base64url: string): Uint8Array {
+  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/** Whether this browser receives the person's reminders now. */
+export async function deviceReminders(): Promise<DeviceReminders> {
+  if (!pushSupported()) return 'unsupported';
+  if (Notification.permission === 'denied') return 'blocked';
+  const existing = await (await registration()).pushManager.getSubscription();
+  return existing && Notification.permission === 'granted' ? 'on' : 'off';
+}
+
+/** Asks for permission to notify, subscribes with the install's key and registers the subscription with the server. */
+export async function enableDeviceReminders(): Promise<DeviceReminders> {
+  if (!pushSupported()) return 'unsupported';
+  const permission = await Notification.requestPermission();
+  if (permission === 'denied') return 'blocked';
+  if (permission !== 'granted') return 'off';
+  const reg = await registration();
+  await navigator.serviceWorker.ready;
+  const { publicKey } = await apiJson<PushPublicKeyView>('GET', '/api/push/public-key');
+  const applicationServerKey = keyBytes(publicKey);
+  let subscription = await reg.pushManager.getSubscription();
+  const sameKey = (s: PushSubscription) => {
+    const key = s.options.applicationServerKey;
+    return key !== null && new Uint8Array(key).every((b, i) => b === applicationServerKey[i]);
+  };
+  if (subscription && !sameKey(subscription)) {
+    // Subscribed for another key (the install's keys changed): start again.
+    await subscription.unsubscribe();
+    subscription = null;
+  }
+  subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey as BufferSource });
+  const { endpoint, keys } = subscription.toJSON();
+  await apiJson('POST', '/api/push/subscriptions', { endpoint, keys });
+  return 'on';
+}
+
+/** Stops reminders on this browser (the server forgets it, the browser drops the subscription). */
+export async function disableDeviceReminders(): Promise<DeviceReminders> {
+  if (!pushSupported()) return 'unsupported';
+  const subscription = await (await registration()).pushManager.getSubscription();
+  if (subscription) {
+    await apiJson('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+    await subscription.unsubscribe();
+  }
+  return 'off';
+}

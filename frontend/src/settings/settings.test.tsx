@@ -1,0 +1,77 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { bindNotifier } from '../lib/toast';
+import SettingsPage from '../pages/Settings';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+
+jest.setTimeout(30_000);
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+const saved = { firstName: 'Ada', timeZone: 'Europe/Paris', reminderTime: null, acceptCareActions: true };
+const patchesOf = (fetchMock: jest.Mock) =>
+  fetchMock.mock.calls.filter(([url, init]) => url === '/api/settings' && init?.method === 'PATCH').map(([, init]) => JSON.parse(init.body));
+
+function renderSettings(routes: FakeRoutes) {
+  const fetchMock = installFakeServer({ 'GET /api/settings': { status: 200, body: saved }, ...routes });
+  render(
+    <AntApp>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <SettingsPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </AntApp>,
+  );
+  return fetchMock;
+}
+
+/** jsdom has no MessageChannel, which antd's Form uses to batch its watchers: a macrotask stand-in. */
+class MacroTaskChannel {
+  port1: { onmessage: ((event: { data: unknown }) => void) | null } = { onmessage: null };
+  port2 = { postMessage: (data: unknown) => setTimeout(() => this.port1.onmessage?.({ data }), 0) };
+}
+const globals = globalThis as unknown as { MessageChannel?: unknown };
+globals.MessageChannel ??= MacroTaskChannel;
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+describe('Settings page', () => {
+  it('shows the saved settings and sends only what changed', async () => {
+    const fetchMock = renderSettings({
+      'PATCH /api/settings': { status: 200, body: { ...saved, firstName: 'Adele', reminderTime: '07:30' } },
+    });
+    const name = await screen.findByLabelText('First name');
+    await waitFor(() => expect(name).toHaveValue('Ada'));
+    expect(screen.getByText('Europe / Paris')).toBeInTheDocument();
+    const save = screen.getByText('Save Settings').closest('button')!;
+    expect(save).toBeDisabled();
+
+    fireEvent.change(name, { target: { value: '  Adele ' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Remind me to rate my day' }));
+    fireEvent.change(screen.getByLabelText('Reminder time'), { target: { value: '07:30' } });
+    await waitFor(() => expect(save).toBeEnabled());
+    fireEvent.click(save);
+    await waitFor(() => expect(patchesOf(fetchMock)).toEqual([{ firstName: 'Adele', reminderTime: '07:30' }]));
+    await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Settings saved' })));
+  });
+
+  it("shows the server's reason when it refuses a setting", async () => {
+    const message = 'timeZone must be an IANA time zone such as Europe/Paris';
+    renderSettings({
+      'PATCH /api/settings': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'timeZone', message }] } },
+    });
+    const name = await screen.findByLabelText('First name');
+    await waitFor(() => expect(name).toHaveValue('Ada'));
+    fireEvent.change(name, { target: { value: 'Ava' } });
+    const save = screen.getByText('Save Settings').closest('button')!;
+    await waitFor(() => expect(save).toBeEnabled());
+    fireEvent.click(save);
+    await screen.findByText(message);
+  });
+});
