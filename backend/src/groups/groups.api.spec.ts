@@ -56,10 +56,10 @@ describe('groups over HTTP', () => {
 
     expect((await as(ada).get('/api/groups')).body).toEqual([family]);
     expect((await as(ada).get(`/api/groups/${family.id}`)).body).toEqual({
-      ...family, memberCount: 1, activeThisWeek: 0, averageScore: 0, recentRatingsCount: 0,
+      ...family, memberCount: 1, activeThisWeek: 0, averageScore: 0, recentRatingsCount: 0, ownerId: ids.ada,
     });
     expect((await as(ada).get(`/api/groups/${family.id}/members`)).body).toEqual([
-      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
+      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null, isOwner: true },
     ]);
     expect((await as(ada).get(`/api/groups/${family.id}/ratings`)).body).toEqual([]);
 
@@ -73,7 +73,7 @@ describe('groups over HTTP', () => {
     expect(created[2].data).toEqual({ groupId: family.id, userId: ids.ada, role: 'creator', joinedAt: family.createdAt });
   });
 
-  it('lets another user join with the code in lower case; a rating made before joining counts', async () => {
+  it('lets another user join with the code in lower case; a rating made before joining counts in the scores, not in the activity', async () => {
     const before = await rate(bob, 2); // Bob rated before he joined
     const res = await as(bob).post('/api/groups/join', { inviteCode: ` ${family.inviteCode.toLowerCase()} ` });
     expect(res.status).toBe(200);
@@ -81,29 +81,30 @@ describe('groups over HTTP', () => {
 
     for (const cookie of [ada, bob]) expect((await as(cookie).get('/api/groups')).body).toEqual([family]);
     expect((await as(bob).get(`/api/groups/${family.id}/members`)).body).toEqual([
-      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
-      { id: ids.bob, firstName: 'Bob', email: 'bob@example.com', profileImageUrl: null, latestScore: 2 },
+      { id: ids.ada, firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null, isOwner: true },
+      { id: ids.bob, firstName: 'Bob', email: 'bob@example.com', profileImageUrl: null, latestScore: 2, isOwner: false },
     ]);
     expect((await as(ada).get(`/api/groups/${family.id}`)).body).toEqual({
-      ...family, memberCount: 2, activeThisWeek: 1, averageScore: 2, recentRatingsCount: 1,
+      ...family, memberCount: 2, activeThisWeek: 1, averageScore: 2, recentRatingsCount: 0, ownerId: ids.ada,
     });
-    expect((await as(ada).get(`/api/groups/${family.id}/ratings`)).body).toEqual([
-      { id: before.id, userId: ids.bob, overallScore: 2, createdAt: before.createdAt },
-    ]);
+    // Join privacy: the group's activity starts when Bob joined (his earlier rating is his own).
+    expect(before.overallScore).toBe(2);
+    expect((await as(ada).get(`/api/groups/${family.id}/ratings`)).body).toEqual([]);
+    expect((await as(bob).get(`/api/groups/${family.id}/ratings`)).body).toEqual([]);
   });
 
   it('moves the figures when members rate, and never shows the factor scores', async () => {
     const a1 = await rate(ada, 5);
-    expect((await as(bob).get(`/api/groups/${family.id}`)).body).toMatchObject({ activeThisWeek: 2, averageScore: 3.5, recentRatingsCount: 2 });
+    expect((await as(bob).get(`/api/groups/${family.id}`)).body).toMatchObject({ activeThisWeek: 2, averageScore: 3.5, recentRatingsCount: 1 });
     const b2 = await rate(bob, 3);
     const detail = (await as(bob).get(`/api/groups/${family.id}`)).body;
-    expect(detail).toMatchObject({ memberCount: 2, activeThisWeek: 2, averageScore: 4, recentRatingsCount: 3 });
+    expect(detail).toMatchObject({ memberCount: 2, activeThisWeek: 2, averageScore: 4, recentRatingsCount: 2 });
     const members = (await as(ada).get(`/api/groups/${family.id}/members`)).body;
     expect(members.map((m: { latestScore: number }) => m.latestScore)).toEqual([5, 3]);
 
     const ratings = await as(ada).get(`/api/groups/${family.id}/ratings`);
     expect(ratings.status).toBe(200);
-    expect(ratings.body.map((r: { id: string }) => r.id).slice(0, 2)).toEqual([b2.id, a1.id]);
+    expect(ratings.body.map((r: { id: string }) => r.id)).toEqual([b2.id, a1.id]);
     for (const r of ratings.body) expect(Object.keys(r).sort()).toEqual(['createdAt', 'id', 'overallScore', 'userId']);
     expect(ratings.text).not.toMatch(/relationships|health|purpose|growth|"joy"/);
     expect(JSON.stringify(members) + JSON.stringify(detail)).not.toMatch(/relationships|health|purpose|growth|"joy"/);

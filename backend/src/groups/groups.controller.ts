@@ -1,12 +1,24 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
-import { CreateGroupDto, JoinGroupDto } from './groups.dto';
-import { CreateGroupCommand, GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, JoinGroupCommand, LeaveGroupCommand } from './groups.handlers';
+import { CreateGroupDto, JoinGroupDto, UpdateGroupDto } from './groups.dto';
+import {
+  CreateGroupCommand,
+  GetGroupMembersQuery,
+  GetGroupQuery,
+  GetGroupRatingsQuery,
+  GetMyGroupsQuery,
+  JoinGroupCommand,
+  LeaveGroupCommand,
+  OwnerActionCommand,
+} from './groups.handlers';
 import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
 
-/** Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member. */
+/**
+ * Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member; the owner's
+ * (rename, remove a member, delete) answer 403 to the other members.
+ */
 @Controller('groups')
 @UseGuards(SignedInGuard)
 export class GroupsController {
@@ -34,6 +46,26 @@ export class GroupsController {
   @HttpCode(204)
   async leave(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
     await this.commands.execute(new LeaveGroupCommand(user.id, id));
+  }
+
+  /** Renames the group, or changes its description (owner only). */
+  @Patch(':id')
+  rename(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: UpdateGroupDto): Promise<GroupView> {
+    return this.commands.execute(new OwnerActionCommand({ kind: 'rename', groupId: id, actorId: user.id, name: body.name, description: body.description }));
+  }
+
+  /** Deletes the group (owner only): it leaves every member's list, and its invite code answers 404. */
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+    await this.commands.execute(new OwnerActionCommand({ kind: 'delete', groupId: id, actorId: user.id }));
+  }
+
+  /** Removes a member (owner only); they can join again with the code. */
+  @Delete(':id/members/:userId')
+  @HttpCode(204)
+  async removeMember(@CurrentUser() user: SessionUser, @Param('id') id: string, @Param('userId') userId: string): Promise<void> {
+    await this.commands.execute(new OwnerActionCommand({ kind: 'remove', groupId: id, actorId: user.id, userId }));
   }
 
   /** The user's groups, newest membership first. */

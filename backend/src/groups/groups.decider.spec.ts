@@ -1,7 +1,9 @@
 import { expectRefusal } from '../testing/refusals';
 import {
   generateInviteCode,
+  GroupCreated,
   groupDecider,
+  GroupState,
   INVITE_CODE_ALPHABET,
   isWellFormedInviteCode,
   JoinGroup,
@@ -10,6 +12,9 @@ import {
   membershipDecider,
   MESSAGES,
   normalizeInviteCode,
+  OwnerAction,
+  ownerDecider,
+  ownerOf,
 } from './groups.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
@@ -90,7 +95,7 @@ describe('group decider (the group stream)', () => {
   });
 
   it.each([undefined, null, '', '   '])('stores a missing or blank description (%p) as null', (description) => {
-    expect(groupDecider.decide(create('Family', description), fresh)[0].data.description).toBeNull();
+    expect((groupDecider.decide(create('Family', description), fresh)[0].data as GroupCreated['data']).description).toBeNull();
   });
 
   it('accepts a name of exactly 80 and a description of exactly 500 characters', () => {
@@ -145,5 +150,61 @@ describe('leave decider (the user stream)', () => {
     for (const state of [given([joined('g2')]), given([])]) {
       expectRefusal(() => leaveDecider.decide(leave('g1'), state), { kind: 'not_found', code: 'group.not_found', message: MESSAGES.groupNotFound });
     }
+  });
+});
+
+describe('the owner of a group (ownerDecider)', () => {
+  const live: GroupState = { created: true, deleted: false, details: { name: 'Family', description: 'Us' } };
+  // In join order: the creator (owner) first, then the longest-standing member.
+  const members = ['owner', 'ann', 'bob'];
+  const action = (a: Partial<OwnerAction> & Pick<OwnerAction, 'kind'>, actorId = 'owner') =>
+    ({ groupId: 'g1', actorId, membersInJoinOrder: members, at, ...a }) as OwnerAction;
+
+  it('is the first member in join order: the creator, then the longest-standing member', () => {
+    expect(ownerOf(members)).toBe('owner');
+    expect(ownerOf(['ann', 'bob'])).toBe('ann');
+    expect(ownerOf([])).toBeNull();
+  });
+
+  it('renames: name and description checked as at creation; an absent field stays', () => {
+    expect(ownerDecider.decide(action({ kind: 'rename', name: '  Cousins ' }), live)).toEqual([
+      { type: 'GroupRenamed', data: { groupId: 'g1', name: 'Cousins', description: 'Us', renamedBy: 'owner', renamedAt: at.toISOString() } },
+    ]);
+    expect(ownerDecider.decide(action({ kind: 'rename', description: '' }), live)[0].data).toMatchObject({ name: 'Family', description: null });
+    expectRefusal(() => ownerDecider.decide(action({ kind: 'rename', name: ' ' }), live), { kind: 'invalid', code: 'group.name_required' });
+    expectRefusal(() => ownerDecider.decide(action({ kind: 'rename', name: 'x'.repeat(81) }), live), { kind: 'invalid', code: 'group.name_too_long' });
+    expectRefusal(() => ownerDecider.decide(action({ kind: 'rename' }), live), { kind: 'invalid', code: 'group.nothing_to_change' });
+    expect(ownerDecider.decide(action({ kind: 'rename', name: 'Family' }), live)).toEqual([]);
+  });
+
+  it('refuses members who are not the owner (403) and everyone else, or any deleted group, with the 404 of a missing group', () => {
+    for (const kind of ['rename', 'remove', 'delete'] as const) {
+      expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never, 'ann'), live), { kind: 'forbidden', code: 'group.owner_only' });
+      expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never, 'stranger'), live), { kind: 'not_found', code: 'group.not_found' });
+      expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never), { ...live, deleted: true }), { kind: 'not_found', code: 'group.not_found' });
+    }
+  });
+
+  it('removes a member, never themselves nor a non-member', () => {
+    expect(ownerDecider.decide(action({ kind: 'remove', userId: 'bob' }), live)).toEqual([
+      { type: 'MemberRemoved', data: { groupId: 'g1', userId: 'bob', removedBy: 'owner', removedAt: at.toISOString() } },
+    ]);
+    expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'owner' }), live), { kind: 'invalid', code: 'group.cannot_remove_self' });
+    expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'zed' }), live), { kind: 'not_found', code: 'group.member_not_found' });
+  });
+
+  it('deletes, after which the stream refuses everything', () => {
+    const [deleted] = ownerDecider.decide(action({ kind: 'delete' }), live);
+    expect(deleted).toEqual({ type: 'GroupDeleted', data: { groupId: 'g1', deletedBy: 'owner', deletedAt: at.toISOString() } });
+    expect(ownerDecider.evolve(live, deleted).deleted).toBe(true);
+  });
+});
+
+describe('a deleted group takes no place under the free plan', () => {
+  it('is not counted by the membership decider', () => {
+    const state = { groupIds: ['a', 'b', 'c'] };
+    const join: JoinGroup = { groupId: 'd', userId: 'u1', role: 'member', isPremium: false, at };
+    expectRefusal(() => membershipDecider.decide(join, state), { kind: 'forbidden', code: 'plan.group_limit' });
+    expect(membershipDecider.decide({ ...join, deletedGroupIds: ['b'] }, state)).toHaveLength(1);
   });
 });

@@ -39,6 +39,10 @@ export const MESSAGES = {
   alreadyMember: 'You are already a member of this group.',
   freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
   groupNotFound: 'Group not found',
+  ownerOnly: "Only the group's owner can do this.",
+  memberNotFound: 'This person is not a member of the group.',
+  cannotRemoveSelf: 'To leave your own group, use Leave group.',
+  nothingToChange: 'Send a new name or description.',
 } as const;
 
 /** A new invite code from crypto randomness. */
@@ -99,11 +103,30 @@ export type MemberJoined = DomainEvent<
  * drop the member, their latest score and their care suggestion, and keep everyone else's; the place counts no
  * more under the free plan. A group whose last member left is gone: its code answers 404.
  */
-export type MemberLeftReason = 'account_deleted' | 'left';
+export type MemberLeftReason = 'account_deleted' | 'left' | 'removed';
 export type MemberLeft = DomainEvent<'MemberLeft', { groupId: string; userId: string; reason: MemberLeftReason; leftAt: string }>;
-export type GroupEvent = InviteCodeReserved | GroupCreated | MemberJoined | MemberLeft;
+/** The owner changed the group's name and description (stream group-<id>). */
+export type GroupRenamed = DomainEvent<'GroupRenamed', GroupDetails & { groupId: string; renamedBy: string; renamedAt: string }>;
+/**
+ * The owner removed a member (stream group-<id>): the decision and its record. The removed person's own stream
+ * then gets `MemberLeft` with reason `removed`, which is what frees their place and drops them from the read models.
+ */
+export type MemberRemoved = DomainEvent<'MemberRemoved', { groupId: string; userId: string; removedBy: string; removedAt: string }>;
+/** The owner deleted the group (stream group-<id>): it leaves every member's list and its code answers 404. */
+export type GroupDeleted = DomainEvent<'GroupDeleted', { groupId: string; deletedBy: string; deletedAt: string }>;
+export type GroupEvent = InviteCodeReserved | GroupCreated | GroupRenamed | MemberRemoved | GroupDeleted | MemberJoined | MemberLeft;
 
-export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'MemberJoined', 'MemberLeft'] as const;
+export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'GroupRenamed', 'MemberRemoved', 'GroupDeleted', 'MemberJoined', 'MemberLeft'] as const;
+
+/**
+ * The owner of a group: its first member in join order (`byJoinOrder`: the creator while they are a member, then
+ * the longest-standing member). So when the owner leaves, the next longest-standing member becomes owner, with no
+ * event of its own, whichever way they left (leaving, removal, account deletion); someone who rejoins is a new
+ * member and does not take ownership back.
+ */
+export function ownerOf(membersInJoinOrder: readonly string[]): string | null {
+  return membersInJoinOrder[0] ?? null;
+}
 
 // ---- the group stream ---------------------------------------------------------------------------------
 
@@ -116,11 +139,32 @@ export interface CreateGroup {
   at: Date;
 }
 
-type GroupState = { created: boolean };
+export interface GroupState {
+  created: boolean;
+  deleted: boolean;
+  details: GroupDetails | null;
+}
 
-export const groupDecider: Decider<GroupState, CreateGroup, GroupCreated> = {
-  initialState: { created: false },
-  evolve: (state, event) => (event.type === 'GroupCreated' ? { created: true } : state),
+type GroupStreamEvent = GroupCreated | GroupRenamed | MemberRemoved | GroupDeleted;
+
+function evolveGroup(state: GroupState, event: GroupStreamEvent): GroupState {
+  switch (event.type) {
+    case 'GroupCreated':
+      return { ...state, created: true, details: { name: event.data.name, description: event.data.description } };
+    case 'GroupRenamed':
+      return { ...state, details: { name: event.data.name, description: event.data.description } };
+    case 'GroupDeleted':
+      return { ...state, deleted: true };
+    default:
+      return state;
+  }
+}
+
+const initialGroupState: GroupState = { created: false, deleted: false, details: null };
+
+export const groupDecider: Decider<GroupState, CreateGroup, GroupStreamEvent> = {
+  initialState: initialGroupState,
+  evolve: evolveGroup,
   decide(command, state) {
     if (state.created) throw new DomainError('group.already_exists', 'This group already exists.');
     const details = groupDetails(command.name, command.description);
@@ -149,6 +193,8 @@ export interface JoinGroup {
   role: MemberRole;
   /** Read from billing by the handler, so that the decider stays pure. */
   isPremium: boolean;
+  /** Groups of the person that their owner deleted (read from the group streams by the handler): no place taken. */
+  deletedGroupIds?: readonly string[];
   at: Date;
 }
 
@@ -172,7 +218,8 @@ export const membershipDecider: Decider<MembershipState, JoinGroup, MembershipSt
   decide(command, state) {
     if (state.deleted) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
     if (state.groupIds.includes(command.groupId)) throw new DomainError('group.already_member', MESSAGES.alreadyMember);
-    if (!command.isPremium && state.groupIds.length >= FREE_PLAN_GROUP_LIMIT) {
+    const placesTaken = state.groupIds.filter((g) => !command.deletedGroupIds?.includes(g)).length;
+    if (!command.isPremium && placesTaken >= FREE_PLAN_GROUP_LIMIT) {
       throw new DomainError('plan.group_limit', MESSAGES.freePlanLimit);
     }
     const { groupId, userId, inviteCode, role, at } = command;
@@ -188,14 +235,81 @@ export const membershipDecider: Decider<MembershipState, JoinGroup, MembershipSt
 export interface LeaveGroup {
   groupId: string;
   userId: string;
+  /** `removed`: the owner removed them (decided first on the group stream, see ownerDecider). */
+  reason?: 'left' | 'removed';
   at: Date;
 }
 
 /** Leaving, decided on the same user stream as joining: only a member leaves (anyone else: the same 404). */
 export const leaveDecider: Decider<MembershipState, LeaveGroup, MembershipStreamEvent> = {
   ...membershipDecider,
-  decide({ groupId, userId, at }, state) {
+  decide({ groupId, userId, reason = 'left', at }, state) {
     if (state.deleted || !state.groupIds.includes(groupId)) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
-    return [{ type: 'MemberLeft', data: { groupId, userId, reason: 'left', leftAt: at.toISOString() } }];
+    return [{ type: 'MemberLeft', data: { groupId, userId, reason, leftAt: at.toISOString() } }];
+  },
+};
+
+// ---- the group stream: what only the owner does ----------------------------------------------------------
+
+/**
+ * An owner's command. Membership lives on the members' own streams, so the handler passes the current members
+ * (from the groups read model, in join order) and the decider stays pure.
+ */
+interface OwnerCommand {
+  groupId: string;
+  actorId: string;
+  membersInJoinOrder: readonly string[];
+  at: Date;
+}
+
+export interface RenameGroup extends OwnerCommand {
+  kind: 'rename';
+  /** Absent: unchanged. */
+  name?: unknown;
+  description?: unknown;
+}
+export interface RemoveMember extends OwnerCommand {
+  kind: 'remove';
+  userId: string;
+}
+export interface DeleteGroup extends OwnerCommand {
+  kind: 'delete';
+}
+export type OwnerAction = RenameGroup | RemoveMember | DeleteGroup;
+
+/** Non-members (and everyone, once the group is deleted) get the same 404 as for a missing group; members who are not the owner, 403. */
+function requireOwner(command: OwnerCommand, state: GroupState): void {
+  if (!state.created || state.deleted || !command.membersInJoinOrder.includes(command.actorId)) {
+    throw new DomainError('group.not_found', MESSAGES.groupNotFound);
+  }
+  if (ownerOf(command.membersInJoinOrder) !== command.actorId) throw new DomainError('group.owner_only', MESSAGES.ownerOnly);
+}
+
+export const ownerDecider: Decider<GroupState, OwnerAction, GroupStreamEvent> = {
+  initialState: initialGroupState,
+  evolve: evolveGroup,
+  decide(command, state) {
+    requireOwner(command, state);
+    const at = command.at.toISOString();
+    switch (command.kind) {
+      case 'rename': {
+        if (command.name === undefined && command.description === undefined) {
+          throw new DomainError('group.nothing_to_change', MESSAGES.nothingToChange, [{ field: 'name', message: MESSAGES.nothingToChange }]);
+        }
+        const current = state.details!;
+        const details = groupDetails(
+          command.name === undefined ? current.name : command.name,
+          command.description === undefined ? current.description : command.description,
+        );
+        if (details.name === current.name && details.description === current.description) return [];
+        return [{ type: 'GroupRenamed', data: { groupId: command.groupId, ...details, renamedBy: command.actorId, renamedAt: at } }];
+      }
+      case 'remove':
+        if (command.userId === command.actorId) throw new DomainError('group.cannot_remove_self', MESSAGES.cannotRemoveSelf);
+        if (!command.membersInJoinOrder.includes(command.userId)) throw new DomainError('group.member_not_found', MESSAGES.memberNotFound);
+        return [{ type: 'MemberRemoved', data: { groupId: command.groupId, userId: command.userId, removedBy: command.actorId, removedAt: at } }];
+      case 'delete':
+        return [{ type: 'GroupDeleted', data: { groupId: command.groupId, deletedBy: command.actorId, deletedAt: at } }];
+    }
   },
 };

@@ -39,3 +39,16 @@ export class JoinGroupDto {
   @TrimmedText(INVITE_CODE_LENGTH, { blank: MESSAGES.inviteCodeRequired, tooLong: MESSAGES.inviteCodeTooLong })
   inviteCode!: string;
 }
+
+/** PATCH /api/groups/:id: `name` and `description` as at creation; an absent one stays as it is. */
+export class UpdateGroupDto {
+  @IsOptional()
+  @TrimmedText(GROUP_NAME_MAX, { blank: MESSAGES.nameRequired, tooLong: MESSAGES.nameTooLong })
+  @IsCleanName()
+  name?: string;
+
+  @IsOptional()
+  @TrimmedText(GROUP_DESCRIPTION_MAX, { tooLong: MESSAGES.descriptionTooLong })
+  @IsCleanName({ multiline: true })
+  description?: string | null;
+}

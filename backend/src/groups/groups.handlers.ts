@@ -17,13 +17,21 @@ import {
   GroupCreated,
   groupDecider,
   groupDetails,
+  GroupState,
   InviteCodeReserved,
   isWellFormedInviteCode,
   JoinGroup,
   leaveDecider,
   membershipDecider,
+  MembershipState,
   MESSAGES,
   normalizeInviteCode,
+  DeleteGroup,
+  OwnerAction,
+  ownerDecider,
+  RemoveMember,
+  RenameGroup,
+  ownerOf,
 } from './groups.decider';
 
 // ---- ports of this feature ----------------------------------------------------------------------------
@@ -50,6 +58,23 @@ function viewOfCreated(data: GroupCreated['data']): GroupView {
 /** The user's stream holds identity events too; membershipDecider.evolve folds only memberships and the deletion. */
 const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof membershipDecider.evolve>[1];
 
+/** The group's stream folded: created, deleted, its name and description. */
+async function groupState(store: EventStore, groupId: string): Promise<GroupState> {
+  const events = await store.readStream(`group-${groupId}`);
+  return events.map((e) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof groupDecider.evolve>[1]).reduce(groupDecider.evolve, groupDecider.initialState);
+}
+
+/**
+ * The person's membership state and, when the free plan's limit applies, which of their groups were deleted (read
+ * from the group streams, the source of truth: a deleted group takes no place).
+ */
+async function membershipOf(store: EventStore, userId: string, isPremium: boolean): Promise<{ state: MembershipState; deletedGroupIds: string[] }> {
+  const state = (await store.readStream(`user-${userId}`)).map(joinUpcast).reduce(membershipDecider.evolve, membershipDecider.initialState);
+  if (isPremium) return { state, deletedGroupIds: [] };
+  const deleted = await Promise.all(state.groupIds.map(async (g) => ((await groupState(store, g)).deleted ? g : null)));
+  return { state, deletedGroupIds: deleted.filter((g): g is string => g !== null) };
+}
+
 export class CreateGroupCommand {
   constructor(
     readonly userId: string,
@@ -72,11 +97,12 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     const ctx: CommandContext = { actorUserId: userId, correlationId: randomUUID(), now: at };
     const groupId = randomUUID();
     groupDetails(name, description); // bad input: 400 before anything is appended
-    const join: JoinGroup = { groupId, userId, role: 'creator', isPremium: await this.isPremium(userId), at };
+    const isPremium = await this.isPremium(userId);
+    const { state, deletedGroupIds } = await membershipOf(this.store, userId, isPremium);
+    const join: JoinGroup = { groupId, userId, role: 'creator', isPremium, deletedGroupIds, at };
 
     // 1. Fail fast on the user's stream: a free user's 4th group is refused before anything is written.
-    const userStream = await this.store.readStream(`user-${userId}`);
-    membershipDecider.decide(join, userStream.map(joinUpcast).reduce(membershipDecider.evolve, membershipDecider.initialState));
+    membershipDecider.decide(join, state);
 
     // 2. Reserve a code that no other group has: the invite stream must not exist yet.
     const inviteCode = await this.reserveInviteCode(groupId, ctx);
@@ -96,7 +122,7 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     const joined = await decideAndAppend(this.store, `user-${userId}`, membershipDecider, join, ctx, { upcast: joinUpcast });
 
     await this.readYourWrites.waitFor(joined.append!.position, { eventTypes: ['GroupCreated', 'MemberJoined'] });
-    return viewOfCreated(created.events[0].data);
+    return viewOfCreated(created.events[0].data as GroupCreated['data']);
   }
 
   private async reserveInviteCode(groupId: string, ctx: CommandContext): Promise<string> {
@@ -144,23 +170,28 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
     const reservation = (await this.store.readStream(`invite-${code}`))[0];
     const groupId = (reservation?.data as InviteCodeReserved['data'] | undefined)?.groupId;
     // A code reserved by a create that never wrote its group is not a group's code.
-    const group = groupId ? (await this.store.readStream(`group-${groupId}`)).find((e) => e.type === 'GroupCreated') : undefined;
-    if (!groupId || !group) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    const groupEvents = groupId ? await this.store.readStream(`group-${groupId}`) : [];
+    const group = groupEvents.find((e) => e.type === 'GroupCreated');
+    // Its owner deleted it: the code stops working.
+    if (!groupId || !group || groupEvents.some((e) => e.type === 'GroupDeleted')) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
     // Its last member left: the group is gone, and so is its code.
     const members = (await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId))?.members ?? [];
     if (members.length === 0) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
 
     const at = new Date();
+    const isPremium = await this.isPremium(userId);
+    const { deletedGroupIds } = await membershipOf(this.store, userId, isPremium);
     const { append } = await decideAndAppend(
       this.store,
       `user-${userId}`,
       membershipDecider,
-      { groupId, userId, inviteCode: code, role: 'member', isPremium: await this.isPremium(userId), at },
+      { groupId, userId, inviteCode: code, role: 'member', isPremium, deletedGroupIds, at },
       { actorUserId: userId, now: at },
       { upcast: joinUpcast },
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
-    return viewOfCreated(group.data as unknown as GroupCreated['data']);
+    const details = (await groupState(this.store, groupId)).details!;
+    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...details });
   }
 }
 
@@ -185,6 +216,49 @@ export class LeaveGroupHandler implements ICommandHandler<LeaveGroupCommand, voi
   }
 }
 
+/** Rename, remove a member, delete: the owner's actions, decided on the group's stream (ownerDecider). */
+type Decided = 'membersInJoinOrder' | 'at';
+/** What the owner asks; the handler adds the members and the time. */
+export type OwnerRequest = Omit<RenameGroup, Decided> | Omit<RemoveMember, Decided> | Omit<DeleteGroup, Decided>;
+
+export class OwnerActionCommand {
+  constructor(readonly action: OwnerRequest) {}
+}
+
+@CommandHandler(OwnerActionCommand)
+export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, GroupView | void> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+  ) {}
+
+  async execute({ action }: OwnerActionCommand): Promise<GroupView | void> {
+    const at = new Date();
+    const ctx: CommandContext = { actorUserId: action.actorId, correlationId: randomUUID(), now: at };
+    const doc = await this.readModels.get<GroupDoc>(groupsProjector.collection, action.groupId);
+    const membersInJoinOrder = doc ? membersOf(doc).map((m) => m.userId) : [];
+    const command = { ...action, membersInJoinOrder, at } as OwnerAction;
+    const decided = await decideAndAppend(this.store, `group-${action.groupId}`, ownerDecider, command, ctx);
+    let position = decided.append?.position;
+    if (command.kind === 'remove') {
+      // The removed person's own stream records it, which frees their place and updates the read models. A retry
+      // after a crash between the two appends decides the removal again and completes it here.
+      try {
+        const left = await decideAndAppend(this.store, `user-${command.userId}`, leaveDecider, { groupId: command.groupId, userId: command.userId, reason: 'removed', at }, ctx, { upcast: joinUpcast });
+        position = left.append?.position ?? position;
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'group.not_found')) throw err; // they left meanwhile
+      }
+    }
+    if (position !== undefined) await this.readYourWrites.waitFor(position, { eventTypes: ['GroupRenamed', 'GroupDeleted', 'MemberLeft'] });
+    if (command.kind === 'rename') {
+      const details = decided.events.reduce(ownerDecider.evolve, decided.state).details!;
+      return groupView({ ...doc!, ...details });
+    }
+  }
+}
+
 // ---- queries ------------------------------------------------------------------------------------------
 
 /** The group, if the user is one of its members; otherwise the same 404 whether it exists or not. */
@@ -200,6 +274,21 @@ async function groupOfMember(readModels: ReadModelStore, userId: string, groupId
  */
 function membersOf(group: GroupDoc): GroupDoc['members'] {
   return [...group.members].sort(byJoinOrder);
+}
+
+/**
+ * The group's activity as one member may see it (PRODUCT.md: "a member sees group activity from the moment they
+ * joined"): the current members' ratings made since the viewer joined and since their rater joined, so that joining
+ * a group shows nobody the newcomer's earlier days, nor the group's past to the newcomer. Latest scores and the
+ * average are not activity: they stay visible as they are.
+ */
+function activityVisibleTo(viewerId: string, group: GroupDoc, stats: (GroupMemberStatsDoc | null)[]): MemberRating[] {
+  const joinedAt = new Map(group.members.map((m) => [m.userId, Date.parse(m.joinedAt)]));
+  const viewerSince = joinedAt.get(viewerId) ?? Infinity;
+  return stats.flatMap((s) => s?.recent ?? []).filter((r) => {
+    const made = Date.parse(r.createdAt);
+    return made >= viewerSince && made >= (joinedAt.get(r.userId) ?? Infinity);
+  });
 }
 
 async function memberStats(readModels: ReadModelStore, members: GroupDoc['members']): Promise<(GroupMemberStatsDoc | null)[]> {
@@ -249,7 +338,8 @@ export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetail
       memberCount: group.members.length,
       activeThisWeek: latest.filter(recent).length,
       averageScore: meanScore(latest.map((r) => r.overallScore)) ?? 0,
-      recentRatingsCount: stats.reduce((n, s) => n + (s?.recent.filter(recent).length ?? 0), 0),
+      recentRatingsCount: activityVisibleTo(userId, group, stats).filter(recent).length,
+      ownerId: ownerOf(membersOf(group).map((m) => m.userId)),
     };
   }
 }
@@ -273,7 +363,9 @@ export class GetGroupMembersHandler implements IQueryHandler<GetGroupMembersQuer
     const members = membersOf(await groupOfMember(this.readModels, userId, groupId));
     const stats = await memberStats(this.readModels, members);
     const profiles = await readProfiles(this.readModels, this.keys, members.map((m) => m.userId));
+    const owner = ownerOf(members.map((m) => m.userId));
     return members.map((m, i) => ({
+      isOwner: m.userId === owner,
       id: m.userId,
       firstName: profiles.get(m.userId)?.firstName ?? null,
       email: profiles.get(m.userId)?.email ?? null,
@@ -290,7 +382,7 @@ export class GetGroupRatingsQuery {
   ) {}
 }
 
-/** The current members' ratings (also those made before joining), newest first, at most 100, overall score only. */
+/** The group's activity the member may see (activityVisibleTo), newest first, at most 100, overall score only. */
 @QueryHandler(GetGroupRatingsQuery)
 export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuery, GroupRatingView[]> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
@@ -298,8 +390,7 @@ export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuer
   async execute({ userId, groupId }: GetGroupRatingsQuery): Promise<GroupRatingView[]> {
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group.members);
-    return stats
-      .flatMap((s) => s?.recent ?? [])
+    return activityVisibleTo(userId, group, stats)
       .sort((a, b) => b.seq - a.seq)
       .slice(0, GROUP_RATINGS_LIMIT)
       .map(({ id, userId: rater, overallScore, createdAt }) => ({ id, userId: rater, overallScore, createdAt }));

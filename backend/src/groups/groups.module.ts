@@ -12,6 +12,7 @@ import {
   INVITE_CODE_GENERATOR,
   JoinGroupHandler,
   LeaveGroupHandler,
+  OwnerActionHandler,
 } from './groups.handlers';
 
 @Module({
@@ -22,6 +23,7 @@ import {
     CreateGroupHandler,
     JoinGroupHandler,
     LeaveGroupHandler,
+    OwnerActionHandler,
     GetMyGroupsHandler,
     GetGroupHandler,
     GetGroupMembersHandler,

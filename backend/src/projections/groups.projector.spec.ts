@@ -89,4 +89,15 @@ describe('groups projection', () => {
     await store.put('memberships', 'bob', { ...bob, groups: bob.groups.map((g, i) => ({ ...g, seq: 100 - i })) }, 99);
     expect((await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'))).map((g) => g.id)).toEqual(['g2', 'g1']);
   });
+
+  it('follows a rename, and drops a deleted group (its members\' lists skip it)', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    await applyEvent(store, groups, recorded('GroupRenamed', { groupId: 'g1', name: 'The Family', description: 'Sundays', renamedBy: 'ada', renamedAt: '2026-11-22T08:00:00.000Z' }, 6));
+    expect(await store.get('groups', 'g1')).toMatchObject({ name: 'The Family', description: 'Sundays', members: [{ userId: 'ada' }, { userId: 'bob' }] });
+    await applyEvent(store, groups, recorded('GroupDeleted', { groupId: 'g1', deletedBy: 'ada', deletedAt: '2026-11-22T09:00:00.000Z' }, 7));
+    expect(await store.get('groups', 'g1')).toBeNull();
+    const list = await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'));
+    expect(list.map((g) => g.id)).toEqual(['g2']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { GroupCreated, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
+import type { GroupCreated, GroupRenamed, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { dataOf, Projector } from './projector';
 
@@ -54,15 +54,17 @@ export interface MembershipsDoc {
 }
 
 /**
- * groups: one document per group, keyed by group id, with its members (a member who left is dropped), listed in
+ * groups: one document per group, keyed by group id, with its name and description as last renamed and its members
+ * (a member who left or was removed is dropped; a deleted group's document is gone), listed in
  * `byJoinOrder`: the same whether the joins are seen in the order they happened or, after the EventStoreDB
  * migration and a scavenge, the copied ones after later joins of other users.
  */
 export const groupsProjector: Projector<GroupDoc> = {
   collection: 'groups',
-  eventTypes: ['GroupCreated', 'MemberJoined', 'MemberLeft'],
+  eventTypes: ['GroupCreated', 'GroupRenamed', 'GroupDeleted', 'MemberJoined', 'MemberLeft'],
   ids: (event) => [dataOf<{ groupId: string }>(event).groupId],
   evolve(doc, event) {
+    if (event.type === 'GroupDeleted') return null;
     if (event.type === 'GroupCreated') {
       const d = dataOf<GroupCreated['data']>(event);
       return {
@@ -77,6 +79,10 @@ export const groupsProjector: Projector<GroupDoc> = {
     }
     // GroupCreated always precedes a group's MemberJoined in the global order (a join reads the group first).
     if (!doc) return null;
+    if (event.type === 'GroupRenamed') {
+      const { name, description } = dataOf<GroupRenamed['data']>(event);
+      return { ...doc, name, description };
+    }
     if (event.type === 'MemberLeft') {
       const left = dataOf<MemberLeft['data']>(event);
       return { ...doc, members: doc.members.filter((m) => m.userId !== left.userId) };

@@ -58,8 +58,10 @@ export interface GroupDetailView extends GroupView {
   activeThisWeek: number;
   /** Mean of the members' latest overall scores, one decimal; 0 when nobody has rated. */
   averageScore: number;
-  /** Ratings of the members in the last 7 days. */
+  /** Ratings of the members in the last 7 days that the asking member may see (made since both joined). */
   recentRatingsCount: number;
+  /** The member who may rename, remove members and delete: the creator, then the longest-standing member. */
+  ownerId: string | null;
 }
 
 /** GET /api/groups/:id/members: a member as the group sees them (never the five factors). */
@@ -69,6 +71,7 @@ export interface GroupMemberView {
   email: string | null;
   profileImageUrl: string | null;
   latestScore: number | null;
+  isOwner: boolean;
 }
 
 /** GET /api/groups/:id/ratings: newest first, the overall score only, never the five factors. */

@@ -47,6 +47,10 @@ export const ERROR_CODES = {
   'group.invite_code_required': 'invalid',
   'group.invite_not_found': 'not_found',
   'group.already_member': 'conflict',
+  'group.owner_only': 'forbidden', // a member who is not the owner renames, removes or deletes
+  'group.member_not_found': 'not_found', // removing someone who is not a member of the group
+  'group.cannot_remove_self': 'invalid', // the owner leaves instead
+  'group.nothing_to_change': 'invalid',
   // plans
   'plan.group_limit': 'forbidden',
   'plan.premium_required': 'forbidden',
