@@ -17,6 +17,7 @@ import { scoreBand } from '../lib/score';
 import type { GroupDetailView as GroupDetailData, GroupMemberView, GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
 import { LeaveGroup } from './LeaveGroup';
+import { DeleteGroup, RemoveMember, RenameGroup } from './OwnerActions';
 import {
   activeMembersText,
   activityTimestamp,
@@ -199,14 +200,17 @@ function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGr
 }
 
 function Members({
+  group,
   members,
   onShowInvite,
 }: {
+  group: GroupDetailData;
   members: ReturnType<typeof useGroupMembers>;
   onShowInvite: () => void;
 }) {
   const { user } = useAuth();
   const list = members.data ?? [];
+  const iAmOwner = user?.id === group.ownerId;
   return (
     <Card title={<h2 className="card-title">Group Members</h2>} className="home-card">
       {members.isLoading ? (
@@ -232,6 +236,7 @@ function Members({
                 <span className="group-member__name">
                   {memberName(member)}
                   {user?.id === member.id && <Tag className="group-member__you">You</Tag>}
+                  {member.isOwner && <Tag className="group-member__owner">Owner</Tag>}
                 </span>
                 {member.email && <span className="group-member__email">{member.email}</span>}
                 <span className="group-member__score">
@@ -244,6 +249,9 @@ function Members({
                   )}
                 </span>
               </div>
+              {iAmOwner && member.id !== user?.id && (
+                <RemoveMember groupId={group.id} groupName={group.name} userId={member.id} name={memberName(member)} />
+              )}
             </li>
           ))}
         </ul>
@@ -254,6 +262,7 @@ function Members({
 
 /** One group: header, invite code, figures, gauge and insights, recent activity, members. */
 export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () => void }) {
+  const { user } = useAuth();
   const group = useGroup(groupId);
   const members = useGroupMembers(groupId);
   const ratings = useGroupRatings(groupId);
@@ -291,6 +300,7 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
   }
 
   const data = group.data;
+  const isOwner = user?.id === data.ownerId;
   const showInvite = () => {
     setInviteOpen(true);
     toggleRef.current?.focus();
@@ -323,10 +333,14 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
             <RecentActivity ratings={ratings} members={members.data ?? []} />
           </Col>
           <Col xs={24} lg={14}>
-            <Members members={members} onShowInvite={showInvite} />
+            <Members group={data} members={members} onShowInvite={showInvite} />
           </Col>
         </Row>
-        <LeaveGroup groupId={groupId} groupName={data.name} onLeft={onBack} />
+        <div className="group-detail__manage">
+          {isOwner && <RenameGroup group={data} />}
+          <LeaveGroup groupId={groupId} groupName={data.name} onLeft={onBack} />
+          {isOwner && <DeleteGroup groupId={groupId} groupName={data.name} onDeleted={onBack} />}
+        </div>
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject
 import { LinkButton } from '../components/LinkButton';
 import { toast } from '../lib/toast';
 import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
-import { useCreateGroup, useJoinGroup } from './queries';
+import { useCreateGroup, useJoinGroup, useRenameGroup } from './queries';
 
 export const GROUP_NAME_MAX = 80;
 export const GROUP_DESCRIPTION_MAX = 500;
@@ -153,6 +153,63 @@ export function CreateGroupDialog({ open, onClose }: DialogProps) {
         />
       </Form.Item>
       {limit && <FreePlanLimit message={limit} />}
+    </GroupDialog>
+  );
+}
+
+/** Rename Group (the owner's): the same fields and checks as Create Group, filled with the group's. */
+export function RenameGroupDialog({
+  open,
+  onClose,
+  group,
+}: DialogProps & { group: { id: string; name: string; description: string | null } }) {
+  const id = useId();
+  const nameRef = useRef<InputRef>(null);
+  const [name, setName] = useState(group.name);
+  const [description, setDescription] = useState(group.description ?? '');
+  const rename = useRenameGroup(group.id);
+
+  const submit = () => {
+    const result = validateCreateGroup(name, description);
+    if (!result.ok) {
+      toast(result.toast);
+      return;
+    }
+    rename.mutate({ name: result.value.name, description: result.value.description ?? null }, { onSuccess: onClose });
+  };
+
+  return (
+    <GroupDialog
+      open={open}
+      title="Rename Group"
+      formId={`${id}-rename`}
+      pending={rename.isPending}
+      submitText="Save"
+      pendingText="Saving..."
+      onSubmit={submit}
+      onClose={onClose}
+      focusRef={nameRef}
+    >
+      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
+        <Input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={GROUP_NAME_MAX}
+          aria-required="true"
+          autoComplete="off"
+          ref={nameRef}
+        />
+      </Form.Item>
+      <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
+        <Input.TextArea
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={3}
+          maxLength={GROUP_DESCRIPTION_MAX}
+        />
+      </Form.Item>
     </GroupDialog>
   );
 }

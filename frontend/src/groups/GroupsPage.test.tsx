@@ -18,11 +18,11 @@ const garcia = {
 };
 const book = { id: 'g2', name: 'Book Club', description: null, inviteCode: 'QWERTYUP', createdAt: '2026-03-06T12:00:00.000Z' };
 const members = [
-  { id: 'u1', firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null },
-  { id: 'u2', firstName: null, email: 'bea@example.com', profileImageUrl: null, latestScore: 2 },
+  { id: 'u1', firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: null, isOwner: true },
+  { id: 'u2', firstName: null, email: 'bea@example.com', profileImageUrl: null, latestScore: 2, isOwner: false },
 ];
 const ratings = [{ id: 'r1', userId: 'u2', overallScore: 2, createdAt: '2026-03-07T09:30:00.000Z' }];
-const detail = (averageScore: number) => ({ ...garcia, memberCount: 2, activeThisWeek: 1, averageScore, recentRatingsCount: 1 });
+const detail = (averageScore: number, ownerId = 'u1') => ({ ...garcia, memberCount: 2, activeThisWeek: 1, averageScore, recentRatingsCount: 1, ownerId });
 
 const base: FakeRoutes = {
   'GET /api/auth/user': { status: 200, body: me },
@@ -131,6 +131,52 @@ describe('Groups page: detail', () => {
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'You left the group' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'View Garcia Family', hidden: true })).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'View Book Club', hidden: true })).toBeInTheDocument();
+  });
+
+  it('gives the owner Rename, Remove and Delete, each sent only once confirmed', async () => {
+    let renamed = garcia.name;
+    let deleted = false;
+    const fetchMock = installFakeServer({
+      ...withGroup(),
+      'GET /api/groups': () => ({ status: 200, body: deleted ? [book] : [{ ...garcia, name: renamed }, book] }),
+      'GET /api/groups/g1': () => ({ status: 200, body: { ...detail(2), name: renamed } }),
+      'PATCH /api/groups/g1': () => ((renamed = 'The Garcias'), { status: 200, body: { ...garcia, name: renamed } }),
+      'DELETE /api/groups/g1/members/u2': { status: 204 },
+      'DELETE /api/groups/g1': () => ((deleted = true), { status: 204 }),
+    });
+    renderGroups('/groups?group=g1');
+    expect(await screen.findByText('Owner')).toBeInTheDocument();
+
+    const button = (text: string) => screen.getAllByText(text).at(-1)!.closest('button')!;
+    fireEvent.click(button('Rename group'));
+    const nameField = await screen.findByLabelText('Group Name');
+    expect(nameField).toHaveValue('Garcia Family');
+    fireEvent.change(nameField, { target: { value: '  The Garcias ' } });
+    fireEvent.click(button('Save'));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1', expect.objectContaining({ method: 'PATCH', body: JSON.stringify({ name: 'The Garcias', description: garcia.description }) })));
+    await waitFor(() => expect(document.querySelector('h1')).toHaveTextContent('The Garcias'));
+
+    fireEvent.click(screen.getByLabelText('Remove bea'));
+    expect(await screen.findByText('Remove bea from The Garcias?')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    fireEvent.click(button('Remove'));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1/members/u2', expect.objectContaining({ method: 'DELETE' })));
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Member removed' }));
+
+    fireEvent.click(button('Delete group'));
+    expect(await screen.findByText('Delete The Garcias?')).toBeInTheDocument();
+    fireEvent.click(button('Delete group'));
+    await waitFor(() => expect(location).toBe('/groups'));
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Group deleted' }));
+  });
+
+  it('shows a member who is not the owner only Leave', async () => {
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1': { status: 200, body: detail(2, 'u2') } });
+    renderGroups('/groups?group=g1');
+    expect(await screen.findByText('Leave group')).toBeInTheDocument();
+    expect(screen.queryByText('Rename group')).not.toBeInTheDocument();
+    expect(screen.queryByText('Delete group')).not.toBeInTheDocument();
+    expect(screen.queryByText('Remove')).not.toBeInTheDocument();
   });
 
   it('shows the figures, the gauge, the insights, recent activity and members (overall scores only)', async () => {

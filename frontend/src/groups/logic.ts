@@ -142,13 +142,21 @@ export function freePlanToast(message: string): ToastInput {
  * one the user can act on (invalid: a bad field, not_found: an unknown code, conflict: already a member); the free-plan limit
  * shows the server's message instead. (A 401 is handled globally and never reaches here.)
  */
-export function groupFailureToast(kind: 'create' | 'join', error: unknown): ToastInput {
+const FAILURE_TOASTS = {
+  create: TOASTS.groupCreateFailed,
+  join: TOASTS.groupJoinFailed,
+  rename: TOASTS.groupRenameFailed,
+  remove: TOASTS.memberRemoveFailed,
+  delete: TOASTS.groupDeleteFailed,
+} as const;
+
+export function groupFailureToast(kind: keyof typeof FAILURE_TOASTS, error: unknown): ToastInput {
   const limit = freePlanLimitMessage(error);
   if (limit) return freePlanToast(limit);
-  const base = kind === 'create' ? TOASTS.groupCreateFailed : TOASTS.groupJoinFailed;
+  const base = FAILURE_TOASTS[kind];
   const { message } = parseApiError(error);
   const reason = errorKind(error);
-  if (message && (reason === 'invalid' || reason === 'not_found' || reason === 'conflict')) {
+  if (message && (reason === 'invalid' || reason === 'not_found' || reason === 'conflict' || reason === 'forbidden')) {
     return { ...base, description: `${base.description} ${asSentence(message)}` };
   }
   return base;

@@ -85,3 +85,52 @@ export function useLeaveGroup(id: string) {
     },
   });
 }
+
+/** The owner's rename: the group, its list entry and Home's list refetched. */
+export function useRenameGroup(id: string) {
+  const client = useQueryClient();
+  return useMutation<GroupView, Error, { name: string; description: string | null }>({
+    mutationFn: (body) => apiJson<GroupView>('PATCH', `/api/groups/${encodeURIComponent(id)}`, body),
+    onSuccess: async () => {
+      toast(TOASTS.groupRenamed);
+      await Promise.all([client.invalidateQueries({ queryKey: groupKey(id) }), client.invalidateQueries({ queryKey: GROUPS_KEY })]);
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('rename', error));
+    },
+  });
+}
+
+/** The owner removes a member: the group's figures, members and activity refetched. */
+export function useRemoveMember(id: string) {
+  const client = useQueryClient();
+  return useMutation<void, Error, string>({
+    mutationFn: (userId) => apiJson<void>('DELETE', `/api/groups/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`),
+    onSuccess: async () => {
+      toast(TOASTS.memberRemoved);
+      await client.invalidateQueries({ queryKey: groupKey(id) });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('remove', error));
+    },
+  });
+}
+
+/** The owner deletes the group: like leaving, its reads are dropped and the list refetched. */
+export function useDeleteGroup(id: string) {
+  const client = useQueryClient();
+  return useMutation<void, Error, void>({
+    mutationFn: () => apiJson<void>('DELETE', `/api/groups/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      toast(TOASTS.groupDeleted);
+      client.removeQueries({ queryKey: groupKey(id) });
+      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('delete', error));
+    },
+  });
+}

@@ -1,0 +1,57 @@
+import { DeleteOutlined, EditOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import { Button, Popconfirm } from 'antd';
+import { useState } from 'react';
+import type { GroupDetailView } from '@joy/domain';
+import { RenameGroupDialog } from './GroupDialogs';
+import { useDeleteGroup, useRemoveMember } from './queries';
+
+/** The owner's "Rename group" button and its dialog (opened afresh each time, filled with the group as it is). */
+export function RenameGroup({ group }: { group: GroupDetailView }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon={<EditOutlined aria-hidden="true" />} onClick={() => setOpen(true)}>
+        Rename group
+      </Button>
+      {open && <RenameGroupDialog open group={group} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The owner's "Remove" beside a member, confirmed first. */
+export function RemoveMember({ groupId, groupName, userId, name }: { groupId: string; groupName: string; userId: string; name: string }) {
+  const remove = useRemoveMember(groupId);
+  return (
+    <Popconfirm
+      title={`Remove ${name} from ${groupName}?`}
+      description="They will no longer see the group, and the group will no longer see their joy."
+      okText="Remove"
+      cancelText="Keep"
+      okButtonProps={{ danger: true, loading: remove.isPending }}
+      onConfirm={() => remove.mutateAsync(userId).catch(() => undefined)}
+    >
+      <Button size="small" danger icon={<UserDeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove ${name}`}>
+        Remove
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** The owner's "Delete group", confirmed first; once deleted, back to the group list. */
+export function DeleteGroup({ groupId, groupName, onDeleted }: { groupId: string; groupName: string; onDeleted: () => void }) {
+  const remove = useDeleteGroup(groupId);
+  return (
+    <Popconfirm
+      title={`Delete ${groupName}?`}
+      description="Every member loses the group and its invite code stops working. This cannot be undone."
+      okText="Delete group"
+      cancelText="Keep group"
+      okButtonProps={{ danger: true, loading: remove.isPending }}
+      onConfirm={() => remove.mutateAsync().then(onDeleted, () => undefined)}
+    >
+      <Button danger type="primary" icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending}>
+        Delete group
+      </Button>
+    </Popconfirm>
+  );
+}
