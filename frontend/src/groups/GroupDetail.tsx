@@ -248,10 +248,10 @@ function Members({
                     </>
                   )}
                 </span>
+                {iAmOwner && member.id !== user?.id && (
+                  <RemoveMember groupId={group.id} groupName={group.name} userId={member.id} name={memberName(member)} />
+                )}
               </div>
-              {iAmOwner && member.id !== user?.id && (
-                <RemoveMember groupId={group.id} groupName={group.name} userId={member.id} name={memberName(member)} />
-              )}
             </li>
           ))}
         </ul>
