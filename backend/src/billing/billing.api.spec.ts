@@ -182,6 +182,12 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect((await as().post('/api/subscription/resume')).status).toBe(401);
   });
 
+  it('has no Customer Portal without Stripe: 409 saying why', async () => {
+    const res = await as(ada).post('/api/billing/portal');
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ statusCode: 409, code: 'billing.portal_unavailable', message: BILLING_MESSAGES.portalUnavailable });
+  });
+
   it('ends the sandbox subscription when its period has passed; the user can subscribe again', async () => {
     const expiry = app.running.app.get(SandboxExpiry);
     expect(await expiry.endDue(new Date(Date.parse(periodEnd) - 1000))).toEqual([]);

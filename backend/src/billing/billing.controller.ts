@@ -6,6 +6,7 @@ import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError,
 import { ConfirmSandboxPaymentDto } from './billing.dto';
 import {
   CancelSubscriptionCommand,
+  OpenCustomerPortalCommand,
   ResumeSubscriptionCommand,
   ConfirmSandboxPaymentCommand,
   CreateSubscriptionCommand,
@@ -50,6 +51,13 @@ export class BillingController {
   @HttpCode(200)
   cancel(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
     return this.commands.execute(new CancelSubscriptionCommand(user.id));
+  }
+
+  /** `{ url }` of the Stripe Customer Portal (payment method and invoices); 409 without Stripe or a customer. */
+  @Post('billing/portal')
+  @HttpCode(200)
+  portal(@CurrentUser() user: SessionUser): Promise<{ url: string }> {
+    return this.commands.execute(new OpenCustomerPortalCommand(user.id));
   }
 
   /** Which payment form the browser shows: `{ provider: 'stripe', publishableKey }` or `{ provider: 'sandbox' }`. */

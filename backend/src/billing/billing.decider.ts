@@ -25,6 +25,8 @@ export const BILLING_MESSAGES = {
   incompleteCvc: "Your card's security code is incomplete.",
   staleCheckout: 'This payment session is no longer valid. Please reload the page and try again.',
   notSetUp: 'Payments are not set up on this install. Ask the person who runs it about Joy Premium.',
+  portalUnavailable: 'Payment methods and invoices are kept by Stripe, and this install does not take payments through Stripe.',
+  nothingPaidYet: 'There are no payment methods or invoices yet: subscribe to Joy Premium first.',
   alreadyPremium: 'This person has Joy Premium already.',
 } as const;
 

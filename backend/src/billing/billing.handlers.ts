@@ -17,6 +17,8 @@ import {
   subscriptionStream,
 } from './billing.decider';
 import { BILLING_PROVIDER, type BillingProvider, type TestCard } from './billing.provider';
+import { APP_CONFIG } from '../app.tokens';
+import type { AppConfig } from '../config';
 
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as SubscriptionEvent;
 
@@ -173,6 +175,31 @@ export class ResumeSubscriptionHandler implements ICommandHandler<ResumeSubscrip
       await decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
     }
     return statusOf(this.readModels, userId, at);
+  }
+}
+
+export class OpenCustomerPortalCommand {
+  constructor(readonly userId: string) {}
+}
+
+/**
+ * POST /api/billing/portal: `{ url }` of the person's Stripe Customer Portal (payment method, invoices), which
+ * brings them back to /account. 409 on an install without Stripe, or before anything was paid through it.
+ */
+@CommandHandler(OpenCustomerPortalCommand)
+export class OpenCustomerPortalHandler implements ICommandHandler<OpenCustomerPortalCommand, { url: string }> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ userId }: OpenCustomerPortalCommand): Promise<{ url: string }> {
+    const portal = this.provider.customerPortal;
+    if (!portal) throw new DomainError('billing.portal_unavailable', BILLING_MESSAGES.portalUnavailable);
+    const { customerId } = await loadState(this.store, userId);
+    if (!customerId) throw new DomainError('billing.portal_unavailable', BILLING_MESSAGES.nothingPaidYet);
+    return { url: await portal.open(customerId, `${this.config.publicUrl}/account`) };
   }
 }
 

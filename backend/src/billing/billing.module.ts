@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { BillingController, StripeWebhookController } from './billing.controller';
 import {
   CancelSubscriptionHandler,
+  OpenCustomerPortalHandler,
   ResumeSubscriptionHandler,
   ConfirmSandboxPaymentHandler,
   CreateSubscriptionHandler,
@@ -21,6 +22,7 @@ import {
     ConfirmSandboxPaymentHandler,
     CancelSubscriptionHandler,
     ResumeSubscriptionHandler,
+    OpenCustomerPortalHandler,
     EndSubscriptionNowHandler,
     SyncProviderSubscriptionHandler,
     GetSubscriptionStatusHandler,

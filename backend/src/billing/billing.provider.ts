@@ -38,6 +38,13 @@ export interface BillingProvider {
   readonly testCards?: TestCardPayments;
   /** Signed webhooks from the provider: Stripe only (POST /api/billing/webhook answers 404 without them). */
   readonly webhooks?: ProviderWebhooks;
+  /** The provider's own pages for payment methods and invoices: Stripe's Customer Portal only. */
+  readonly customerPortal?: CustomerPortal;
+}
+
+export interface CustomerPortal {
+  /** A short-lived address of the customer's portal session, which comes back to `returnUrl`. */
+  open(customerId: string, returnUrl: string): Promise<string>;
 }
 
 export interface TestCard {

@@ -118,6 +118,11 @@ class StripeStandIn {
       const customer = this.customers.get(parts[2]);
       return customer ? { status: 200, body: customer } : missing;
     }
+    if (parts[1] === 'billing_portal' && parts[2] === 'sessions' && method === 'POST') {
+      if (!this.customers.has(form.customer)) return missing;
+      const id = `bps_${++this.seq}`;
+      return { status: 200, body: { id, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `https://billing.stripe.test/p/session/${id}` } };
+    }
     if (parts[1] === 'prices') {
       if (method === 'GET') {
         const key = form['lookup_keys[0]'];
@@ -369,6 +374,19 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
     const before = await head();
     expect((await deliver(webhook('customer.subscription.updated', standIn.subscriptions.get('sub_1')!))).status).toBe(200);
     expect(await head()).toBe(before);
+  });
+
+  it("opens the customer's Stripe Customer Portal, which comes back to /account", async () => {
+    const res = await as(ada).post('/api/billing/portal');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ url: expect.stringMatching(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_\d+$/) });
+    expect(standIn.of('POST', '/v1/billing_portal/sessions').at(-1)!.form).toEqual({ customer: 'cus_1', return_url: `${app.baseUrl}/account` });
+    // Someone who never paid through Stripe has no portal yet.
+    const newcomer = await signIn(app.baseUrl, 'new.portal@example.com', 'New');
+    const none = await as(newcomer).post('/api/billing/portal');
+    expect(none.status).toBe(409);
+    expect(none.body).toEqual({ statusCode: 409, code: 'billing.portal_unavailable', message: 'There are no payment methods or invoices yet: subscribe to Joy Premium first.' });
+    expect((await as().post('/api/billing/portal')).status).toBe(401);
   });
 
   it('resumes through Stripe (cancel_at_period_end=false), and cancels again with keys of their own', async () => {

@@ -3,7 +3,7 @@ import { type BillingClientConfig, PREMIUM_PRICE } from '@joy/domain';
 import Stripe from 'stripe';
 import type { BillingConfig } from '../config';
 import { ProviderSubscription, SubscriptionState } from './billing.decider';
-import type { BillingProvider, Checkout, ProviderWebhooks } from './billing.provider';
+import type { BillingProvider, Checkout, CustomerPortal, ProviderWebhooks } from './billing.provider';
 
 type StripeBilling = Extract<BillingConfig, { provider: 'stripe' }>;
 
@@ -74,6 +74,10 @@ export class StripeBillingProvider implements BillingProvider {
       return { id: event.id, subscriptionId: this.subscriptionIdOf(event) };
     },
     current: (subscriptionId) => this.current(subscriptionId),
+  };
+
+  readonly customerPortal: CustomerPortal = {
+    open: async (customer, returnUrl) => (await this.stripe.billingPortal.sessions.create({ customer, return_url: returnUrl })).url,
   };
 
   clientConfig(): BillingClientConfig {

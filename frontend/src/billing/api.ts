@@ -112,3 +112,18 @@ export function useResumeSubscription() {
     },
   });
 }
+
+/**
+ * POST /api/billing/portal, then off to Stripe's Customer Portal (payment method, invoices), which brings the
+ * person back to /account. An "Error" toast with the server's reason otherwise.
+ */
+export function useOpenCustomerPortal(go: (url: string) => void = (url) => window.location.assign(url)) {
+  return useMutation<{ url: string }, Error, void>({
+    mutationFn: () => apiJson<{ url: string }>('POST', '/api/billing/portal'),
+    onSuccess: ({ url }) => go(url),
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast({ title: 'Error', description: `Failed to open your payment settings. ${providerMessage(error)}`, variant: 'destructive' });
+    },
+  });
+}

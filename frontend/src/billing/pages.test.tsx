@@ -178,4 +178,26 @@ describe('Account page', () => {
     await waitFor(() => expect(screen.getByTestId('plan-date')).toHaveTextContent(/^Renews on /));
     expect(screen.getByText('Cancel Subscription')).toBeInTheDocument();
   });
+
+  it('opens the Stripe Customer Portal from "Manage payment method and invoices" on a Stripe install', async () => {
+    const { fetchMock } = renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } },
+      'GET /api/billing/config': { status: 200, body: { provider: 'stripe', publishableKey: 'pk_test_joy' } },
+      'POST /api/billing/portal': { status: 409, body: { statusCode: 409, code: 'billing.portal_unavailable', message: 'There are no payment methods or invoices yet: subscribe to Joy Premium first.' } },
+    });
+    fireEvent.click(await screen.findByText('Manage payment method and invoices'));
+    await waitFor(() => expect(calls(fetchMock, 'POST /api/billing/portal')).toHaveLength(1));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: expect.stringContaining('There are no payment methods or invoices yet') })),
+    );
+  });
+
+  it('has no payment settings button on the sandbox', async () => {
+    renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } },
+      'GET /api/billing/config': { status: 200, body: { provider: 'sandbox' } },
+    });
+    expect(await screen.findByText('Cancel Subscription')).toBeInTheDocument();
+    expect(screen.queryByText('Manage payment method and invoices')).not.toBeInTheDocument();
+  });
 });

@@ -1,11 +1,11 @@
-import { CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
+import { CreditCardOutlined, CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import { App, Button, Card, Tag, Typography } from 'antd';
 import '../account/account.css';
 import { DataExportCard } from '../account/DataExportCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
 import { PasskeysCard } from '../account/PasskeysCard';
 import '../billing/billing.css';
-import { useCancelSubscription, usePlan, useResumeSubscription } from '../billing/api';
+import { useBillingConfig, useCancelSubscription, useOpenCustomerPortal, usePlan, useResumeSubscription } from '../billing/api';
 import { cancellationExplanation, planSummary } from '../billing/logic';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
@@ -16,6 +16,8 @@ function PlanCard() {
   const plan = usePlan();
   const cancel = useCancelSubscription();
   const resume = useResumeSubscription();
+  const portal = useOpenCustomerPortal();
+  const billing = useBillingConfig();
   const { modal } = App.useApp();
 
   if (plan.isLoading) return <PageLoading />;
@@ -28,6 +30,8 @@ function PlanCard() {
   }
   const summary = planSummary(plan.data);
   const premium = summary.name === 'Joy Premium';
+  // Stripe keeps the payment method and the invoices of anyone who has subscribed through it.
+  const canManagePayments = billing.data?.provider === 'stripe' && plan.data !== undefined && plan.data.status !== 'free';
 
   const confirmCancel = () =>
     modal.confirm({
@@ -71,6 +75,11 @@ function PlanCard() {
         {summary.canResume && (
           <Button type="primary" icon={<CrownOutlined aria-hidden="true" />} onClick={() => resume.mutate()} loading={resume.isPending}>
             Resume Joy Premium
+          </Button>
+        )}
+        {canManagePayments && (
+          <Button icon={<CreditCardOutlined aria-hidden="true" />} onClick={() => portal.mutate()} loading={portal.isPending}>
+            Manage payment method and invoices
           </Button>
         )}
       </div>

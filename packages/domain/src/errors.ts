@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   'billing.not_set_up': 'conflict', // no Stripe keys and no sandbox on this install: no checkout opens
   'billing.already_premium': 'conflict', // an operator's grant to someone who has Joy Premium
   'billing.grant_invalid': 'invalid',
+  'billing.portal_unavailable': 'conflict', // no Stripe on this install, or nothing paid through it yet
   // care
   'care.kind_invalid': 'invalid',
   'care.message_not_text': 'invalid',
