@@ -49,6 +49,19 @@ describe('a person signs in, rates their joy, and signs out', () => {
     await context.close();
   });
 
+  it('stores one rating for a double click on Save', async () => {
+    const { page, context } = await newPage(browser);
+    await signInThroughLanding(page, server.baseUrl, 'double.click@example.com', 'Dee');
+    await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
+    await page.getByLabel('Joy: 4 stars, High').check({ force: true });
+    await page.getByRole('button', { name: 'Save Rating' }).dblclick();
+    await page.getByText('Rating Saved!').first().waitFor();
+    await page.getByText('Your Current Joy Level').waitFor();
+    const ratings = (await (await page.request.get(`${server.baseUrl}/api/joy-ratings`)).json()) as unknown[];
+    expect(ratings).toHaveLength(1);
+    await context.close();
+  });
+
   it('sends a signed-out visitor of a signed-in page to sign-in after the Unauthorized toast', async () => {
     const { page, context } = await newPage(browser);
     await signInThroughLanding(page, server.baseUrl, 'bob@example.com', 'Bob');
