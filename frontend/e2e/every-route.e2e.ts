@@ -42,6 +42,8 @@ const SIGNED_IN: RouteCheck[] = [
   { path: '/groups', name: 'groups' },
   { path: '/insights', name: 'insights', heading: 'Joy Insights', charts: 2 },
   { path: '/subscribe', name: 'subscribe' },
+  { path: '/account', name: 'account', heading: 'Your Account' },
+  { path: '/settings', name: 'settings', heading: 'Settings' },
   { path: '/logos', name: 'logos', heading: 'Logo Concepts' },
   { path: '/help', name: 'help', heading: 'Help & Support' },
   { path: '/privacy', name: 'privacy', heading: 'Privacy Policy' },
@@ -49,10 +51,43 @@ const SIGNED_IN: RouteCheck[] = [
   { path: '/no-such-page', name: 'unknown', heading: '404 Page Not Found' },
 ];
 
+/** The smallest phone the app supports, a tablet, a laptop (issue 18's design pass). */
 const WIDTHS = [
-  { label: 'phone', viewport: PHONE },
+  { label: 'phone', viewport: { width: 360, height: PHONE.height } },
+  { label: 'tablet', viewport: { width: 768, height: 1024 } },
   { label: 'desktop', viewport: DESKTOP },
 ] as const;
+
+/**
+ * What a person would notice is wrong with the layout: words broken in the middle (a word of 4+ letters whose
+ * letters sit on two lines; e-mail addresses and links may break), and headings cut off (their text wider than
+ * their box).
+ */
+async function layoutProblems(page: Page, shot: string): Promise<string[]> {
+  const { broken, clipped } = await page.evaluate(() => {
+    const broken = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (const m of text.matchAll(/[^\s\-–—/]{4,}/g)) {
+        if (m[0].includes('@') || m[0].length > 24) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index!);
+        range.setEnd(node, m.index! + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => Math.round(r.bottom)));
+        if (lines.size > 1) broken.add(m[0]);
+      }
+    }
+    const clipped = [...document.querySelectorAll<HTMLElement>('h1, h2, h3')]
+      .filter((h) => h.offsetParent !== null && h.scrollWidth > h.clientWidth + 1)
+      .map((h) => h.textContent ?? '');
+    return { broken: [...broken], clipped };
+  });
+  return [
+    ...broken.map((word) => `${shot}: "${word}" is broken across two lines`),
+    ...clipped.map((title) => `${shot}: the heading "${title}" is cut off`),
+  ];
+}
 
 /** Visits a route, waits for it to settle, screenshots it and returns its serious axe violations as text. */
 async function visit(page: Page, baseUrl: string, route: RouteCheck, shot: string): Promise<string> {
@@ -77,14 +112,15 @@ async function visit(page: Page, baseUrl: string, route: RouteCheck, shot: strin
     // Each chart says when it has drawn its option, entry animation included.
     await page.locator('[data-testid="echart"][data-rendered="true"]').nth(route.charts - 1).waitFor();
   }
-  // No horizontal scrolling at any width.
+  // No horizontal scrolling at any width, no word broken mid-word, no heading cut off.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   await screenshot(page, shot);
-  const problems = describeViolations(shot, await seriousViolations(page));
-  return overflow > 1 ? `${problems}\n${shot}: page scrolls sideways by ${overflow}px`.trim() : problems;
+  const problems = [describeViolations(shot, await seriousViolations(page)), ...(await layoutProblems(page, shot))];
+  if (overflow > 1) problems.push(`${shot}: page scrolls sideways by ${overflow}px`);
+  return problems.filter(Boolean).join('\n');
 }
 
-describe('every route, signed out and signed in, at phone and desktop widths', () => {
+describe('every route, signed out and signed in, at 360, 768 and 1280 px', () => {
   let server: RunningServer;
   let browser: Browser;
   let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
