@@ -6,7 +6,7 @@ import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
+import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -300,7 +300,7 @@ export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuer
     const stats = await memberStats(this.readModels, group.members);
     return stats
       .flatMap((s) => s?.recent ?? [])
-      .sort((a, b) => b.seq - a.seq)
+      .sort(newestFirst)
       .slice(0, GROUP_RATINGS_LIMIT)
       .map(({ id, userId: rater, overallScore, createdAt }) => ({ id, userId: rater, overallScore, createdAt }));
   }
