@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { AppModule } from './app.module';
 import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
-import { bodyErrors, jsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
+import { ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
@@ -117,12 +117,14 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
     '/api',
     chain([
       compressAnswers(),
-      chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody()], bodyErrors),
+      chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody(undefined, LARGE_BODY_PATHS)], bodyErrors),
       noStore,
       apiSession(config, infra.sessions),
       writeLimiter(config.rateLimits, null),
     ]),
   );
+  // An account import's body (a whole export) is larger, and read only for a signed-in session.
+  app.use(ACCOUNT_IMPORT_PATH, chain(largeJsonBody(IMPORT_LIMIT), bodyErrors));
   serveFrontend(server, config.frontendDist);
   app.setGlobalPrefix('api');
   app.useGlobalPipes(apiValidationPipe());

@@ -61,6 +61,7 @@ describe('routes', () => {
     expect(await screen.findAllByRole('link', { name: /Upgrade/ })).not.toHaveLength(0);
     expect(await screen.findByRole('link', { name: 'Join Your First Group' })).toHaveAttribute('href', '/groups');
     expect(screen.queryByText('Your Current Joy Level')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Care Sent/ })).not.toBeInTheDocument();
   });
 
   it('hides Upgrade for premium users and greets by e-mail without a first name', async () => {
@@ -69,6 +70,9 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome back, maya!' })).toBeInTheDocument();
     expect(await screen.findAllByRole('link', { name: /Dashboard/ })).not.toHaveLength(0);
     expect(screen.queryByRole('link', { name: /Upgrade/ })).not.toBeInTheDocument();
+    // Premium members see the care they sent in the navigation instead.
+    const careSent = await screen.findAllByRole('link', { name: /Care Sent/ });
+    expect(careSent[0]).toHaveAttribute('href', '/care/sent');
   });
 
   it('shows the 404 page for unknown paths when signed in', async () => {

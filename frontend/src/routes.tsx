@@ -2,6 +2,7 @@ import {
   AppstoreOutlined,
   BarChartOutlined,
   DashboardOutlined,
+  GiftOutlined,
   HomeOutlined,
   QuestionCircleOutlined,
   SettingOutlined,
@@ -29,6 +30,7 @@ export const SIGNED_IN_ROUTES: PageRoute[] = [
   { path: '/logos', title: 'Logo Concepts', Component: lazy(() => import('./pages/Logos')) },
   { path: '/account', title: 'Your Account', Component: lazy(() => import('./pages/Account')) },
   { path: '/settings', title: 'Settings', Component: lazy(() => import('./pages/Settings')) },
+  { path: '/care/sent', title: 'Care You Sent', Component: lazy(() => import('./pages/CareSent')) },
 ];
 
 /** Pages open to everyone, signed in or not. */
@@ -43,7 +45,13 @@ export const HomePage = lazy(() => import('./pages/Home'));
 /** The account page's link: in the user menu (desktop) and in the drawer. */
 export const ACCOUNT_LINK = { to: '/account', label: 'Account' } as const;
 
-/** Links of the signed-in navigation bar, in order. Upgrade (/subscribe) is added for free users. */
+/**
+ * Care sent (a Joy Premium feature): in the navigation after Groups for premium members, where free members see
+ * Upgrade at the end instead; the page itself is open to everyone signed in (care sent before a plan ended).
+ */
+export const CARE_SENT_LINK = { to: '/care/sent', label: 'Care Sent', icon: <GiftOutlined aria-hidden="true" /> } as const;
+
+/** Links of the signed-in navigation bar, in order. Upgrade (/subscribe) is added for free users, Care Sent for premium ones. */
 export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; icon: ReactNode }> = [
   { to: '/', label: 'Home', icon: <HomeOutlined aria-hidden="true" /> },
   { to: '/dashboard', label: 'Dashboard', icon: <DashboardOutlined aria-hidden="true" /> },

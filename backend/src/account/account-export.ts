@@ -43,6 +43,8 @@ export interface ExportedCareAction {
   sentAt: string;
   status: string;
   fulfilledAt: string | null;
+  /** When the recipient said thanks, or null. */
+  thankedAt: string | null;
 }
 
 export interface ExportedProfile {
@@ -110,13 +112,17 @@ export class AccountExport {
     };
   }
 
-  /** Every rating, oldest first, read from the event store one at a time as the consumer asks. */
+  /**
+   * Every rating, oldest first by the time it was made (an imported rating comes later in the stream than it was
+   * made), read from the event store and handed out one at a time as the consumer asks.
+   */
   async *ratings(userId: string): AsyncGenerator<ExportedRating> {
-    for (const event of await this.store.readStream(`ratings-${userId}`)) {
-      if (event.type !== 'RatingSubmitted') continue;
-      const d = event.data as unknown as RatingSubmitted['data'];
-      yield ratingViewOf(d);
-    }
+    const ratings = (await this.store.readStream(`ratings-${userId}`))
+      .filter((event) => event.type === 'RatingSubmitted')
+      .map((event) => ratingViewOf(event.data as unknown as RatingSubmitted['data']));
+    // Stable: ratings made at the same instant keep the stream's order.
+    ratings.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    yield* ratings;
   }
 
   async groups(userId: string): Promise<ExportedGroup[]> {
@@ -148,6 +154,7 @@ export class AccountExport {
       sentAt: d.sentAt,
       status: d.status,
       fulfilledAt: d.fulfilledAt,
+      thankedAt: d.thankedAt ?? null,
     }));
   }
 

@@ -129,7 +129,9 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
     const store = app.running.infra.store;
     const stream = `ratings-${ids.zel}`;
     let version = (await store.readStream(stream)).length;
-    const start = Date.now() - (SEEDED + 10) * 60_000;
+    // Made after her rating of the API (a millisecond apart), as if she had rated 10,000 times since: ratings count
+    // by the time they were made (an imported one may be older than the stream's last).
+    const start = Date.parse((await as(zel).get('/api/joy-ratings/latest')).body.createdAt) + 1;
     let position = 0;
     for (let from = 0; from < SEEDED; from += 1000) {
       const batch: EventToAppend[] = [];
@@ -139,7 +141,7 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
         const overallScore = Math.round((s.reduce((a, b) => a + b, 0) / 5) * 10) / 10;
         batch.push({
           type: 'RatingSubmitted',
-          data: { ratingId: `seeded-${i}`, userId: ids.zel, ...factors, overallScore, submittedAt: new Date(start + i * 60_000).toISOString() },
+          data: { ratingId: `seeded-${i}`, userId: ids.zel, ...factors, overallScore, submittedAt: new Date(start + i).toISOString() },
           metadata: metadataFor({ actorUserId: ids.zel }, `seeded-${ids.zel}-${i}`),
         });
       }

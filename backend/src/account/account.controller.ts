@@ -1,5 +1,5 @@
-import { DomainError } from '@joy/domain';
-import { Body, Controller, Delete, Get, HttpCode, Logger, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { DomainError, type ImportResultView } from '@joy/domain';
+import { Body, Controller, Delete, Get, HttpCode, Logger, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { SESSION_COOKIE } from '../identity/session';
@@ -7,9 +7,10 @@ import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { AccountDeletion } from './account-deletion';
 import { AccountExport, exportFileName, type ExportFormat } from './account-export';
+import { AccountImport } from './account-import';
 import { ACCOUNT_MESSAGES, DeleteAccountDto } from './account.dto';
 
-/** The person's own data: export it (JSON or CSV, streamed as a download) or delete the account. */
+/** The person's own data: export it (JSON or CSV, streamed as a download), import ratings, or delete the account. */
 @Controller('account')
 @UseGuards(SignedInGuard)
 export class AccountController {
@@ -17,6 +18,7 @@ export class AccountController {
 
   constructor(
     private readonly exporter: AccountExport,
+    private readonly importer: AccountImport,
     private readonly deletion: AccountDeletion,
   ) {}
 
@@ -36,6 +38,16 @@ export class AccountController {
       if (!res.writableEnded) res.destroy();
       this.logger.warn(`Export ended early: ${(err as Error).name}`);
     }
+  }
+
+  /**
+   * POST /api/account/import with the JSON export of this or another Joy install (up to 5 MB, see http/edge.ts) →
+   * `{ imported, skipped }`. Any problem in the file: 400 naming its path (`ratings[3].health`), nothing added.
+   */
+  @Post('import')
+  @HttpCode(200)
+  import(@CurrentUser() user: SessionUser, @Body() body: unknown): Promise<ImportResultView> {
+    return this.importer.import(user.id, body);
   }
 
   /**

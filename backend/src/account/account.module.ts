@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountDeletion } from './account-deletion';
 import { AccountExport } from './account-export';
+import { AccountImport } from './account-import';
 import { AccountController } from './account.controller';
 
-/** The person's own data and account: export (JSON, CSV) and deletion (crypto-shredding). */
+/** The person's own data and account: export (JSON, CSV), import of ratings (JSON) and deletion (crypto-shredding). */
 @Module({
   imports: [CqrsModule],
   controllers: [AccountController],
-  providers: [AccountExport, AccountDeletion],
+  providers: [AccountExport, AccountImport, AccountDeletion],
 })
 export class AccountModule {}

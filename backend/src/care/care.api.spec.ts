@@ -53,6 +53,7 @@ describe('care actions over HTTP', () => {
       await as().get('/api/care-actions/received'),
       await as().get('/api/care-actions/sent'),
       await as().get(`/api/groups/${family.id}/care-suggestions`),
+      await as().post('/api/care-actions/00000000-0000-4000-8000-000000000000/thank'),
     ]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' });
@@ -167,7 +168,7 @@ describe('care actions over HTTP', () => {
 
     await eventually(async () => (await as(bob).get('/api/care-actions/received')).body[0]?.status === 'fulfilled');
     expect((await as(bob).get('/api/care-actions/received')).body).toEqual([
-      { id: flowers.id, groupId: family.id, senderId: ids.ada, senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you, Bob', sentAt: res.body.sentAt, status: 'fulfilled' },
+      { id: flowers.id, groupId: family.id, senderId: ids.ada, senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you, Bob', sentAt: res.body.sentAt, status: 'fulfilled', thankedAt: null },
     ]);
     expect((await as(ada).get('/api/care-actions/received')).body).toEqual([]);
   });
@@ -181,6 +182,39 @@ describe('care actions over HTTP', () => {
     expect(received[0]).toMatchObject({ senderFirstName: 'Cy', message: null });
     expect((await as(cy).get('/api/care-actions/sent')).body.map((r: { id: string }) => r.id)).toEqual([res.body.id]);
     expect((await as(dan).get('/api/care-actions/sent')).body).toEqual([]);
+  });
+
+  it('lets the recipient thank the sender once, as an event the sender sees; anyone else gets 404, a second thanks 409', async () => {
+    const before = await head();
+    for (const [cookie, id] of [[dan, flowers.id], [ada, flowers.id], [cy, flowers.id], [bob, '00000000-0000-4000-8000-000000000000'], [bob, 'x'.repeat(65)]]) {
+      const res = await as(cookie).post(`/api/care-actions/${id}/thank`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, code: 'care.not_found', message: CARE_MESSAGES.notFound });
+    }
+    expect(await head()).toBe(before);
+    expect((await as(ada).get('/api/care-actions/sent')).body.find((c: { id: string }) => c.id === flowers.id)).toMatchObject({ thankedAt: null });
+
+    const res = await as(bob).post(`/api/care-actions/${flowers.id}/thank`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: flowers.id, senderId: ids.ada, senderFirstName: 'Ada', kind: 'flowers', thankedAt: expect.any(String) });
+    const thankedAt = res.body.thankedAt as string;
+    expect(Math.abs(Date.parse(thankedAt) - Date.now())).toBeLessThan(60_000);
+    // Read-your-writes: both lists show it at once.
+    expect((await as(ada).get('/api/care-actions/sent')).body.find((c: { id: string }) => c.id === flowers.id)).toMatchObject({ recipientFirstName: 'Bob', thankedAt });
+    expect((await as(bob).get('/api/care-actions/received')).body.map((c: { id: string; thankedAt: string | null }) => [c.id, c.thankedAt])).toEqual([
+      [expect.any(String), null],
+      [flowers.id, thankedAt],
+    ]);
+    const stream = await app.running.infra.store.readStream(careStream(flowers.id));
+    expect(stream.map((e) => e.type)).toEqual(['CareActionSent', 'CareActionFulfilled', 'CareActionThanked']);
+    expect(stream[2].data).toEqual({ careActionId: flowers.id, recipientId: ids.bob, thankedAt });
+    expect(stream[2].metadata.actorUserId).toBe(ids.bob);
+
+    const again = await head();
+    const twice = await as(bob).post(`/api/care-actions/${flowers.id}/thank`);
+    expect(twice.status).toBe(409);
+    expect(twice.body).toEqual({ statusCode: 409, code: 'care.already_thanked', message: CARE_MESSAGES.alreadyThanked });
+    expect(await head()).toBe(again);
   });
 
   it('fulfils nothing twice after a restart (the reactor replays from the start on the embedded default)', async () => {
@@ -200,5 +234,7 @@ describe('care actions over HTTP', () => {
       recorded.close();
     }
     expect((await as(bob).get('/api/care-actions/received')).body.map((r: { status: string }) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    // The thanks is kept too.
+    expect((await as(ada).get('/api/care-actions/sent')).body[0]).toMatchObject({ id: flowers.id, thankedAt: expect.any(String) });
   });
 });

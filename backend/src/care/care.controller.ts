@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { SendCareActionDto } from './care.dto';
-import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand } from './care.handlers';
+import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand, ThankCareActionCommand } from './care.handlers';
 import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
 
 /** Care actions (Joy Premium): send to a member of a shared group; lists of care received and sent. */
@@ -23,6 +23,16 @@ export class CareActionsController {
   @HttpCode(201)
   send(@CurrentUser() user: SessionUser, @Body() body: SendCareActionDto): Promise<CareActionView> {
     return this.commands.execute(new SendCareActionCommand(user.id, body.groupId, body.recipientId, body.kind, body.message));
+  }
+
+  /**
+   * The recipient thanks the sender: 200 with the care action as the recipient's list shows it. 404 "Care action
+   * not found" for anyone else's (the sender's own included) or none; 409 `care.already_thanked` the second time.
+   */
+  @Post(':id/thank')
+  @HttpCode(200)
+  thank(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<ReceivedCareActionView> {
+    return this.commands.execute(new ThankCareActionCommand(user.id, id));
   }
 
   @Get('received')

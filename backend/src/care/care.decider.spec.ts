@@ -4,6 +4,7 @@ import {
   CARE_MESSAGES,
   CareActionFulfilled,
   CareActionSent,
+  CareActionThanked,
   careDecider,
   careDetails,
   CareEvent,
@@ -145,5 +146,37 @@ describe('care decider: fulfilment', () => {
 
   it('folds to the order id', () => {
     expect(given([sent, fulfilled])).toEqual({ status: 'fulfilled', sent: sent.data, orderId: 'o1' });
+  });
+});
+
+describe('care decider: thanks', () => {
+  const later = new Date('2026-11-21T10:00:00.000Z');
+  const thank = (userId: string) => ({ type: 'ThankCareAction' as const, careActionId: 'c1', userId, at: later });
+  const thanked: CareActionThanked = { type: 'CareActionThanked', data: { careActionId: 'c1', recipientId: 'bob', thankedAt: later.toISOString() } };
+
+  it('records the recipient’s thanks, before or after the fulfilment', () => {
+    expect(careDecider.decide(thank('bob'), given([sent]))).toEqual([thanked]);
+    expect(careDecider.decide(thank('bob'), given([sent, fulfilled]))).toEqual([thanked]);
+  });
+
+  it('refuses a second thanks with 409 and a code of its own', () => {
+    for (const history of [[sent, thanked], [sent, thanked, fulfilled], [sent, fulfilled, thanked]]) {
+      expectRefusal(() => careDecider.decide(thank('bob'), given(history)), { kind: 'conflict', code: 'care.already_thanked', message: CARE_MESSAGES.alreadyThanked });
+    }
+  });
+
+  it('answers anyone but the recipient (the sender included) and an unknown care action with 404', () => {
+    for (const userId of ['ada', 'cy']) {
+      expectRefusal(() => careDecider.decide(thank(userId), given([sent])), { kind: 'not_found', code: 'care.not_found', message: CARE_MESSAGES.notFound });
+    }
+    expectRefusal(() => careDecider.decide(thank('bob'), given([])), { kind: 'not_found', code: 'care.not_found', message: CARE_MESSAGES.notFound });
+  });
+
+  it('keeps the thanks and the order whichever came first, and still fulfils a thanked care action once', () => {
+    expect(given([sent, thanked, fulfilled])).toEqual({ status: 'fulfilled', sent: sent.data, orderId: 'o1', thankedAt: later.toISOString() });
+    expect(given([sent, fulfilled, thanked])).toEqual({ status: 'fulfilled', sent: sent.data, orderId: 'o1', thankedAt: later.toISOString() });
+    const fulfil = { type: 'FulfilCareAction' as const, careActionId: 'c1', orderId: 'o1', at };
+    expect(careDecider.decide(fulfil, given([sent, thanked]))).toEqual([fulfilled]);
+    expect(careDecider.decide(fulfil, given([sent, thanked, fulfilled]))).toEqual([]);
   });
 });

@@ -9,8 +9,10 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  *
  *   1. CareActionSent       appended by the command (POST /api/care-actions), stream version 1;
  *   2. CareActionFulfilled  appended by the fulfilment reactor (care-fulfilment.ts) after the order was placed,
- *                           with expected version 1 and the deterministic event id `care-fulfilled-<id>`, so a
- *                           redelivered job appends nothing new.
+ *                           with the deterministic event id `care-fulfilled-<id>`, so a redelivered job appends
+ *                           nothing new;
+ *   3. CareActionThanked    appended when the recipient says thanks (POST /api/care-actions/:id/thank), at most
+ *                           once, before or after the fulfilment; the sender sees it on their Sent page.
  *
  * Who may send is decided from facts the handler reads (premium status, the group's members), so the
  * decider stays pure.
@@ -34,6 +36,7 @@ export const CARE_MESSAGES = {
   messageTooLong: `message must be at most ${CARE_MESSAGE_MAX} characters`,
   alreadySent: 'This care action already exists.',
   notFound: 'Care action not found',
+  alreadyThanked: 'You already said thanks for this care action.',
   declined: 'This member does not accept care actions.',
   pairLimit: `You have sent this member ${CARE_LIMITS.perPair} care actions in the last 24 hours. Please wait before sending another.`,
   senderLimit: `You can send at most ${CARE_LIMITS.perSender} care actions in 24 hours. Please wait before sending another.`,
@@ -60,9 +63,11 @@ export function careDetails(kind: unknown, message: unknown): { kind: CareKind; 
 /** The care action's fields as the API shows them (CareActionView), under the event's own name for the id. */
 export type CareActionSent = DomainEvent<'CareActionSent', Omit<CareActionView, 'id' | 'status'> & { careActionId: string }>;
 export type CareActionFulfilled = DomainEvent<'CareActionFulfilled', { careActionId: string; orderId: string; fulfilledAt: string }>;
-export type CareEvent = CareActionSent | CareActionFulfilled;
+/** The recipient thanked the sender: `recipientId` is who thanked (the only person who may). */
+export type CareActionThanked = DomainEvent<'CareActionThanked', { careActionId: string; recipientId: string; thankedAt: string }>;
+export type CareEvent = CareActionSent | CareActionFulfilled | CareActionThanked;
 
-export const CARE_EVENT_TYPES = ['CareActionSent', 'CareActionFulfilled'] as const;
+export const CARE_EVENT_TYPES = ['CareActionSent', 'CareActionFulfilled', 'CareActionThanked'] as const;
 
 // ---- commands -----------------------------------------------------------------------------------------
 
@@ -109,21 +114,40 @@ export interface FulfilCareAction {
   at: Date;
 }
 
-export type CareCommand = SendCareAction | FulfilCareAction;
+/** The recipient says thanks; `userId` is whoever asks (anyone else is told there is no such care action). */
+export interface ThankCareAction {
+  type: 'ThankCareAction';
+  careActionId: string;
+  userId: string;
+  at: Date;
+}
 
+export type CareCommand = SendCareAction | FulfilCareAction | ThankCareAction;
+
+/** `thankedAt`: when the recipient said thanks (independent of the fulfilment, which may come before or after). */
 export type CareState =
   | { status: 'none' }
-  | { status: 'sent'; sent: CareActionSent['data'] }
-  | { status: 'fulfilled'; sent: CareActionSent['data']; orderId: string };
+  | { status: 'sent'; sent: CareActionSent['data']; thankedAt?: string }
+  | { status: 'fulfilled'; sent: CareActionSent['data']; orderId: string; thankedAt?: string };
+
+function thank(command: ThankCareAction, state: CareState): CareEvent[] {
+  // Another person's care action answers as if it did not exist (the sender's too: only the recipient thanks).
+  if (state.status === 'none' || state.sent.recipientId !== command.userId) throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
+  if (state.thankedAt) throw new DomainError('care.already_thanked', CARE_MESSAGES.alreadyThanked);
+  return [{ type: 'CareActionThanked', data: { careActionId: command.careActionId, recipientId: command.userId, thankedAt: command.at.toISOString() } }];
+}
 
 export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
   initialState: { status: 'none' },
   evolve(state, event) {
     if (event.type === 'CareActionSent') return { status: 'sent', sent: event.data };
-    if (event.type === 'CareActionFulfilled' && state.status !== 'none') return { status: 'fulfilled', sent: state.sent, orderId: event.data.orderId };
+    if (state.status === 'none') return state;
+    if (event.type === 'CareActionFulfilled') return { ...state, status: 'fulfilled', orderId: event.data.orderId };
+    if (event.type === 'CareActionThanked') return { ...state, thankedAt: event.data.thankedAt };
     return state;
   },
   decide(command, state) {
+    if (command.type === 'ThankCareAction') return thank(command, state);
     if (command.type === 'FulfilCareAction') {
       if (state.status === 'none') throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
       // Already fulfilled (a redelivered job, a retry after a crash): nothing new to record.

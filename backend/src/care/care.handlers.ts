@@ -98,7 +98,60 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
   }
 }
 
+export class ThankCareActionCommand {
+  constructor(
+    readonly userId: string,
+    readonly careActionId: string,
+  ) {}
+}
+
+/**
+ * The recipient says thanks: CareActionThanked on `care-<id>`, answered with the care action as the recipient's
+ * list shows it (thanked) once the lists show it. Another person's care action, or none: 404; twice: 409.
+ */
+@CommandHandler(ThankCareActionCommand)
+export class ThankCareActionHandler implements ICommandHandler<ThankCareActionCommand, ReceivedCareActionView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  async execute({ userId, careActionId }: ThankCareActionCommand): Promise<ReceivedCareActionView> {
+    // Ids are at most 64 characters (as the API hands them out): anything else is no care action of anyone's.
+    if (careActionId.length > 64) throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
+    const at = new Date();
+    const { append } = await decideAndAppend(
+      this.store,
+      careStream(careActionId),
+      careDecider,
+      { type: 'ThankCareAction', careActionId, userId, at },
+      { actorUserId: userId, now: at },
+    );
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['CareActionThanked'] });
+    const doc = await this.readModels.get<CareActionDoc>(careActionsProjector.collection, careActionId);
+    if (!doc) throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
+    const names = await firstNames(this.readModels, this.keys, [doc.senderId]);
+    return receivedView(doc, names);
+  }
+}
+
 // ---- queries ------------------------------------------------------------------------------------------
+
+function receivedView(d: CareActionDoc, names: Map<string, string | null>): ReceivedCareActionView {
+  return {
+    id: d.id,
+    groupId: d.groupId,
+    senderId: d.senderId,
+    senderFirstName: names.get(d.senderId) ?? null,
+    kind: d.kind,
+    message: d.message,
+    sentAt: d.sentAt,
+    status: d.status,
+    thankedAt: d.thankedAt ?? null,
+  };
+}
 
 /** First names (decrypted; null for a deleted account). */
 async function firstNames(readModels: ReadModelStore, keys: KeyStore, userIds: string[]): Promise<Map<string, string | null>> {
@@ -153,16 +206,7 @@ export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuer
       { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
     );
     const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.senderId));
-    return docs.map((d) => ({
-      id: d.id,
-      groupId: d.groupId,
-      senderId: d.senderId,
-      senderFirstName: names.get(d.senderId) ?? null,
-      kind: d.kind,
-      message: d.message,
-      sentAt: d.sentAt,
-      status: d.status,
-    }));
+    return docs.map((d) => receivedView(d, names));
   }
 }
 
@@ -194,6 +238,7 @@ export class GetCareSentHandler implements IQueryHandler<GetCareSentQuery, SentC
       message: d.message,
       sentAt: d.sentAt,
       status: d.status,
+      thankedAt: d.thankedAt ?? null,
     }));
   }
 }

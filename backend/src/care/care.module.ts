@@ -7,6 +7,7 @@ import {
   GetCareSentHandler,
   GetCareSuggestionsHandler,
   SendCareActionHandler,
+  ThankCareActionHandler,
 } from './care.handlers';
 
 /**
@@ -18,6 +19,7 @@ import {
   controllers: [CareActionsController, CareSuggestionsController],
   providers: [
     SendCareActionHandler,
+    ThankCareActionHandler,
     GetCareSuggestionsHandler,
     GetCareReceivedHandler,
     GetCareSentHandler,

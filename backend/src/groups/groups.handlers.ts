@@ -6,7 +6,7 @@ import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating } from '../projections/group-stats.projector';
+import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -309,8 +309,8 @@ export class GetMyGroupsHandler implements IQueryHandler<GetMyGroupsQuery, Group
     // The document lists them in the order of the user's stream (joins are appended to `user-<id>`), which the
     // EventStoreDB migration's copies keep, whereas their positions (`seq`) change when a rebuild after a scavenge
     // sees the copies (docs/decisions.md): newest first is that order reversed.
-    const newestFirst = [...(memberships?.groups ?? [])].reverse();
-    const groups = await Promise.all(newestFirst.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
+    const latestJoinsFirst = [...(memberships?.groups ?? [])].reverse();
+    const groups = await Promise.all(latestJoinsFirst.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
     return groups.filter((g): g is NonNullable<typeof g> => g !== null).map(groupView);
   }
 }
@@ -391,7 +391,7 @@ export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuer
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group.members);
     return activityVisibleTo(userId, group, stats)
-      .sort((a, b) => b.seq - a.seq)
+      .sort(newestFirst)
       .slice(0, GROUP_RATINGS_LIMIT)
       .map(({ id, userId: rater, overallScore, createdAt }) => ({ id, userId: rater, overallScore, createdAt }));
   }

@@ -32,6 +32,17 @@ export const MAX_JSON_DEPTH = 32;
 export const JSON_LIMIT = '100kb';
 /** Stripe's events are a few KB; 1 MB leaves room and bounds the signature check's work. */
 export const WEBHOOK_LIMIT = '1mb';
+/**
+ * POST /api/account/import takes a whole export (GET /api/account/export?format=json): about 150 bytes per
+ * rating, so a year of several ratings a day is a few hundred KB; 5 MB leaves room for years and for the care
+ * actions and groups the file also holds. Read only for a signed-in session (see `largeJsonBody`).
+ */
+export const ACCOUNT_IMPORT_PATH = '/api/account/import';
+export const IMPORT_LIMIT = '5mb';
+/** The routes whose JSON body may be larger than JSON_LIMIT: the general parser leaves them to `largeJsonBody`. */
+export const LARGE_BODY_PATHS: readonly string[] = [ACCOUNT_IMPORT_PATH];
+
+const pathOf = (req: { originalUrl: string }) => req.originalUrl.split('?')[0];
 
 function prototypeKey(value: unknown, depth = 0): string | null {
   if (value === null || typeof value !== 'object' || depth > 32) return null;
@@ -90,18 +101,32 @@ class TooDeepError extends Error {
  * JSON bodies up to 100 KB and 32 levels deep: a larger body is answered 413 before it is read (from its
  * Content-Length, or as soon as the stream passes the limit), a deeper one 400 before it is parsed, invalid JSON 400.
  */
-export function jsonBody(): RequestHandler[] {
-  return [
-    express.json({
-      limit: JSON_LIMIT,
-      strict: true,
-      type: 'application/json',
-      verify: (_req, _res, buf) => {
-        if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new TooDeepError();
-      },
-    }) as RequestHandler,
-    refusePrototypeKeys,
-  ];
+export function jsonBody(limit: string = JSON_LIMIT, skip: readonly string[] = []): RequestHandler[] {
+  const parse = express.json({
+    limit,
+    strict: true,
+    type: 'application/json',
+    verify: (_req, _res, buf) => {
+      if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new TooDeepError();
+    },
+  }) as RequestHandler;
+  return [skip.length === 0 ? parse : (req, res, next) => (skip.includes(pathOf(req)) ? next() : parse(req, res, next)), refusePrototypeKeys];
+}
+
+/**
+ * The body of a LARGE_BODY_PATHS route, up to `limit`, read only once the session is known to be signed in (mounted
+ * after the session and the write limit): nobody signed out makes the server read megabytes. 401 otherwise, as the
+ * route itself would answer.
+ */
+export function largeJsonBody(limit: string): RequestHandler[] {
+  const signedInFirst: RequestHandler = (req, res, next) => {
+    if (!req.user && STATE_CHANGING.has(req.method)) {
+      sendApiError(res, 'auth.unauthorized', 'Unauthorized');
+      return;
+    }
+    next();
+  };
+  return [signedInFirst, ...jsonBody(limit)];
 }
 
 /** A raw body (the signed webhook) up to 1 MB, kept as bytes for the signature check: never scanned, never parsed here. */
@@ -118,7 +143,7 @@ export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
   } else if (type === 'entity.too.deep') {
     sendApiError(res, 'request.invalid', (err as Error).message);
   } else if (type === 'entity.too.large') {
-    const limit = Buffer.isBuffer(req.body) || req.originalUrl.startsWith('/api/billing/webhook') ? '1 MB' : '100 KB';
+    const limit = Buffer.isBuffer(req.body) || req.originalUrl.startsWith('/api/billing/webhook') ? '1 MB' : LARGE_BODY_PATHS.includes(pathOf(req)) ? '5 MB' : '100 KB';
     sendApiError(res, 'request.too_large', `Request body is too large (${limit} at most)`);
   } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     sendApiError(res, 'request.not_json', 'Request body must be UTF-8 JSON');

@@ -3,6 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { type AdvancedInsights, DomainError } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import type { RatingDoc } from '../projections/ratings.projector';
+import { newestRatingFirst } from '../ratings/ratings.handlers';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { advancedInsights } from './analytics';
 
@@ -24,6 +25,7 @@ export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsi
   async execute({ userId }: GetAdvancedInsightsQuery): Promise<AdvancedInsights> {
     if (!(await this.isPremium(userId))) throw new DomainError('plan.premium_required', ADVANCED_INSIGHTS_PREMIUM_ONLY);
     const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'asc' } });
-    return advancedInsights(docs);
+    // Oldest first by the time each was made (an imported rating comes later in the stream than it was made).
+    return advancedInsights(docs.sort((a, b) => newestRatingFirst(b, a)));
   }
 }

@@ -1,11 +1,13 @@
 import type { CareActionView } from '@joy/domain';
-import type { CareActionFulfilled, CareActionSent } from '../care/care.decider';
+import type { CareActionFulfilled, CareActionSent, CareActionThanked } from '../care/care.decider';
 import { dataOf, Projector } from './projector';
 
 /** A care action as the API shows it to its sender, with the fulfilment and the order of the lists. */
 export interface CareActionDoc extends CareActionView {
   orderId: string | null;
   fulfilledAt: string | null;
+  /** When the recipient said thanks (CareActionThanked), or null. Absent on documents projected before thanks existed. */
+  thankedAt?: string | null;
   /** Global position of the CareActionSent event: orders the lists newest first without ties. */
   seq: number;
 }
@@ -16,7 +18,7 @@ export interface CareActionDoc extends CareActionView {
  */
 export const careActionsProjector: Projector<CareActionDoc> = {
   collection: 'care-actions',
-  eventTypes: ['CareActionSent', 'CareActionFulfilled'],
+  eventTypes: ['CareActionSent', 'CareActionFulfilled', 'CareActionThanked'],
   indexes: ['recipientId', 'senderId'],
   ids: (event) => [dataOf<{ careActionId: string }>(event).careActionId],
   evolve(doc, event) {
@@ -33,11 +35,13 @@ export const careActionsProjector: Projector<CareActionDoc> = {
         status: doc?.status ?? 'sent',
         orderId: doc?.orderId ?? null,
         fulfilledAt: doc?.fulfilledAt ?? null,
+        thankedAt: doc?.thankedAt ?? null,
         seq: event.position,
       };
     }
-    // CareActionFulfilled follows its CareActionSent in the same stream, so in the global order too.
+    // CareActionFulfilled and CareActionThanked follow their CareActionSent in the same stream, so in the global order too.
     if (!doc) return null;
+    if (event.type === 'CareActionThanked') return { ...doc, thankedAt: dataOf<CareActionThanked['data']>(event).thankedAt };
     const d = dataOf<CareActionFulfilled['data']>(event);
     return { ...doc, status: 'fulfilled', orderId: d.orderId, fulfilledAt: d.fulfilledAt };
   },

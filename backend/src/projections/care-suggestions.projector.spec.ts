@@ -64,4 +64,19 @@ describe('care-suggestions projection', () => {
     const doc = careSuggestionsProjector.evolve(null, events[0]);
     expect(careSuggestionsProjector.evolve(doc, events[0])).toEqual(doc);
   });
+
+  it('keeps the latest score by its time: an older rating that comes later (imported) changes nothing', async () => {
+    const store = new InMemoryReadModelStore();
+    const old = recorded('RatingSubmitted', { ratingId: 'old', userId: 'bob', relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore: 1, submittedAt: '2025-01-05T08:00:00.000Z' }, 20);
+    await project(store, [joined('bob', 'g1', 1), rated('bob', 4.2, 2), old]);
+    expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 4.2, needsSupport: false });
+    expect(await needing(store, 'g1')).toEqual([]);
+  });
+
+  it('never suggests someone who declined care actions, whatever they rate afterwards', async () => {
+    const store = new InMemoryReadModelStore();
+    const declined = recorded('UserSettingsChanged', { userId: 'bob', acceptCareActions: false }, 2);
+    await project(store, [joined('bob', 'g1', 1), declined, rated('bob', 1.2, 3)]);
+    expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 1.2, needsSupport: true, declinesCare: true });
+  });
 });

@@ -47,6 +47,8 @@ export const careSuggestionsProjector: Projector<CareSupportDoc> = {
     }
     if (event.position <= current.latestSeq) return current;
     const d = dataOf<RatingSubmitted['data']>(event);
+    // The latest by its time: an imported rating made before the latest one (account-import.ts) changes nothing.
+    if (current.latestAt !== null && Date.parse(d.submittedAt) < Date.parse(current.latestAt)) return current;
     return {
       ...current,
       latestScore: d.overallScore,

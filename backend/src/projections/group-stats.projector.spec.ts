@@ -81,6 +81,16 @@ describe('group-stats projection', () => {
     expect(await snapshot(store)).toEqual(once);
   });
 
+  it('places a rating that comes after newer ones (imported) at its time: the latest stays the newest by time', async () => {
+    const store = new InMemoryReadModelStore();
+    for (const e of [rated('n1', 'dee', 4, '2026-11-20T08:00:00.000Z'), rated('old', 'dee', 1, '2025-01-05T08:00:00.000Z'), rated('n2', 'dee', 3, '2026-11-21T08:00:00.000Z')]) {
+      await applyEvent(store, stats, e);
+    }
+    const dee = await store.get<{ latest: { id: string }; recent: { id: string }[] }>('group-member-stats', 'dee');
+    expect(dee?.latest.id).toBe('n2');
+    expect(dee?.recent.map((r) => r.id)).toEqual(['n2', 'n1', 'old']);
+  });
+
   it('keeps at most the newest 100 ratings of a user', async () => {
     const store = new InMemoryReadModelStore();
     for (let i = 1; i <= MEMBER_RECENT_RATINGS + 5; i++) {

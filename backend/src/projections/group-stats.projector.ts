@@ -14,6 +14,12 @@ export interface MemberRating {
   seq: number;
 }
 
+/**
+ * Newest first by the rating's time, then by position: an imported rating (account-import.ts) is placed at the
+ * time it was made, not at the end.
+ */
+export const newestFirst = (a: MemberRating, b: MemberRating) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq;
+
 /** Newest ratings kept per user: enough for a group's 100 newest ratings and a week's count. */
 export const MEMBER_RECENT_RATINGS = 100;
 
@@ -59,7 +65,7 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: MemberRating = { id: d.ratingId, userId: d.userId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
     const recent = [rating, ...current.recent.filter((r) => r.id !== rating.id)]
-      .sort((a, b) => b.seq - a.seq)
+      .sort(newestFirst)
       .slice(0, MEMBER_RECENT_RATINGS);
     return { ...current, latest: recent[0], recent };
   },

@@ -34,4 +34,18 @@ describe('ratings projection', () => {
     expect({ latest: await store.get('latest-ratings', 'ada'), r1: await store.get('ratings', 'r1') }).toEqual(once);
     expect(once.latest).toMatchObject({ id: 'r2' });
   });
+
+  it('keeps the newest rating by its time as the latest when an older one (imported) comes later, with the last stream version', async () => {
+    const store = new InMemoryReadModelStore();
+    const at = (streamVersion: number, e: ReturnType<typeof recorded>) => ({ ...e, streamVersion });
+    await applyEvent(store, ratings, at(1, recorded('RatingSubmitted', rating('r1', 'ada', 4, '2026-11-20T08:00:00.000Z'), 1)));
+    await applyEvent(store, ratings, at(2, recorded('RatingSubmitted', rating('old', 'ada', 1, '2025-03-01T08:00:00.000Z'), 2)));
+    expect(await store.get('latest-ratings', 'ada')).toMatchObject({ id: 'r1', joy: 4, streamVersion: 2 });
+    await applyEvent(store, ratings, at(3, recorded('RatingSubmitted', rating('r3', 'ada', 2, '2026-11-21T08:00:00Z'), 3)));
+    expect(await store.get('latest-ratings', 'ada')).toMatchObject({ id: 'r3', streamVersion: 3 });
+    // Both are in the list and in the index, so both go with the account.
+    expect((await store.find('ratings', { userId: 'ada' })).map((r) => r.id).sort()).toEqual(['old', 'r1', 'r3']);
+    await applyEvent(store, ratings, recorded('UserDeleted', { userId: 'ada', deletedAt: '2026-11-22T00:00:00Z' }, 4));
+    expect(await store.find('ratings', { userId: 'ada' })).toEqual([]);
+  });
 });

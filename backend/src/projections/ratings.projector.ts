@@ -76,10 +76,19 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   },
 };
 
-/** latest-ratings: each user's newest rating, keyed by user id (with its stream version). */
+/**
+ * latest-ratings: each user's newest rating, keyed by user id, with the stream version of their last rating event
+ * (how many index chunks exist). Newest by its time: an imported rating (account/account-import.ts) comes later in
+ * the stream than it was made, and replaces the latest only when it was made after it.
+ */
 export const latestRatingsProjector: Projector<RatingDoc> = {
   collection: 'latest-ratings',
   eventTypes: ['RatingSubmitted', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
-  evolve: (_doc, event) => (event.type === 'UserDeleted' ? null : ratingDocFrom(event)),
+  evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    const rating = ratingDocFrom(event);
+    if (!doc || Date.parse(rating.createdAt) >= Date.parse(doc.createdAt)) return rating;
+    return { ...doc, streamVersion: Math.max(doc.streamVersion ?? 0, rating.streamVersion ?? 0) };
+  },
 };

@@ -14,6 +14,9 @@ export function ratingView(doc: RatingDoc): RatingView {
   return { id, createdAt, overallScore, relationships, health, purpose, growth, joy };
 }
 
+/** Newest first by the time a rating was made, then by position (the order of the events). */
+export const newestRatingFirst = (a: RatingDoc, b: RatingDoc) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq;
+
 export class SubmitRatingCommand {
   constructor(
     readonly userId: string,
@@ -58,7 +61,8 @@ export class GetRatingsHandler implements IQueryHandler<GetRatingsQuery, RatingV
 
   async execute({ userId }: GetRatingsQuery): Promise<RatingView[]> {
     const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } });
-    return docs.map(ratingView);
+    // By the time each was made: an imported rating comes later in the stream than it was made (account-import.ts).
+    return docs.sort(newestRatingFirst).map(ratingView);
   }
 }
 

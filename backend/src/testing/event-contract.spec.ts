@@ -51,6 +51,7 @@ const fixturesAccount: [string, object][] = [
   ['UserSettingsChanged', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', timeZone: 'Europe/Paris', reminderTime: '20:30', acceptCareActions: false }],
   ['UserSettingsChanged', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', reminderTime: null }],
   ['ReminderSent', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', day: '2026-11-21', sentAt: '2026-11-21T19:30:00.000Z', devices: 2 }],
+  ['CareActionThanked', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', thankedAt: '2026-11-21T09:30:00.000Z' }],
   ['PushUnsubscribed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'kX3mP9tQ1yHh8m2cUw0a1B2c3D4e5F6g', reason: 'gone', unsubscribedAt: '2026-11-22T09:00:00.000Z' }],
 ];
 

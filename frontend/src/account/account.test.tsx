@@ -7,7 +7,7 @@ import { browser } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import AccountPage from '../pages/Account';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
-import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, isConfirmation } from './api';
+import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, IMPORT_MESSAGES, importResultText, isConfirmation } from './api';
 
 jest.setTimeout(30_000);
 
@@ -45,6 +45,46 @@ describe('Account page: your data', () => {
     expect(json).toHaveAttribute('download');
     expect(csv).toHaveAttribute('href', '/api/account/export?format=csv');
     expect(csv).toHaveAttribute('download');
+  });
+});
+
+describe('Account page: importing ratings', () => {
+  const exportFile = { exportedAt: '2026-11-20T09:00:00.000Z', formatVersion: 1, ratings: [{ id: 'r1', createdAt: '2026-11-19T08:00:00.000Z', overallScore: 3, relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 }] };
+  const choose = async (content: string, name = 'joy-export-2026-11-20.json') => {
+    await screen.findByRole('heading', { name: 'Import ratings' });
+    const input = document.querySelector<HTMLInputElement>('.ant-upload input[type="file"]')!;
+    expect(input).toHaveAttribute('accept', '.json,application/json');
+    fireEvent.change(input, { target: { files: [new File([content], name, { type: 'application/json' })] } });
+  };
+  const imports = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => url === '/api/account/import' && init?.method === 'POST');
+
+  it('says how many ratings were imported and how many were here already', () => {
+    expect(importResultText({ imported: 12, skipped: 3 })).toBe('12 ratings imported, 3 already here');
+    expect(importResultText({ imported: 1, skipped: 0 })).toBe('1 rating imported, 0 already here');
+  });
+
+  it('reads the chosen file in the browser, posts its JSON, and shows the result', async () => {
+    const fetchMock = renderAccount({ 'POST /api/account/import': { status: 200, body: { imported: 12, skipped: 3 } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText('12 ratings imported, 3 already here')).toBeInTheDocument();
+    expect(imports(fetchMock)).toHaveLength(1);
+    expect(JSON.parse(imports(fetchMock)[0][1].body)).toEqual(exportFile);
+    expect(imports(fetchMock)[0][1].headers).toMatchObject({ 'Content-Type': 'application/json' });
+  });
+
+  it('shows the server’s words naming the field when the file is refused', async () => {
+    const message = 'ratings[3].health must be a whole number from 1 to 5';
+    renderAccount({ 'POST /api/account/import': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'ratings[3].health', message }] } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText('Nothing was imported')).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+  });
+
+  it('sends nothing for a file that is not JSON, and says which file to choose', async () => {
+    const fetchMock = renderAccount({});
+    await choose('section,id,date\r\nrating,r1,2026-11-19', 'joy-export.csv');
+    expect(await screen.findByText(IMPORT_MESSAGES.notJson)).toBeInTheDocument();
+    expect(imports(fetchMock)).toHaveLength(0);
   });
 });
 

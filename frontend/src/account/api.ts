@@ -1,5 +1,7 @@
+import type { ImportResultView } from '@joy/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, isUnauthorizedError } from '../api';
+import { apiJson, apiRequest, isUnauthorizedError } from '../api';
+import { parseApiError } from '../lib/apiError';
 import { browser } from '../lib/session';
 import { toast } from '../lib/toast';
 
@@ -39,6 +41,64 @@ export function useDeleteAccount() {
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       toast(ACCOUNT_TOASTS.deleteFailed);
+    },
+  });
+}
+
+// ---- import ---------------------------------------------------------------------------------------------
+
+/** The server takes an import body up to 5 MB (backend http/edge.ts IMPORT_LIMIT); larger files are refused here first. */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "12 ratings imported, 3 already here" (and "1 rating imported, 1 already here"). */
+export function importResultText({ imported, skipped }: ImportResultView): string {
+  return `${count(imported, 'rating', 'ratings')} imported, ${skipped} already here`;
+}
+
+export const IMPORT_MESSAGES = {
+  notJson: 'This file is not a Joy export: choose the JSON file that "Download JSON" saved.',
+  tooLarge: 'This file is larger than 5 MB, more than an export of ratings holds.',
+  unreadable: 'The file could not be read. Please try again.',
+  failed: 'The import failed. Please try again.',
+} as const;
+
+/** The file's text (FileReader: every browser, and jsdom). */
+export function readFileText(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(new Error(IMPORT_MESSAGES.unreadable));
+    reader.readAsText(file);
+  });
+}
+
+/** What to tell about a failed import: the server's words for a refused file (they name the field), else a retry. */
+export function importErrorText(error: unknown): string {
+  if (error instanceof SyntaxError) return IMPORT_MESSAGES.notJson;
+  if (error instanceof Error && (Object.values(IMPORT_MESSAGES) as string[]).includes(error.message)) return error.message;
+  const { code, message } = parseApiError(error);
+  if (code === 'request.too_large') return IMPORT_MESSAGES.tooLarge;
+  if (code === 'request.malformed_json') return IMPORT_MESSAGES.notJson;
+  if (code === 'request.invalid' && message) return message;
+  return IMPORT_MESSAGES.failed;
+}
+
+/**
+ * Reads the chosen file in the browser, parses it, and posts it to /api/account/import. Every cached read is
+ * refreshed afterwards: the ratings, the dashboard and the insights all count the imported ratings.
+ */
+export function useImportRatings() {
+  const client = useQueryClient();
+  return useMutation<ImportResultView, Error, Blob>({
+    mutationFn: async (file) => {
+      if (file.size > IMPORT_MAX_BYTES) throw new Error(IMPORT_MESSAGES.tooLarge);
+      const data: unknown = JSON.parse(await readFileText(file));
+      return apiJson<ImportResultView>('POST', '/api/account/import', data);
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries();
     },
   });
 }

@@ -1,8 +1,34 @@
-import { Avatar, Card, Tag } from 'antd';
+import { HeartOutlined } from '@ant-design/icons';
+import type { ReceivedCareActionView } from '@joy/domain';
+import { Avatar, Button, Card, Tag } from 'antd';
 import { CareIcon } from './CareIcon';
-import { receivedTitle, receivedWhen, statusText } from './logic';
-import { useReceivedCare } from './queries';
+import { receivedTitle, receivedWhen, senderName, statusText } from './logic';
+import { useReceivedCare, useThankCare } from './queries';
 import './care.css';
+
+/** "Say thanks" until the recipient has, then "Thanked" (the sender sees it on their Sent page). */
+function Thanks({ care }: { care: ReceivedCareActionView }) {
+  const thank = useThankCare();
+  if (care.thankedAt) {
+    return (
+      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />}>
+        Thanked
+      </Tag>
+    );
+  }
+  return (
+    <Button
+      size="small"
+      className="care-received__thank"
+      icon={<HeartOutlined aria-hidden="true" />}
+      loading={thank.isPending && thank.variables?.id === care.id}
+      onClick={() => thank.mutate(care)}
+      aria-label={`Say thanks to ${senderName(care)}`}
+    >
+      Say thanks
+    </Button>
+  );
+}
 
 /** Home: "Care You Received", newest first; shown only when there is some. */
 export function CareReceived() {
@@ -23,6 +49,7 @@ export function CareReceived() {
                   {receivedWhen(care.sentAt)}
                 </time>
                 <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
+                <Thanks care={care} />
               </span>
             </div>
           </li>

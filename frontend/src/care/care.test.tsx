@@ -6,6 +6,7 @@ import { antdPageTests } from '../testing/antdPages';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 import { CareReceived } from './CareReceived';
 import { CareSuggestions } from './CareSuggestions';
+import CareSentPage from '../pages/CareSent';
 
 const suggestions = [{ userId: 'u2', firstName: 'Bob', latestScore: 2 }];
 const plan = (isPremium: boolean) => ({ status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } });
@@ -113,8 +114,8 @@ describe('care received on Home', () => {
         'GET /api/care-actions/received': {
           status: 200,
           body: [
-            { id: 'c2', groupId: 'g1', senderId: 'u3', senderFirstName: 'Cy', kind: 'care_package', message: null, sentAt: new Date().toISOString(), status: 'sent' },
-            { id: 'c1', groupId: 'g1', senderId: 'u1', senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled' },
+            { id: 'c2', groupId: 'g1', senderId: 'u3', senderFirstName: 'Cy', kind: 'care_package', message: null, sentAt: new Date().toISOString(), status: 'sent', thankedAt: null },
+            { id: 'c1', groupId: 'g1', senderId: 'u1', senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt: null },
           ],
         },
       },
@@ -133,5 +134,91 @@ describe('care received on Home', () => {
     const fetchMock = renderWith({ 'GET /api/care-actions/received': { status: 200, body: [] } }, <CareReceived />);
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     expect(screen.queryByText('Care You Received')).not.toBeInTheDocument();
+  });
+});
+
+describe('saying thanks for care received, on Home', () => {
+  const flowers = { id: 'c1', groupId: 'g1', senderId: 'u1', senderFirstName: 'Ada', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt: null };
+  const thankedAt = '2026-03-02T10:00:00.000Z';
+  const thanks = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => url === '/api/care-actions/c1/thank' && init?.method === 'POST');
+
+  it('thanks the sender with one press, then shows "Thanked" instead of the button', async () => {
+    const fetchMock = renderWith(
+      {
+        'GET /api/care-actions/received': { status: 200, body: [flowers, { ...flowers, id: 'c0', senderFirstName: 'Cy', thankedAt }] },
+        'POST /api/care-actions/c1/thank': { status: 200, body: { ...flowers, thankedAt } },
+      },
+      <CareReceived />,
+    );
+    const items = await within(await screen.findByTestId('care-received')).findAllByRole('listitem');
+    // Care already thanked shows it, with no button.
+    expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
+    expect(within(items[1]).queryByRole('button')).not.toBeInTheDocument();
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Say thanks to Ada' }));
+    await waitFor(() => expect(within(items[0]).getByText('Thanked')).toBeInTheDocument());
+    expect(within(items[0]).queryByRole('button', { name: /Say thanks/ })).not.toBeInTheDocument();
+    expect(thanks(fetchMock)).toHaveLength(1);
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Thanks sent', description: 'Ada will see that you said thanks.' }));
+  });
+
+  it('shows "Thanked" when it was thanked already elsewhere (409), and keeps the button with an Error toast on a failure', async () => {
+    let thanked = false;
+    renderWith(
+      {
+        'GET /api/care-actions/received': () => Promise.resolve({ status: 200, body: [{ ...flowers, thankedAt: thanked ? thankedAt : null }] }),
+        'POST /api/care-actions/c1/thank': () => {
+          thanked = true;
+          return Promise.resolve({ status: 409, body: { statusCode: 409, code: 'care.already_thanked', message: 'You already said thanks for this care action.' } });
+        },
+      },
+      <CareReceived />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Say thanks to Ada' }));
+    expect(await screen.findByText('Thanked')).toBeInTheDocument();
+    expect(notifier.error).not.toHaveBeenCalled();
+  });
+
+  it('says so when thanks cannot be sent', async () => {
+    renderWith(
+      {
+        'GET /api/care-actions/received': { status: 200, body: [flowers] },
+        'POST /api/care-actions/c1/thank': { status: 503, body: { statusCode: 503, code: 'store.unavailable', message: 'Unavailable' } },
+      },
+      <CareReceived />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Say thanks to Ada' }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to say thanks. Please try again.' })));
+    expect(screen.getByRole('button', { name: 'Say thanks to Ada' })).toBeInTheDocument();
+  });
+});
+
+describe('the Sent page (/care/sent)', () => {
+  it('lists the care sent, newest first, with recipient, kind, date, status and "Thanked"', async () => {
+    renderWith(
+      {
+        'GET /api/care-actions/sent': {
+          status: 200,
+          body: [
+            { id: 'c2', groupId: 'g1', recipientId: 'u2', recipientFirstName: 'Bob', kind: 'handwritten_card', message: null, sentAt: new Date().toISOString(), status: 'sent', thankedAt: null },
+            { id: 'c1', groupId: 'g1', recipientId: 'u3', recipientFirstName: 'Cy', kind: 'flowers', message: 'Hang in there', sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt: '2026-03-02T10:00:00.000Z' },
+          ],
+        },
+      },
+      <CareSentPage />,
+    );
+    expect(await screen.findByRole('heading', { name: 'Care You Sent' })).toBeInTheDocument();
+    const items = within(await screen.findByTestId('care-sent')).getAllByRole('listitem');
+    expect(items.map((i) => i.querySelector('.care-received__title')?.textContent)).toEqual(['Handwritten card to Bob', 'Flowers to Cy']);
+    expect(within(items[0]).getByText('Today')).toBeInTheDocument();
+    expect(within(items[0]).queryByText('Thanked')).not.toBeInTheDocument();
+    expect(within(items[1]).getByText('Hang in there')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Delivered')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
+  });
+
+  it('says when nothing was sent yet, with the way to the groups', async () => {
+    renderWith({ 'GET /api/care-actions/sent': { status: 200, body: [] } }, <CareSentPage />);
+    expect(await screen.findByText(/You have not sent any care yet/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your groups' })).toHaveAttribute('href', '/groups');
   });
 });

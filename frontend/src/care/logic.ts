@@ -3,7 +3,7 @@
  * action is told. No React, no I/O: tested in logic.test.ts.
  */
 import { parseApiError } from '../lib/apiError';
-import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView } from '@joy/domain';
+import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import type { ToastInput } from '../lib/toast';
 
 /** A line under each kind in the dialog. */
@@ -74,3 +74,24 @@ export function receivedWhen(iso: string, now = new Date(), timeZone?: string): 
 export function statusText(status: CareActionStatus): string {
   return status === 'fulfilled' ? 'Delivered' : 'On its way';
 }
+
+/** Whom it went to: the first name, else "A former member" (the account was deleted). */
+export function recipientName(care: Pick<SentCareActionView, 'recipientFirstName'>): string {
+  return care.recipientFirstName?.trim() || 'A former member';
+}
+
+/** "Flowers to Bob". */
+export function sentTitle(care: Pick<SentCareActionView, 'kind' | 'recipientFirstName'>): string {
+  return `${kindLabel(care.kind)} to ${recipientName(care)}`;
+}
+
+/** The toast after "Say thanks": the sender sees it on their Sent page. */
+export function thanksSentToast(care: Pick<ReceivedCareActionView, 'senderFirstName'>): ToastInput {
+  return { title: 'Thanks sent', description: `${senderName(care)} will see that you said thanks.`, variant: 'success' };
+}
+
+export const THANKS_FAILED_TOAST: ToastInput = {
+  title: 'Error',
+  description: 'Failed to say thanks. Please try again.',
+  variant: 'destructive',
+};

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from '../api';
 import { toast } from '../lib/toast';
-import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SendCareRequest, SubscriptionStatusView } from '@joy/domain';
-import { careFailedToast } from './logic';
+import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SendCareRequest, SentCareActionView, SubscriptionStatusView } from '@joy/domain';
+import { parseApiError } from '../lib/apiError';
+import { careFailedToast, THANKS_FAILED_TOAST, thanksSentToast } from './logic';
 
 /** The same cache entry as the navigation's Upgrade link and the billing pages. */
 export const SUBSCRIPTION_STATUS_KEY = ['/api/subscription-status'] as const;
@@ -36,6 +37,36 @@ export function useSendCare() {
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       toast(careFailedToast(error));
+    },
+  });
+}
+
+/** Care sent, newest first, with "Thanked" once the recipient said thanks. */
+export function useSentCare() {
+  return useQuery<SentCareActionView[]>({ queryKey: CARE_SENT_KEY, staleTime: 60_000 });
+}
+
+/**
+ * POST /api/care-actions/:id/thank. The answer (or, for a 409, the list read again: thanked from another device)
+ * shows the care action as thanked.
+ */
+export function useThankCare() {
+  const client = useQueryClient();
+  const replace = (updated: ReceivedCareActionView) =>
+    client.setQueryData<ReceivedCareActionView[]>(CARE_RECEIVED_KEY, (list) => list?.map((c) => (c.id === updated.id ? updated : c)));
+  return useMutation<ReceivedCareActionView, Error, ReceivedCareActionView>({
+    mutationFn: (care) => apiJson<ReceivedCareActionView>('POST', `/api/care-actions/${encodeURIComponent(care.id)}/thank`, {}),
+    onSuccess: (updated, care) => {
+      replace(updated);
+      toast(thanksSentToast(care));
+    },
+    onError: async (error) => {
+      if (isUnauthorizedError(error)) return;
+      if (parseApiError(error).code === 'care.already_thanked') {
+        await client.invalidateQueries({ queryKey: CARE_RECEIVED_KEY });
+        return;
+      }
+      toast(THANKS_FAILED_TOAST);
     },
   });
 }

@@ -5,7 +5,7 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { displayName } from '../lib/user';
-import { ACCOUNT_LINK, NAV_LINKS } from '../routes';
+import { ACCOUNT_LINK, CARE_SENT_LINK, NAV_LINKS } from '../routes';
 import { useAdoptBrowserTimeZone } from '../settings/api';
 import { Brand } from './Brand';
 import { PageLoading } from './PageLoading';
@@ -25,10 +25,11 @@ function AccountLink({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-function NavLinks({ showUpgrade, onNavigate }: { showUpgrade: boolean; onNavigate?: () => void }) {
+function NavLinks({ showUpgrade, showCareSent, onNavigate }: { showUpgrade: boolean; showCareSent: boolean; onNavigate?: () => void }) {
+  const links = NAV_LINKS.flatMap((link) => (showCareSent && link.to === '/groups' ? [link, CARE_SENT_LINK] : [link]));
   return (
     <>
-      {NAV_LINKS.map((link) => (
+      {links.map((link) => (
         <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={onNavigate}>
           {link.icon}
           <span>{link.label}</span>
@@ -52,6 +53,7 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const name = displayName(user);
   const showUpgrade = subscription.data?.isPremium === false;
+  const showCareSent = subscription.data?.isPremium === true;
   const signOut = () => browser.navigate(LOGOUT_URL);
   const avatar = (
     <Avatar src={user?.profileImageUrl || undefined} size={32} className="user-avatar" alt="">
@@ -68,7 +70,7 @@ export function AppLayout() {
         <div className="topbar__inner">
           <Brand />
           <nav aria-label="Main" className="nav-desktop">
-            <NavLinks showUpgrade={showUpgrade} />
+            <NavLinks showUpgrade={showUpgrade} showCareSent={showCareSent} />
           </nav>
           <div className="nav-user nav-desktop">
             {/* The user menu: the greeting leads to the account page (plan, renewal, cancellation). */}
@@ -107,7 +109,7 @@ export function AppLayout() {
           <span>Hi, {name}</span>
         </div>
         <nav aria-label="Main" className="nav-drawer__links">
-          <NavLinks showUpgrade={showUpgrade} onNavigate={() => setDrawerOpen(false)} />
+          <NavLinks showUpgrade={showUpgrade} showCareSent={showCareSent} onNavigate={() => setDrawerOpen(false)} />
           <AccountLink onNavigate={() => setDrawerOpen(false)} />
         </nav>
         <Button block size="large" icon={<LogoutOutlined aria-hidden="true" />} onClick={signOut} className="nav-drawer__signout">

@@ -3,6 +3,7 @@ import { App, Button, Card, Tag, Typography } from 'antd';
 import '../account/account.css';
 import { DataExportCard } from '../account/DataExportCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
+import { ImportRatingsCard } from '../account/ImportRatingsCard';
 import { PasskeysCard } from '../account/PasskeysCard';
 import '../billing/billing.css';
 import { useBillingConfig, useCancelSubscription, useOpenCustomerPortal, usePlan, useResumeSubscription } from '../billing/api';
@@ -90,7 +91,7 @@ function PlanCard() {
 /**
  * /account (PRODUCT.md): the plan, its renewal or end date, Cancel (at the period end) or Upgrade; whether care
  * actions are accepted (a setting, here until a Settings page exists); the data export
- * (JSON, CSV) and the account deletion ("Data and account").
+ * (JSON, CSV), the import of ratings from an export, and the account deletion ("Data and account").
  */
 export default function AccountPage() {
   return (
@@ -101,6 +102,7 @@ export default function AccountPage() {
         <CareSettingCard />
         <PasskeysCard />
         <DataExportCard />
+        <ImportRatingsCard />
         <DeleteAccountCard />
       </div>
     </div>

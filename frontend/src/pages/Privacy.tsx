@@ -40,7 +40,13 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Care actions</strong> you send or receive, including the kind of gift, the recipient and any
-            message you write.
+            message you write, and when the recipient said thanks.
+          </li>
+          <li>
+            <strong>Imported ratings</strong>, only if you import a file: the ratings of a Joy export you choose on
+            your Account page (their five factor scores and when they were made). Only the ratings are kept; the
+            file's other contents (your profile, groups and care actions on the other install) are read past and not
+            stored.
           </li>
           <li>
             <strong>Settings</strong>: the first name you choose, your time zone (so that your days are counted
@@ -113,6 +119,12 @@ export default function Privacy() {
             factors, your groups and your care actions, as JSON or CSV from your account settings.
           </li>
           <li>
+            <strong>Taking your ratings with you</strong>: the JSON file can be imported into another Joy, and a
+            JSON export of another Joy can be imported here (Import ratings on your Account page). Imported ratings
+            are yours like any other: kept at the times they were made, shown to your groups only as the overall
+            score (like every rating), included in your export, and deleted with your account.
+          </li>
+          <li>
             <strong>Correction</strong>: change your first name and time zone on the Settings page; if other
             information we hold about you is wrong, tell us and we will correct it.
           </li>
@@ -150,6 +162,11 @@ export default function Privacy() {
         <p>
           When you send a care action, we share with our fulfilment partner only what is needed to deliver it. The
           recipient sees that the care action came from you, along with your message.
+        </p>
+        <p>
+          If the recipient presses "Say thanks", the sender sees that they did and when, on the sender's list of care
+          sent; thanks carry no message, and nobody else sees them. You can turn care actions off in Settings: then
+          nobody can send you any, and care suggestions never name you.
         </p>
       </ProseSection>
 

@@ -133,6 +133,8 @@ export interface ReceivedCareActionView {
   message: string | null;
   sentAt: string;
   status: CareActionStatus;
+  /** When the recipient said thanks (POST /api/care-actions/:id/thank), or null. */
+  thankedAt: string | null;
 }
 
 /** GET /api/care-actions/sent */
@@ -145,6 +147,8 @@ export interface SentCareActionView {
   message: string | null;
   sentAt: string;
   status: CareActionStatus;
+  /** When the recipient said thanks, or null: the sender sees it on the Sent page. */
+  thankedAt: string | null;
 }
 
 /** GET /api/groups/:id/care-suggestions: other members whose latest overall score is below the threshold. */
@@ -214,4 +218,15 @@ export interface PushPublicKeyView {
 export interface PushSubscriptionInput {
   endpoint: string;
   keys: { p256dh: string; auth: string };
+}
+
+// ---- account ------------------------------------------------------------------------------------------
+
+/**
+ * POST /api/account/import answers this: how many ratings of the file were added, and how many were here
+ * already (the same rating: docs/decisions.md, "Importing ratings").
+ */
+export interface ImportResultView {
+  imported: number;
+  skipped: number;
 }

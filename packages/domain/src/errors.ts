@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   'care.pair_limit': 'rate_limited', // Retry-After says when
   'care.sender_limit': 'rate_limited',
   'care.recipient_limit': 'rate_limited',
+  'care.already_thanked': 'conflict', // the recipient said thanks for this care action before
   // settings
   'settings.nothing_to_change': 'invalid',
   // reminders (Web Push)

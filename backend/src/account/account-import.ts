@@ -1,0 +1,131 @@
+import { DomainError, FACTOR_NAMES, type FactorName, type FactorScores, type FieldError, type ImportResultView, isFactorScore, overallScore } from '@joy/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { decideAndAppend } from '../event-store/decider';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
+import { type RatingToImport, ratingsImportDecider } from '../ratings/ratings-import.decider';
+
+/*
+ * POST /api/account/import: the ratings of an export (GET /api/account/export?format=json, docs/account-export.md)
+ * of this install or another one, added to the signed-in person's ratings at their original times. The whole file
+ * is checked before anything is stored: one problem anywhere is a 400 naming its path (`ratings[3].health`) and
+ * nothing is added. Ratings already here are skipped (ratings/ratings-import.decider.ts, docs/decisions.md).
+ *
+ * Only the ratings are imported. The file's other sections (profile, groups, care actions) describe things of the
+ * install it came from (its groups, its people), so they are read past, as are top-level fields this version does
+ * not know. Inside a rating every field is known and checked: an unknown one is refused rather than dropped.
+ */
+
+/** The export format this install writes and reads. */
+export const IMPORT_FORMAT_VERSION = 1;
+/** Ratings in one file at most: more than fifty a day for a year. */
+export const MAX_IMPORT_RATINGS = 20_000;
+/** Ratings appended per event-store write (EventStoreDB bounds the size of one append). */
+export const IMPORT_CHUNK = 500;
+/** A rating may be this much "in the future" (another install's clock may run a little ahead of this one's). */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+/** Problems listed in one answer at most (the first one is the message). */
+const MAX_PROBLEMS = 20;
+
+const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', ...FACTOR_NAMES]);
+/** An instant as the export writes it (`toISOString`), or with seconds, fractions or an offset. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export const IMPORT_MESSAGES = {
+  notAnExport: 'The file is not a Joy export: expected the JSON file of "Download JSON" (GET /api/account/export?format=json).',
+  formatVersion: `formatVersion must be ${IMPORT_FORMAT_VERSION} (a JSON export of Joy)`,
+  ratings: 'ratings must be a list',
+  tooMany: `ratings may hold at most ${MAX_IMPORT_RATINGS} ratings in one import`,
+  rating: (path: string) => `${path} must be an object`,
+  id: (path: string) => `${path} must be a string of 1 to 64 characters`,
+  createdAt: (path: string) => `${path} must be a date and time such as 2026-11-20T08:30:00.000Z`,
+  future: (path: string) => `${path} must not be in the future`,
+  factor: (path: string) => `${path} must be a whole number from 1 to 5`,
+  overallScore: (path: string) => `${path} must be the mean of the five factors to one decimal`,
+  unknown: (path: string) => `${path} is not an accepted field`,
+} as const;
+
+function refuse(errors: FieldError[]): never {
+  throw new DomainError('request.invalid', errors[0].message, errors.slice(0, MAX_PROBLEMS));
+}
+
+/** The file's ratings, each checked; throws a 400 naming every problem's path (up to MAX_PROBLEMS). Pure. */
+export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 'ratingId'>[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) refuse([{ field: 'body', message: IMPORT_MESSAGES.notAnExport }]);
+  const file = body as Record<string, unknown>;
+  if (file.formatVersion === undefined && file.ratings === undefined) refuse([{ field: 'ratings', message: IMPORT_MESSAGES.notAnExport }]);
+  if (file.formatVersion !== IMPORT_FORMAT_VERSION) refuse([{ field: 'formatVersion', message: IMPORT_MESSAGES.formatVersion }]);
+  if (!Array.isArray(file.ratings)) refuse([{ field: 'ratings', message: IMPORT_MESSAGES.ratings }]);
+  if (file.ratings.length > MAX_IMPORT_RATINGS) refuse([{ field: 'ratings', message: IMPORT_MESSAGES.tooMany }]);
+
+  const problems: FieldError[] = [];
+  const problem = (field: string, message: string) => {
+    if (problems.length < MAX_PROBLEMS) problems.push({ field, message });
+  };
+  const ratings: Omit<RatingToImport, 'ratingId'>[] = [];
+  file.ratings.forEach((value: unknown, i: number) => {
+    const path = `ratings[${i}]`;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return problem(path, IMPORT_MESSAGES.rating(path));
+    const r = value as Record<string, unknown>;
+    const before = problems.length;
+    for (const key of Object.keys(r)) if (!RATING_FIELDS.has(key)) problem(`${path}.${key}`, IMPORT_MESSAGES.unknown(`${path}.${key}`));
+    if (typeof r.id !== 'string' || r.id.length < 1 || r.id.length > 64) problem(`${path}.id`, IMPORT_MESSAGES.id(`${path}.id`));
+    const at = typeof r.createdAt === 'string' && INSTANT.test(r.createdAt) ? Date.parse(r.createdAt) : NaN;
+    if (Number.isNaN(at)) problem(`${path}.createdAt`, IMPORT_MESSAGES.createdAt(`${path}.createdAt`));
+    else if (at > now.getTime() + CLOCK_SKEW_MS) problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
+    for (const f of FACTOR_NAMES) if (!isFactorScore(r[f])) problem(`${path}.${f}`, IMPORT_MESSAGES.factor(`${path}.${f}`));
+    if (problems.length > before) return;
+    const scores = Object.fromEntries(FACTOR_NAMES.map((f: FactorName) => [f, r[f]])) as FactorScores;
+    // Optional (it is derived), but when present it must agree: a file edited by hand or damaged says so here.
+    if (r.overallScore !== undefined && r.overallScore !== overallScore(scores)) {
+      return problem(`${path}.overallScore`, IMPORT_MESSAGES.overallScore(`${path}.overallScore`));
+    }
+    ratings.push({ sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores });
+  });
+  if (problems.length > 0) refuse(problems);
+  return ratings;
+}
+
+/** The id an imported rating gets in an account: the same for the same file id, different in every account. */
+export function importedRatingId(userId: string, sourceId: string): string {
+  const h = createHash('sha256').update(`joy-import:${userId}:${sourceId}`).digest('hex');
+  // Shaped as a version-8 (custom) UUID, like the ids the app makes.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+@Injectable()
+export class AccountImport {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  /**
+   * Checks the whole file, then appends the ratings not here yet, IMPORT_CHUNK per write (each write decided on the
+   * stream as it is then, so a repeat in a later chunk or a concurrent import is still skipped). Answers once the
+   * person's lists show them. A failure between two writes leaves the earlier chunks stored: importing the file
+   * again adds the rest (and nothing twice).
+   */
+  async import(userId: string, body: unknown, now = new Date()): Promise<ImportResultView> {
+    const ratings = ratingsOfExport(body, now).map((r) => ({ ...r, ratingId: importedRatingId(userId, r.sourceId) }));
+    const correlationId = randomUUID();
+    let imported = 0;
+    let lastPosition: number | null = null;
+    for (let i = 0; i < ratings.length; i += IMPORT_CHUNK) {
+      const { events, append } = await decideAndAppend(
+        this.store,
+        `ratings-${userId}`,
+        ratingsImportDecider,
+        { userId, ratings: ratings.slice(i, i + IMPORT_CHUNK) },
+        { actorUserId: userId, correlationId, now },
+        // The rating's own id as the event id (as a rating saved through the API has): a retried write is idempotent.
+        { eventIds: (evs) => evs.map((e) => e.data.ratingId) },
+      );
+      imported += events.length;
+      if (append) lastPosition = append.position;
+    }
+    if (lastPosition !== null) await this.readYourWrites.waitFor(lastPosition, { eventTypes: ['RatingSubmitted'] });
+    return { imported, skipped: ratings.length - imported };
+  }
+}

@@ -1,0 +1,51 @@
+import type { FactorScores } from '@joy/domain';
+import type { RatingSubmitted } from './ratings.decider';
+import { type RatingToImport, ratingsImportDecider } from './ratings-import.decider';
+
+const given = (events: RatingSubmitted[]) => events.reduce(ratingsImportDecider.evolve, ratingsImportDecider.initialState);
+const scores = (n: number): FactorScores => ({ relationships: n, health: n, purpose: n, growth: 3, joy: 3 });
+const submitted = (ratingId: string, submittedAt: string, s: FactorScores): RatingSubmitted => ({
+  type: 'RatingSubmitted',
+  data: { ratingId, userId: 'ada', ...s, overallScore: (s.relationships + s.health + s.purpose + s.growth + s.joy) / 5, submittedAt },
+});
+const toImport = (sourceId: string, createdAt: string, s: FactorScores, ratingId = `new-${sourceId}`): RatingToImport => ({ sourceId, ratingId, createdAt, scores: s });
+const decide = (ratings: RatingToImport[], history: RatingSubmitted[] = []) => ratingsImportDecider.decide({ userId: 'ada', ratings }, given(history));
+
+describe('ratings import decider', () => {
+  it('adds each rating at its original time under its new id, with the overall score computed', () => {
+    expect(decide([toImport('r1', '2025-06-01T07:30:00.000Z', scores(1)), toImport('r2', '2025-06-02T07:30:00.000Z', scores(5))])).toEqual([
+      { type: 'RatingSubmitted', data: { ratingId: 'new-r1', userId: 'ada', ...scores(1), overallScore: 1.8, submittedAt: '2025-06-01T07:30:00.000Z' } },
+      { type: 'RatingSubmitted', data: { ratingId: 'new-r2', userId: 'ada', ...scores(5), overallScore: 4.2, submittedAt: '2025-06-02T07:30:00.000Z' } },
+    ]);
+  });
+
+  it('skips a rating whose id is one of the account’s (its own export), or the id it got when imported before', () => {
+    const history = [submitted('r1', '2025-06-01T07:30:00.000Z', scores(1)), submitted('new-r2', '2025-06-02T07:30:00.000Z', scores(2))];
+    // Even with other factors (corrected since), the same id is the same rating.
+    expect(decide([toImport('r1', '2025-06-01T07:30:00.000Z', scores(4)), toImport('r2', '2025-06-02T07:30:00.000Z', scores(5))], history)).toEqual([]);
+  });
+
+  it('skips a rating made at the same instant with the same five factors, whatever its id', () => {
+    const history = [submitted('x', '2025-06-01T07:30:00.000Z', scores(1))];
+    expect(decide([toImport('other', '2025-06-01T09:30:00+02:00', scores(1))], history)).toEqual([]);
+    // Another instant, or other factors: another rating.
+    expect(decide([toImport('a', '2025-06-01T07:30:00.001Z', scores(1)), toImport('b', '2025-06-01T07:30:00.000Z', scores(2))], history)).toHaveLength(2);
+  });
+
+  it('counts a rating repeated inside the file once', () => {
+    const r = toImport('r1', '2025-06-01T07:30:00.000Z', scores(1));
+    expect(decide([r, r, { ...r, sourceId: 'copy', ratingId: 'new-copy' }])).toHaveLength(1);
+  });
+
+  it('adds nothing when the same ratings are decided again on the stream they were added to', () => {
+    const ratings = [toImport('r1', '2025-06-01T07:30:00.000Z', scores(1)), toImport('r2', '2025-06-02T07:30:00.000Z', scores(2))];
+    const first = decide(ratings);
+    expect(first).toHaveLength(2);
+    expect(decide(ratings, first)).toEqual([]);
+  });
+
+  it('refuses a rating that was not checked (another entry point)', () => {
+    expect(() => decide([toImport('r1', 'soon', scores(1))])).toThrow(/not checked/);
+    expect(() => decide([toImport('r1', '2025-06-01T07:30:00.000Z', { ...scores(1), joy: 9 })])).toThrow(/not checked/);
+  });
+});

@@ -1,0 +1,85 @@
+import { FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
+import type { Decider } from '../event-store/decider';
+import type { RatingSubmitted } from './ratings.decider';
+
+/*
+ * Importing ratings from an export (POST /api/account/import, account/account-import.ts) into `ratings-<userId>`.
+ * An imported rating is a RatingSubmitted like any other, at its original time (`submittedAt` is the file's
+ * `createdAt`), under a new id derived from the account and the file's id (the handler derives it), so that two
+ * accounts of one install importing the same file never share a rating id.
+ *
+ * The same rating is never added twice (docs/decisions.md, "Importing ratings"): a rating of the file is already
+ * here when the account has a rating
+ *   - whose id is the file's id (the file is this account's own export), or the id derived from it (imported
+ *     before), or
+ *   - made at the same instant (to the millisecond) with the same five factors (the file is an export of an
+ *     account that had imported this one's ratings, whose ids are derived ones).
+ * Ratings repeated within the file count the same way.
+ */
+
+/** One rating of the file, checked (account-import.ts): its id there, its time, its five factors. */
+export interface RatingToImport {
+  sourceId: string;
+  /** The id it gets here (derived from the account and sourceId). */
+  ratingId: string;
+  /** ISO instant, normalized (`toISOString`). */
+  createdAt: string;
+  scores: FactorScores;
+}
+
+export interface ImportRatings {
+  userId: string;
+  ratings: readonly RatingToImport[];
+}
+
+/**
+ * The account's ratings, as a list linked from the newest event: `evolve` is O(1) and never copies (the state is
+ * cached per stream, and a stream may hold thousands of ratings); `decide` walks it once.
+ */
+interface Node {
+  ratingId: string;
+  key: string;
+  previous: Node | null;
+}
+export interface ImportState {
+  last: Node | null;
+}
+
+/** What makes two ratings the same rating whatever their ids: the instant and the five factors. */
+export function sameRatingKey(createdAt: string, scores: FactorScores): string {
+  return `${Date.parse(createdAt)}|${FACTOR_NAMES.map((f) => scores[f]).join('')}`;
+}
+
+export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSubmitted> = {
+  initialState: { last: null },
+  evolve(state, event) {
+    if (event.type !== 'RatingSubmitted') return state;
+    const d = event.data;
+    return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), previous: state.last } };
+  },
+  decide({ userId, ratings }, state) {
+    const ids = new Set<string>();
+    const keys = new Set<string>();
+    for (let node = state.last; node; node = node.previous) {
+      ids.add(node.ratingId);
+      keys.add(node.key);
+    }
+    const events: RatingSubmitted[] = [];
+    for (const r of ratings) {
+      const key = sameRatingKey(r.createdAt, r.scores);
+      if (ids.has(r.sourceId) || ids.has(r.ratingId) || keys.has(key)) continue;
+      // The file was checked field by field (400 naming the field); this guards any other entry point.
+      if (!FACTOR_NAMES.every((f) => isFactorScore(r.scores[f])) || Number.isNaN(Date.parse(r.createdAt))) {
+        throw new Error(`Rating ${r.sourceId} was not checked before the import`);
+      }
+      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, r.scores[f]])) as FactorScores;
+      events.push({
+        type: 'RatingSubmitted',
+        data: { ratingId: r.ratingId, userId, ...factors, overallScore: overallScore(factors), submittedAt: new Date(r.createdAt).toISOString() },
+      });
+      ids.add(r.ratingId);
+      keys.add(key);
+    }
+    return events;
+  },
+};

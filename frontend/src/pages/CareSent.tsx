@@ -1,0 +1,60 @@
+import { HeartOutlined } from '@ant-design/icons';
+import { Avatar, Card, Tag, Typography } from 'antd';
+import { CareIcon } from '../care/CareIcon';
+import { receivedWhen, sentTitle, statusText } from '../care/logic';
+import { useSentCare } from '../care/queries';
+import '../care/care.css';
+import { LinkButton } from '../components/LinkButton';
+import { PageHeader } from '../components/PageHeader';
+import { PageLoading } from '../components/PageLoading';
+
+/** /care/sent: the care actions the person sent (GET /api/care-actions/sent), newest first, "Thanked" once thanked. */
+export default function CareSentPage() {
+  const sent = useSentCare();
+  const list = sent.data ?? [];
+  return (
+    <div className="care-sent">
+      <PageHeader title="Care You Sent" subtitle="Flowers, cards and gifts you sent to your groups, and who said thanks." />
+      {sent.isLoading ? (
+        <PageLoading />
+      ) : sent.isError ? (
+        <Card>
+          <Typography.Text type="danger">The care you sent could not be loaded. Please reload the page.</Typography.Text>
+        </Card>
+      ) : list.length === 0 ? (
+        <Card>
+          <Typography.Paragraph className="care-sent__empty">
+            You have not sent any care yet. When a member of one of your groups could use some support, their group page
+            suggests it.
+          </Typography.Paragraph>
+          <LinkButton to="/groups">Go to your groups</LinkButton>
+        </Card>
+      ) : (
+        <Card>
+          <ul className="care-received__list" data-testid="care-sent">
+            {list.map((care) => (
+              <li key={care.id} className="care-received__item">
+                <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
+                <div className="care-received__text">
+                  <span className="care-received__title">{sentTitle(care)}</span>
+                  {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
+                  <span className="care-received__meta">
+                    <time dateTime={care.sentAt} title={new Date(care.sentAt).toLocaleString()}>
+                      {receivedWhen(care.sentAt)}
+                    </time>
+                    <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
+                    {care.thankedAt && (
+                      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${new Date(care.thankedAt).toLocaleString()}`}>
+                        Thanked
+                      </Tag>
+                    )}
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}
