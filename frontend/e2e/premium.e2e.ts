@@ -6,7 +6,7 @@ async function planDate(page: Page): Promise<string> {
   const res = await page.request.get(`${new URL(page.url()).origin}/api/subscription-status`);
   const { currentPeriodEnd } = (await res.json()) as { currentPeriodEnd: string };
   return page.evaluate(
-    (iso) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso)),
+    (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }),
     currentPeriodEnd,
   );
 }

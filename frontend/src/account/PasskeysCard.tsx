@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, List, Typography } from 'antd';
 import { apiJson, isUnauthorizedError } from '../api';
 import { toast } from '../lib/toast';
+import { formatDate } from '../lib/dates';
 
 /** GET /api/account/passkeys */
 interface PasskeysView {
@@ -13,7 +14,7 @@ interface PasskeysView {
 
 const PASSKEYS_KEY = ['/api/account/passkeys'] as const;
 
-const addedOn = (iso: string) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso));
+const addedOn = (iso: string) => formatDate(iso);
 
 /**
  * Passkeys (Account page): sign in with the device's screen lock instead of the password. Adding one asks the

@@ -36,7 +36,7 @@ describe('the Account page’s rules', () => {
   const end = '2026-12-20T08:00:00.000Z';
 
   it('formats dates in the reader’s locale', () => {
-    expect(formatPlanDate(end, 'en-US')).toBe('December 20, 2026');
+    expect(formatPlanDate(end, 'en-US')).toBe('Dec 20, 2026');
     expect(formatPlanDate(null)).toBe('');
     expect(formatPlanDate('not a date')).toBe('');
   });
@@ -48,25 +48,25 @@ describe('the Account page’s rules', () => {
 
   it('shows the renewal date and Cancel while active', () => {
     expect(planSummary(status({ isPremium: true, status: 'active', currentPeriodEnd: end }), 'en-US')).toMatchObject({
-      name: 'Joy Premium', dateLine: 'Renews on December 20, 2026', canCancel: true, canResume: false, canUpgrade: false,
+      name: 'Joy Premium', dateLine: 'Renews on Dec 20, 2026', canCancel: true, canResume: false, canUpgrade: false,
     });
   });
 
   it('shows the end date while canceling, without Cancel or Upgrade', () => {
     expect(planSummary(status({ isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true }), 'en-US')).toMatchObject({
-      name: 'Joy Premium', dateLine: 'Ends on December 20, 2026', canCancel: false, canResume: true, canUpgrade: false,
+      name: 'Joy Premium', dateLine: 'Ends on Dec 20, 2026', canCancel: false, canResume: true, canUpgrade: false,
     });
   });
 
   it('is back on the free plan once ended', () => {
     expect(planSummary(status({ status: 'ended', currentPeriodEnd: end }), 'en-US')).toMatchObject({
-      name: 'Free', dateLine: 'Joy Premium ended on December 20, 2026', canUpgrade: true, canCancel: false,
+      name: 'Free', dateLine: 'Joy Premium ended on Dec 20, 2026', canUpgrade: true, canCancel: false,
     });
   });
 
   it('explains that a cancellation takes effect at the end of the period', () => {
     const text = cancellationExplanation(status({ isPremium: true, status: 'active', currentPeriodEnd: end }), 'en-US');
-    expect(text).toContain('until the end of your current billing period, on December 20, 2026');
+    expect(text).toContain('until the end of your current billing period, on Dec 20, 2026');
     expect(text).toContain('not be charged again');
   });
 });

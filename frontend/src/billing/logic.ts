@@ -1,6 +1,7 @@
 /** Joy Premium in the browser: the pure rules of the Subscribe and Account pages (the API's shapes are in @joy/domain). */
 import { parseApiError } from '../lib/apiError';
 import { type CreateSubscriptionResponse, FREE_PLAN_GROUP_LIMIT, PREMIUM_PRICE_LABEL, type SubscriptionStatusView } from '@joy/domain';
+import { formatDate } from '../lib/dates';
 
 export const SANDBOX_TEST_CARD = '4242 4242 4242 4242';
 export const SANDBOX_DECLINED_CARD = '4000 0000 0000 0002';
@@ -40,12 +41,9 @@ export function formatCvc(input: string): string {
   return input.replace(/\D/g, '').slice(0, 4);
 }
 
-/** A date as people read it, in their own locale: "December 20, 2026". */
+/** A plan's date, as every date in Joy (lib/dates): "Dec 20, 2026". */
 export function formatPlanDate(iso: string | null, locale?: string): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }).format(date);
+  return iso ? formatDate(iso, { locale }) : '';
 }
 
 export interface PlanSummary {

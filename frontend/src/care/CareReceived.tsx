@@ -5,6 +5,7 @@ import { CareIcon } from './CareIcon';
 import { receivedTitle, receivedWhen, senderName, statusText } from './logic';
 import { useReceivedCare, useThankCare } from './queries';
 import './care.css';
+import { formatDateTime } from '../lib/dates';
 
 /** "Say thanks" until the recipient has, then "Thanked" (the sender sees it on their Sent page). */
 function Thanks({ care }: { care: ReceivedCareActionView }) {
@@ -45,7 +46,7 @@ export function CareReceived() {
               <span className="care-received__title">{receivedTitle(care)}</span>
               {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
               <span className="care-received__meta">
-                <time dateTime={care.sentAt} title={new Date(care.sentAt).toLocaleString()}>
+                <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
                   {receivedWhen(care.sentAt)}
                 </time>
                 <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>

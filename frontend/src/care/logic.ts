@@ -5,6 +5,7 @@
 import { parseApiError } from '../lib/apiError';
 import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import type { ToastInput } from '../lib/toast';
+import { formatDate } from '../lib/dates';
 
 /** A line under each kind in the dialog. */
 export const CARE_KIND_HINTS: Record<CareKind, string> = {
@@ -67,7 +68,7 @@ export function receivedWhen(iso: string, now = new Date(), timeZone?: string): 
   const days = dayNumber(dayOf(now, timeZone)!) - dayNumber(dayOf(date, timeZone)!);
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone });
+  return formatDate(date, { timeZone });
 }
 
 /** "On its way" until the order is placed, then "Delivered". */

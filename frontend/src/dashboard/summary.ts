@@ -4,6 +4,7 @@
  * before it is compared or shown, so what the person sees is what the rules used.
  */
 import { dayOf, type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { formatDateTime, formatShortDay, formatTime } from '../lib/dates';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
 export const TREND_WINDOW = 14;
@@ -84,18 +85,13 @@ export function latestOldestFirst<T>(ratings: ReadonlyArray<T>, n: number = TREN
 
 /** A short axis label for a rating's time: "Aug 19" on one line and "2:05 PM" on the next. */
 export function axisLabel(iso: string, timeZone?: string, locale?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const day = date.toLocaleDateString(locale, { timeZone, month: 'short', day: 'numeric' });
-  const time = date.toLocaleTimeString(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
-  return `${day}\n${time}`;
+  const day = formatShortDay(iso, { timeZone, locale });
+  return day ? `${day}\n${formatTime(iso, { timeZone, locale })}` : '';
 }
 
 /** A rating's time for tables and tooltips: "Aug 19, 2025, 2:05 PM". */
 export function fullLabel(iso: string, timeZone?: string, locale?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso, { timeZone, locale });
 }
 
 export interface TrendPoint {

@@ -6,6 +6,7 @@ import { errorKind, parseApiError } from '../lib/apiError';
 import { TOASTS, type ToastInput } from '../lib/toast';
 import { formatScore } from '../lib/score';
 import type { GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
+import { formatDate, formatDateTime } from '../lib/dates';
 
 /** Group recent activity shows the 10 newest ratings (SPEC §9). */
 export const RECENT_ACTIVITY_LIMIT = 10;
@@ -80,16 +81,13 @@ export function recentActivity(ratings: ReadonlyArray<GroupRatingView>, limit = 
 
 /** "Created Mar 5, 2026" (the browser's locale), or "" for a bad date. */
 export function createdText(iso: string, locale?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return `Created ${date.toLocaleDateString(locale, { dateStyle: 'medium' })}`;
+  const date = formatDate(iso, { locale });
+  return date ? `Created ${date}` : '';
 }
 
 /** A rating's timestamp: "Mar 5, 2026, 2:03 PM" (the browser's locale and time zone). */
 export function activityTimestamp(iso: string, locale?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso, { locale });
 }
 
 // ---- invite code ----------------------------------------------------------------------------------------

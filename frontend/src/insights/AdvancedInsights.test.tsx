@@ -94,14 +94,14 @@ describe('Joy Insights by plan', () => {
     const weekly = await screen.findByRole('table', { name: 'Weekly average of each PERMA factor' });
     expect(within(weekly).getAllByRole('row').map((r) => r.textContent)).toEqual([
       'WeekRelationshipsHealthPurposeGrowthJoy',
-      'Week of 16 Nov4.0/53.0/53.0/53.7/53.3/5',
+      'Week of Nov 164.0/53.0/53.0/53.7/53.3/5',
     ]);
     const weekdays = screen.getByRole('table', { name: 'Average overall score by weekday' });
     expect(within(weekdays).getAllByRole('row').slice(1, 3).map((r) => r.textContent)).toEqual(['Mon3.5/52', 'TueNo ratings0']);
     const forecast = screen.getByRole('table', { name: 'Forecast of your overall score for the next 7 days' });
-    expect(within(forecast).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['Mon 23 Nov3.5/52.7 – 4.2']);
+    expect(within(forecast).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['Mon, Nov 233.5/52.7 – 4.2']);
     expect(screen.getByRole('heading', { name: 'Next 7 Days' })).toBeInTheDocument();
-    expect(screen.getByText('Your full history since 5 January 2026')).toBeInTheDocument();
+    expect(screen.getByText('Your full history since Jan 5, 2026')).toBeInTheDocument();
   });
 
   it('explains a missing forecast to a premium user with fewer than 7 days of ratings', async () => {

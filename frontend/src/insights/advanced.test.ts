@@ -16,7 +16,7 @@ const week: WeeklyFactorMeans = { week: '2026-W47', weekStart: '2026-11-16', cou
 
 describe('text alternatives', () => {
   it('lists each week with the five factor averages in form order', () => {
-    expect(weeklyRows([week])).toEqual([['Week of 16 Nov', '4.0/5', '3.0/5', '3.0/5', '3.7/5', '3.3/5']]);
+    expect(weeklyRows([week])).toEqual([['Week of Nov 16', '4.0/5', '3.0/5', '3.0/5', '3.7/5', '3.3/5']]);
   });
 
   it('lists weekdays with their average and count, or "No ratings"', () => {
@@ -27,7 +27,7 @@ describe('text alternatives', () => {
   });
 
   it('lists the forecast days with the expected score and the range', () => {
-    expect(forecastRows([{ date: '2026-11-23', expected: 3.46, low: 2.71, high: 4.2 }])).toEqual([['Mon 23 Nov', '3.5/5', '2.7 – 4.2']]);
+    expect(forecastRows([{ date: '2026-11-23', expected: 3.46, low: 2.71, high: 4.2 }])).toEqual([['Mon, Nov 23', '3.5/5', '2.7 – 4.2']]);
   });
 });
 

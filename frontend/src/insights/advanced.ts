@@ -4,6 +4,7 @@
  * and the formatting of the numbers. Pure and tested (advanced.test.ts).
  */
 import { DAY_MS, FACTORS, type ForecastDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
+import { formatShortDay, formatWeekday } from '../lib/dates';
 
 export const ADVANCED_INSIGHTS_KEY = ['/api/insights/advanced'] as const;
 
@@ -27,14 +28,14 @@ export function ratingsWithinDays<T extends Pick<RatingView, 'createdAt'>>(ratin
 
 const one = (n: number) => n.toFixed(1);
 
-/** "16 Nov": the Monday (UTC) of an ISO week. */
-export function weekLabel(weekStart: string): string {
-  return new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+/** "Nov 16": the Monday of an ISO week (a calendar date: no zone shifts it). */
+export function weekLabel(weekStart: string, locale?: string): string {
+  return formatShortDay(`${weekStart}T00:00:00Z`, { timeZone: 'UTC', locale });
 }
 
-/** "Mon 23 Nov" of a YYYY-MM-DD (UTC). */
-export function dayLabel(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+/** "Mon, Nov 23" of a YYYY-MM-DD (a calendar date). */
+export function dayLabel(date: string, locale?: string): string {
+  return formatWeekday(`${date}T00:00:00Z`, { timeZone: 'UTC', locale });
 }
 
 /** Rows of the weekly trend's text alternative: week, then each factor's mean in form order. */

@@ -7,6 +7,7 @@ import '../care/care.css';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
+import { formatDateTime } from '../lib/dates';
 
 /** /care/sent: the care actions the person sent (GET /api/care-actions/sent), newest first, "Thanked" once thanked. */
 export default function CareSentPage() {
@@ -39,12 +40,12 @@ export default function CareSentPage() {
                   <span className="care-received__title">{sentTitle(care)}</span>
                   {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
                   <span className="care-received__meta">
-                    <time dateTime={care.sentAt} title={new Date(care.sentAt).toLocaleString()}>
+                    <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
                       {receivedWhen(care.sentAt)}
                     </time>
                     <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
                     {care.thankedAt && (
-                      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${new Date(care.thankedAt).toLocaleString()}`}>
+                      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt)}`}>
                         Thanked
                       </Tag>
                     )}

@@ -12,13 +12,14 @@ import { formatScore, thisWeeksAverage } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatings } from '../queries';
+import { formatDateTime } from '../lib/dates';
 
 export const HOME_GROUPS_SHOWN = 3;
 
 function formatRatedAt(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return `Last rated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+  return `Last rated ${formatDateTime(date)}`;
 }
 
 function YourGroups() {

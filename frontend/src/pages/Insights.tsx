@@ -38,6 +38,7 @@ import { ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
 import { useRatings } from '../queries';
 import { type AdvancedInsights, FACTORS, type SubscriptionStatusView } from '@joy/domain';
+import { formatDate } from '../lib/dates';
 
 const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
   'great-progress': <RiseOutlined />,
@@ -219,7 +220,7 @@ function AdvancedAnalytics() {
       ) : (
         <>
           {advanced.data.since && (
-            <Typography.Text type="secondary">Your full history since {new Date(advanced.data.since).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}</Typography.Text>
+            <Typography.Text type="secondary">Your full history since {formatDate(advanced.data.since)}</Typography.Text>
           )}
           <AdvancedCharts data={advanced.data} />
         </>
