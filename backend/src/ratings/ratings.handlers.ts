@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import type { FactorScores, RatingView } from '@joy/domain';
+import { DomainError, type FactorScores, type RatingView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
+import { type RatingCorrected, type RatingSubmitted, RATING_NOT_FOUND, ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
@@ -40,11 +40,82 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
       { actorUserId: userId },
       { eventIds: () => [ratingId] },
     );
-    // The key saved this rating before (a double click, a retried request): the same answer, nothing stored.
-    if (!append) return ratingViewOf(ratingSavedWith(state, idempotencyKey!)!);
+    // The key saved this rating before (a double click, a retried request): the same answer, nothing stored
+    // (with its values as corrected since, if it was).
+    if (!append) {
+      const saved = ratingSavedWith(state, idempotencyKey!)!;
+      return ratingViewOf(state.ratings.get(saved.ratingId) ?? saved);
+    }
     // Read-your-writes: answer once the lists the user reads next include this rating.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
-    return ratingViewOf(events[0].data);
+    return ratingViewOf(events[0].data as RatingSubmitted['data']);
+  }
+}
+
+/** Rating ids are UUIDs: anything else is no rating of anyone's (the same 404, without reading the stream). */
+const RATING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function ratingIdOrNotFound(ratingId: string): string {
+  if (!RATING_ID.test(ratingId)) throw new DomainError('rating.not_found', RATING_NOT_FOUND);
+  return ratingId;
+}
+
+export class CorrectRatingCommand {
+  constructor(
+    readonly userId: string,
+    readonly ratingId: string,
+    readonly scores: FactorScores,
+  ) {}
+}
+
+/** PUT /api/joy-ratings/:id: the person's own rating with new values (404 for any other, or a withdrawn one). */
+@CommandHandler(CorrectRatingCommand)
+export class CorrectRatingHandler implements ICommandHandler<CorrectRatingCommand, RatingView> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute({ userId, ratingId, scores }: CorrectRatingCommand): Promise<RatingView> {
+    const at = new Date();
+    const { events, append, state } = await decideAndAppend(
+      this.store,
+      `ratings-${userId}`,
+      ratingsDecider,
+      { kind: 'correct', ratingId: ratingIdOrNotFound(ratingId), userId, scores, at },
+      { actorUserId: userId, now: at },
+    );
+    // The same values it already has: nothing stored, the rating as it is.
+    if (!append) return ratingViewOf(state.ratings.get(ratingId)!);
+    await this.readYourWrites.waitFor(append.position, { eventTypes: ['RatingCorrected'] });
+    return ratingViewOf(events[0].data as RatingCorrected['data']);
+  }
+}
+
+export class WithdrawRatingCommand {
+  constructor(
+    readonly userId: string,
+    readonly ratingId: string,
+  ) {}
+}
+
+/** DELETE /api/joy-ratings/:id: the person's own rating stops counting anywhere (404 for any other). */
+@CommandHandler(WithdrawRatingCommand)
+export class WithdrawRatingHandler implements ICommandHandler<WithdrawRatingCommand, void> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute({ userId, ratingId }: WithdrawRatingCommand): Promise<void> {
+    const at = new Date();
+    const { append } = await decideAndAppend(
+      this.store,
+      `ratings-${userId}`,
+      ratingsDecider,
+      { kind: 'withdraw', ratingId: ratingIdOrNotFound(ratingId), userId, at },
+      { actorUserId: userId, now: at },
+    );
+    await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingWithdrawn'] });
   }
 }
 
