@@ -8,14 +8,14 @@ import { CareActionDoc, careActionsProjector } from '../projections/care-actions
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
-import { ratingViewOf, type RatingSubmitted } from '../ratings/ratings.decider';
+import { type RatingEvent, ratingsDecider, ratingViewOf } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 /*
  * The export of a person's own data (PRODUCT.md "Data and account"), as JSON or CSV. Both are produced as a
  * stream of small pieces pulled by the HTTP response (Readable.from over an async generator, piped with
  * backpressure): nothing builds the whole file in memory. Ratings come from the event store (the person's
- * `ratings-<userId>` stream: every rating ever made, oldest first); groups and care actions from the read models.
+ * `ratings-<userId>` stream: every rating that stands, as last corrected, oldest first); groups and care actions from the read models.
  * The format is documented in docs/account-export.md.
  */
 
@@ -110,13 +110,14 @@ export class AccountExport {
     };
   }
 
-  /** Every rating, oldest first, read from the event store one at a time as the consumer asks. */
+  /**
+   * Every standing rating, oldest first, with its values as last corrected (a withdrawn one is left out): the
+   * stream folded by the ratings decider, then given to the consumer one at a time as it asks.
+   */
   async *ratings(userId: string): AsyncGenerator<ExportedRating> {
-    for (const event of await this.store.readStream(`ratings-${userId}`)) {
-      if (event.type !== 'RatingSubmitted') continue;
-      const d = event.data as unknown as RatingSubmitted['data'];
-      yield ratingViewOf(d);
-    }
+    const events = await this.store.readStream(`ratings-${userId}`);
+    const state = events.reduce((s, e) => ratingsDecider.evolve(s, e as unknown as RatingEvent), ratingsDecider.initialState);
+    for (const rating of state.ratings.values()) yield ratingViewOf(rating);
   }
 
   async groups(userId: string): Promise<ExportedGroup[]> {
