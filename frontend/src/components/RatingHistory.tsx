@@ -28,7 +28,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings' }: RatingHistory
   const headingId = useId();
 
   return (
-    <Card title={<h2 className="card-title" id={headingId}>{title}</h2>}>
+    <Card className="rating-history-card" title={<h2 className="card-title" id={headingId}>{title}</h2>}>
       <ul className="rating-history" aria-labelledby={headingId}>
         {ratings.slice(0, shown).map((rating) => {
           const when = fullLabel(rating.createdAt);
