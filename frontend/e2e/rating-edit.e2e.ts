@@ -37,7 +37,7 @@ async function dismissToasts(page: Page) {
 async function pickStar(page: Page, dialog: Locator, testId: string) {
   await dialog.getByTestId(testId).click();
   await page.mouse.move(1, 1);
-  await page.waitForFunction(() => [...document.querySelectorAll('.ant-tooltip')].every((t) => t.classList.contains('ant-tooltip-hidden')), undefined, { timeout: 5_000 });
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.ant-tooltip')).every((t) => t.classList.contains('ant-tooltip-hidden')), undefined, { timeout: 5_000 });
 }
 
 const overall = (page: Page) => page.getByTestId('card-overall');

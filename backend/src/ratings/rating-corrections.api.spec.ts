@@ -25,7 +25,13 @@ describe('correcting and withdrawing ratings over HTTP', () => {
   const adaAsBobSeesHer = async () => {
     const members: GroupMemberView[] = (await as(bob).get(`/api/groups/${groupId}/members`)).body;
     const group: GroupDetailView = (await as(bob).get(`/api/groups/${groupId}`)).body;
-    return { latestScore: members.find((m) => m.id === ids.ada)!.latestScore, averageScore: group.averageScore };
+    const activity: { id: string; userId: string; overallScore: number }[] = (await as(bob).get(`/api/groups/${groupId}/ratings`)).body;
+    return {
+      latestScore: members.find((m) => m.id === ids.ada)!.latestScore,
+      averageScore: group.averageScore,
+      // Her ratings in the group's recent activity, newest first: overall scores only.
+      activity: activity.filter((r) => r.userId === ids.ada).map((r) => r.overallScore),
+    };
   };
 
   beforeAll(async () => {
@@ -50,7 +56,7 @@ describe('correcting and withdrawing ratings over HTTP', () => {
   it('corrects an own rating: 200 with the new values, same id and time, in its place; list, latest and the group follow', async () => {
     const older = await rate(ada, { relationships: 2, health: 2, purpose: 2, growth: 2, joy: 1 });
     const newer = await rate(ada, scores(2));
-    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 2, averageScore: 3 });
+    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 2, averageScore: 3, activity: [2, 1.8, 3] });
 
     const res = await as(ada).put(`/api/joy-ratings/${newer.id}`, { relationships: 5, health: 4, purpose: 5, growth: 4, joy: 5 });
     expect(res.status).toBe(200);
@@ -58,14 +64,14 @@ describe('correcting and withdrawing ratings over HTTP', () => {
     // Read-your-writes: every view shows it as soon as the answer is there.
     expect((await list(ada)).slice(0, 2)).toEqual([res.body, older]);
     expect(await latest(ada)).toEqual(res.body);
-    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 4.6, averageScore: 4.3 });
+    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 4.6, averageScore: 4.3, activity: [4.6, 1.8, 3] });
 
     // An older rating corrected: the latest and the group stay as they are.
     const fixed = await as(ada).put(`/api/joy-ratings/${older.id}`, scores(3));
     expect(fixed.body).toMatchObject({ id: older.id, createdAt: older.createdAt, overallScore: 3 });
     expect((await list(ada)).slice(0, 2).map((r) => r.overallScore)).toEqual([4.6, 3]);
     expect(await latest(ada)).toEqual(res.body);
-    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 4.6, averageScore: 4.3 });
+    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 4.6, averageScore: 4.3, activity: [4.6, 3, 3] });
   });
 
   it('stores nothing when the correction brings the values the rating already has', async () => {
@@ -118,7 +124,7 @@ describe('correcting and withdrawing ratings over HTTP', () => {
     expect(after.map((r) => r.id)).not.toContain(newest.id);
     expect(after[0]).toEqual(previous);
     expect(await latest(ada)).toEqual(previous);
-    expect(await adaAsBobSeesHer()).toEqual({ latestScore: previous.overallScore, averageScore: 3.5 });
+    expect(await adaAsBobSeesHer()).toEqual({ latestScore: 3, averageScore: 3.5, activity: [3, 3] });
   });
 
   it('refuses to correct or withdraw a withdrawn rating with the same 404', async () => {
@@ -143,7 +149,7 @@ describe('correcting and withdrawing ratings over HTTP', () => {
     for (const r of await list(ada)) expect((await as(ada).delete(`/api/joy-ratings/${r.id}`)).status).toBe(204);
     expect(await list(ada)).toEqual([]);
     expect(await latest(ada)).toBeNull();
-    expect(await adaAsBobSeesHer()).toEqual({ latestScore: null, averageScore: 4 });
+    expect(await adaAsBobSeesHer()).toEqual({ latestScore: null, averageScore: 4, activity: [] });
   });
 
   it('exports the ratings as they stand: corrected values, withdrawn ones left out', async () => {
@@ -165,6 +171,6 @@ describe('correcting and withdrawing ratings over HTTP', () => {
     await app.stop();
     await app.restart();
     expect({ list: await list(ada), latest: await latest(ada), seen: await adaAsBobSeesHer() }).toEqual(before);
-    expect(before.seen).toEqual({ latestScore: 5, averageScore: 4.5 });
+    expect(before.seen).toEqual({ latestScore: 5, averageScore: 4.5, activity: [5] });
   });
 });

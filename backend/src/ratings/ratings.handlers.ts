@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { DomainError, type FactorScores, type RatingView } from '@joy/domain';
+import type { FactorScores, RatingView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { type RatingCorrected, type RatingSubmitted, RATING_NOT_FOUND, ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
+import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
@@ -52,13 +52,6 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
   }
 }
 
-/** Rating ids are UUIDs: anything else is no rating of anyone's (the same 404, without reading the stream). */
-const RATING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function ratingIdOrNotFound(ratingId: string): string {
-  if (!RATING_ID.test(ratingId)) throw new DomainError('rating.not_found', RATING_NOT_FOUND);
-  return ratingId;
-}
-
 export class CorrectRatingCommand {
   constructor(
     readonly userId: string,
@@ -81,7 +74,7 @@ export class CorrectRatingHandler implements ICommandHandler<CorrectRatingComman
       this.store,
       `ratings-${userId}`,
       ratingsDecider,
-      { kind: 'correct', ratingId: ratingIdOrNotFound(ratingId), userId, scores, at },
+      { kind: 'correct', ratingId, userId, scores, at },
       { actorUserId: userId, now: at },
     );
     // The same values it already has: nothing stored, the rating as it is.
@@ -112,7 +105,7 @@ export class WithdrawRatingHandler implements ICommandHandler<WithdrawRatingComm
       this.store,
       `ratings-${userId}`,
       ratingsDecider,
-      { kind: 'withdraw', ratingId: ratingIdOrNotFound(ratingId), userId, at },
+      { kind: 'withdraw', ratingId, userId, at },
       { actorUserId: userId, now: at },
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingWithdrawn'] });
