@@ -8,7 +8,7 @@ import { CareActionDoc, careActionsProjector } from '../projections/care-actions
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
-import { type RatingEvent, ratingsDecider, ratingViewOf } from '../ratings/ratings.decider';
+import { ratingViewOf, standingRatings } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 /*
@@ -112,12 +112,10 @@ export class AccountExport {
 
   /**
    * Every standing rating, oldest first, with its values as last corrected (a withdrawn one is left out): the
-   * stream folded by the ratings decider, then given to the consumer one at a time as it asks.
+   * stream folded by the ratings decider's rule (`standingRatings`), then given to the consumer one at a time.
    */
   async *ratings(userId: string): AsyncGenerator<ExportedRating> {
-    const events = await this.store.readStream(`ratings-${userId}`);
-    const state = events.reduce((s, e) => ratingsDecider.evolve(s, e as unknown as RatingEvent), ratingsDecider.initialState);
-    for (const rating of state.ratings.values()) yield ratingViewOf(rating);
+    for (const rating of standingRatings(await this.store.readStream(`ratings-${userId}`))) yield ratingViewOf(rating);
   }
 
   async groups(userId: string): Promise<ExportedGroup[]> {

@@ -1,6 +1,6 @@
 import { expectRefusal } from '../testing/refusals';
 import { overallScore } from '@joy/domain';
-import { KEYS_REMEMBERED, type RatingEvent, type RatingsCommand, type RatingsState, type RatingSubmitted, ratingsDecider, SubmitRating } from './ratings.decider';
+import { KEYS_REMEMBERED, type RatingEvent, type RatingsCommand, type RatingsState, type RatingSubmitted, ratingsDecider, standingRating, standingRatings, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
 const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
@@ -137,7 +137,32 @@ describe('ratings decider', () => {
       const keyed = { ...r1, idempotencyKey: 'k-9' };
       const state = given(keyed, correct('r1', { joy: 5 }));
       expect(ratingsDecider.decide(keyed, state)).toEqual([]);
-      expect(state.ratings.get('r1')).toMatchObject({ joy: 5, overallScore: 3.4 });
+      expect(standingRating(state, 'r1')).toMatchObject({ joy: 5, overallScore: 3.4 });
     });
+  });
+
+  it('folds a long stream (10,000 ratings) and still decides on its oldest rating', () => {
+    let state = ratingsDecider.initialState;
+    const events: RatingEvent[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const [event] = ratingsDecider.decide({ ...submit({ joy: 1 + (i % 5) }), ratingId: `n${i}` }, state);
+      events.push(event);
+      state = ratingsDecider.evolve(state, event);
+    }
+    expect(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'n0', userId: 'u1', at }, state)[0].data).toMatchObject({ ratingId: 'n0', latest: { ratingId: 'n9999' } });
+    expect(standingRatings(events.map((e) => ({ type: e.type, data: e.data })))).toHaveLength(10_000);
+  });
+
+  it('lists the standing ratings oldest first, as last corrected, without the withdrawn ones (the export)', () => {
+    const data = (ratingId: string, joy: number) => ({ ratingId, userId: 'u1', relationships: 3, health: 3, purpose: 3, growth: 3, joy, overallScore: (12 + joy) / 5, submittedAt: at.toISOString() });
+    expect(
+      standingRatings([
+        { type: 'RatingSubmitted', data: data('a', 1) },
+        { type: 'RatingSubmitted', data: data('b', 2) },
+        { type: 'RatingSubmitted', data: data('c', 3) },
+        { type: 'RatingCorrected', data: { ...data('a', 5), correctedAt: at.toISOString() } },
+        { type: 'RatingWithdrawn', data: { ratingId: 'b', userId: 'u1', submittedAt: at.toISOString(), withdrawnAt: at.toISOString(), latest: null } },
+      ]).map((r) => `${r.ratingId}:${r.joy}`),
+    ).toEqual(['a:5', 'c:3']);
   });
 });

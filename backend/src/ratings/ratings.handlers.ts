@@ -7,7 +7,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
-import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf } from './ratings.decider';
+import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf, standingRating } from './ratings.decider';
 
 export function ratingView(doc: RatingDoc): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
@@ -44,7 +44,7 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
     // (with its values as corrected since, if it was).
     if (!append) {
       const saved = ratingSavedWith(state, idempotencyKey!)!;
-      return ratingViewOf(state.ratings.get(saved.ratingId) ?? saved);
+      return ratingViewOf(standingRating(state, saved.ratingId) ?? saved);
     }
     // Read-your-writes: answer once the lists the user reads next include this rating.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
@@ -78,7 +78,7 @@ export class CorrectRatingHandler implements ICommandHandler<CorrectRatingComman
       { actorUserId: userId, now: at },
     );
     // The same values it already has: nothing stored, the rating as it is.
-    if (!append) return ratingViewOf(state.ratings.get(ratingId)!);
+    if (!append) return ratingViewOf(standingRating(state, ratingId)!);
     await this.readYourWrites.waitFor(append.position, { eventTypes: ['RatingCorrected'] });
     return ratingViewOf(events[0].data as RatingCorrected['data']);
   }
