@@ -194,7 +194,8 @@ export const ratingsDecider: Decider<RatingsState, RatingsCommand, RatingEvent> 
   evolve(state, event) {
     if (event.type !== 'RatingSubmitted' && event.type !== 'RatingCorrected' && event.type !== 'RatingWithdrawn') return state;
     const keyed = event.type === 'RatingSubmitted' && event.data.idempotencyKey ? [...state.keyed.slice(1 - KEYS_REMEMBERED), event.data] : state.keyed;
-    return { keyed, history: { event, older: state.history } };
+    // Only type and data are kept (not the stored event's metadata): the cached state of a stream stays small.
+    return { keyed, history: { event: { type: event.type, data: event.data } as RatingEvent, older: state.history } };
   },
   decide(command, state) {
     switch (command.kind) {
