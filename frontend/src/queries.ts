@@ -1,11 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from './api';
+import { ADVANCED_INSIGHTS_KEY } from './insights/advanced';
 import { TOASTS, toast } from './lib/toast';
 import type { GroupView, RatingView, SubmitRatingRequest } from '@joy/domain';
 
 export const RATINGS_KEY = ['/api/joy-ratings'] as const;
 export const LATEST_RATING_KEY = ['/api/joy-ratings/latest'] as const;
 export const GROUPS_KEY = ['/api/groups'] as const;
+
+/**
+ * Everything a rating shows in: the list and latest (Dashboard, Insights, Home), the premium analytics and the
+ * groups' figures (a prefix: every group's detail, members and ratings). Refetched after a save, an edit or a delete.
+ */
+export function invalidateRatingViews(client: ReturnType<typeof useQueryClient>): Promise<unknown> {
+  return Promise.all([RATINGS_KEY, LATEST_RATING_KEY, ADVANCED_INSIGHTS_KEY, GROUPS_KEY].map((queryKey) => client.invalidateQueries({ queryKey })));
+}
 
 /** The user's ratings, newest first. */
 export function useRatings() {
@@ -33,15 +42,45 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
     mutationFn: ({ scores, idempotencyKey }) => apiJson<RatingView>('POST', '/api/joy-ratings', scores, { 'Idempotency-Key': idempotencyKey }),
     onSuccess: async (rating) => {
       toast(TOASTS.ratingSaved);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: RATINGS_KEY }),
-        client.invalidateQueries({ queryKey: LATEST_RATING_KEY }),
-      ]);
+      await invalidateRatingViews(client);
       options.onSaved?.(rating);
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       toast(TOASTS.ratingFailed);
+    },
+  });
+}
+
+/** PUT /api/joy-ratings/:id: new values for one of the user's ratings; every view refreshed. */
+export function useCorrectRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
+  const client = useQueryClient();
+  return useMutation<RatingView, Error, { id: string; scores: SubmitRatingRequest }>({
+    mutationFn: ({ id, scores }) => apiJson<RatingView>('PUT', `/api/joy-ratings/${encodeURIComponent(id)}`, scores),
+    onSuccess: async (rating) => {
+      toast(TOASTS.ratingUpdated);
+      await invalidateRatingViews(client);
+      options.onSaved?.(rating);
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(TOASTS.ratingFailed);
+    },
+  });
+}
+
+/** DELETE /api/joy-ratings/:id: the rating stops counting anywhere; every view refreshed. */
+export function useDeleteRating() {
+  const client = useQueryClient();
+  return useMutation<void, Error, { id: string }>({
+    mutationFn: ({ id }) => apiJson<void>('DELETE', `/api/joy-ratings/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      toast(TOASTS.ratingDeleted);
+      await invalidateRatingViews(client);
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(TOASTS.ratingDeleteFailed);
     },
   });
 }

@@ -8,14 +8,14 @@ import { CareActionDoc, careActionsProjector } from '../projections/care-actions
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
-import { ratingViewOf, type RatingSubmitted } from '../ratings/ratings.decider';
+import { ratingViewOf, standingRatings } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
 /*
  * The export of a person's own data (PRODUCT.md "Data and account"), as JSON or CSV. Both are produced as a
  * stream of small pieces pulled by the HTTP response (Readable.from over an async generator, piped with
  * backpressure): nothing builds the whole file in memory. Ratings come from the event store (the person's
- * `ratings-<userId>` stream: every rating ever made, oldest first); groups and care actions from the read models.
+ * `ratings-<userId>` stream: every rating that stands, as last corrected, oldest first); groups and care actions from the read models.
  * The format is documented in docs/account-export.md.
  */
 
@@ -113,13 +113,12 @@ export class AccountExport {
   }
 
   /**
-   * Every rating, oldest first by the time it was made (an imported rating comes later in the stream than it was
-   * made), read from the event store and handed out one at a time as the consumer asks.
+   * Every standing rating, oldest first by the time it was made (an imported rating comes later in the stream than
+   * it was made), with its values as last corrected (a withdrawn one is left out): the stream folded by the ratings
+   * decider's rule (`standingRatings`), then given to the consumer one at a time.
    */
   async *ratings(userId: string): AsyncGenerator<ExportedRating> {
-    const ratings = (await this.store.readStream(`ratings-${userId}`))
-      .filter((event) => event.type === 'RatingSubmitted')
-      .map((event) => ratingViewOf(event.data as unknown as RatingSubmitted['data']));
+    const ratings = standingRatings(await this.store.readStream(`ratings-${userId}`)).map(ratingViewOf);
     // Stable: ratings made at the same instant keep the stream's order.
     ratings.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     yield* ratings;

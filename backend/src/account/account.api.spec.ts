@@ -274,8 +274,10 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
 
     it("keeps the other members' views intact and correct: members, figures, ratings, suggestions", async () => {
       const members = (await as(bob).get(`/api/groups/${group.id}/members`)).body;
-      expect(members).toEqual(before.members.filter((m) => m.id !== ids.zel));
+      // She owned the group: Bob, the longest-standing member left, owns it now.
+      expect(members).toEqual(before.members.filter((m) => m.id !== ids.zel).map((m) => ({ ...m, isOwner: m.id === ids.bob })));
       expect(members.map((m: { firstName: string }) => m.firstName)).toEqual(['Bob', 'Cy']);
+      expect((await as(bob).get(`/api/groups/${group.id}`)).body.ownerId).toBe(ids.bob);
       const detail = (await as(bob).get(`/api/groups/${group.id}`)).body;
       expect(detail).toMatchObject({ id: group.id, name: 'Sunrise Club', memberCount: 2, averageScore: 3, activeThisWeek: 2, recentRatingsCount: 2 });
       const ratings = (await as(cy).get(`/api/groups/${group.id}/ratings`)).body;

@@ -33,7 +33,7 @@ describe('care-suggestions projection', () => {
     await project(store);
     expect(await store.get(careSuggestionsProjector.collection, 'bob')).toEqual({
       _id: 'bob', _position: 7,
-      userId: 'bob', groupIds: ['g1', 'g2'], latestScore: 2, latestAt: '2026-11-20T08:01:00.000Z', latestSeq: 1, needsSupport: true,
+      userId: 'bob', groupIds: ['g1', 'g2'], latestScore: 2, latestAt: '2026-11-20T08:01:00.000Z', latestRatingId: 'r1', latestSeq: 1, needsSupport: true,
     });
     expect(await store.get(careSuggestionsProjector.collection, 'ada')).toMatchObject({ latestScore: 4.2, needsSupport: false });
     expect(await needing(store, 'g1')).toEqual(['bob']);
@@ -78,5 +78,42 @@ describe('care-suggestions projection', () => {
     const declined = recorded('UserSettingsChanged', { userId: 'bob', acceptCareActions: false }, 2);
     await project(store, [joined('bob', 'g1', 1), declined, rated('bob', 1.2, 3)]);
     expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 1.2, needsSupport: true, declinesCare: true });
+  });
+
+  describe('corrections and withdrawals', () => {
+    const corrected = (userId: string, ratingId: string, overallScore: number, submittedAt: string, position: number) =>
+      recorded('RatingCorrected', { ratingId, userId, relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore, submittedAt, correctedAt: '2026-11-21T08:00:00.000Z' }, position);
+    const withdrawn = (userId: string, ratingId: string, latest: { ratingId: string; overallScore: number; submittedAt: string } | null, position: number) =>
+      recorded('RatingWithdrawn', {
+        ratingId, userId, submittedAt: '2026-11-20T08:00:00.000Z', withdrawnAt: '2026-11-21T08:00:00.000Z',
+        latest: latest && { ...latest, relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1 },
+      }, position);
+
+    it('a correction of the latest rating changes the score that counts; of an older one, nothing', async () => {
+      const store = new InMemoryReadModelStore();
+      await project(store, [...events, rated('bob', 4, 8)]);
+      expect(await needing(store, 'g1')).toEqual([]);
+      await project(store, [corrected('bob', 'r1', 1.2, '2026-11-20T08:01:00.000Z', 9)]); // older: nothing
+      expect(await needing(store, 'g1')).toEqual([]);
+      await project(store, [corrected('bob', 'r8', 2.2, '2026-11-20T08:08:00.000Z', 10)]);
+      expect(await needing(store, 'g1')).toEqual(['bob']);
+      expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 2.2, latestRatingId: 'r8' });
+    });
+
+    it('a withdrawal makes the rating the event names the latest; none left, nothing is suggested', async () => {
+      const store = new InMemoryReadModelStore();
+      await project(store, [...events, rated('bob', 4, 8)]);
+      await project(store, [withdrawn('bob', 'r8', { ratingId: 'r1', overallScore: 2, submittedAt: '2026-11-20T08:01:00.000Z' }, 9)]);
+      expect(await needing(store, 'g1')).toEqual(['bob']);
+      await project(store, [withdrawn('bob', 'r1', null, 10)]);
+      expect(await needing(store, 'g1')).toEqual([]);
+      expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ groupIds: ['g1', 'g2'], latestScore: null, latestAt: null, needsSupport: false });
+    });
+
+    it('a correction reaches a document projected before ratings had ids in it (by the latest time)', () => {
+      const old: CareSupportDoc = { userId: 'bob', groupIds: ['g1'], latestScore: 4, latestAt: '2026-11-20T08:08:00.000Z', latestSeq: 8, needsSupport: false };
+      expect(careSuggestionsProjector.evolve(old, corrected('bob', 'r8', 1, '2026-11-20T08:08:00.000Z', 9))).toMatchObject({ latestScore: 1, needsSupport: true });
+      expect(careSuggestionsProjector.evolve(old, corrected('bob', 'r7', 1, '2026-11-20T08:07:00.000Z', 9))).toEqual(old);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { CARE_SUGGESTION_THRESHOLD } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
+import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
 import { dataOf, Projector } from './projector';
 
@@ -15,7 +15,9 @@ export interface CareSupportDoc {
   groupIds: string[];
   latestScore: number | null;
   latestAt: string | null;
-  /** Global position of the latest rating's event. */
+  /** The latest rating's id (absent on documents projected before corrections existed: then `latestAt` tells). */
+  latestRatingId?: string;
+  /** Global position of the latest rating event applied (a submission, or the withdrawal that made an older one latest). */
   latestSeq: number;
   needsSupport: boolean;
   /** The person declined care actions (settings): never suggested, and care sent to them is refused. */
@@ -24,7 +26,7 @@ export interface CareSupportDoc {
 
 export const careSuggestionsProjector: Projector<CareSupportDoc> = {
   collection: 'care-suggestions',
-  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted', 'UserSettingsChanged'],
+  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted', 'UserSettingsChanged'],
   indexes: ['groupIds'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
@@ -46,15 +48,33 @@ export const careSuggestionsProjector: Projector<CareSupportDoc> = {
       return current.groupIds.includes(groupId) ? current : { ...current, groupIds: [...current.groupIds, groupId] };
     }
     if (event.position <= current.latestSeq) return current;
+    if (event.type === 'RatingCorrected') {
+      // Only a correction of the latest rating changes the score that counts.
+      const d = dataOf<RatingCorrected['data']>(event);
+      const isLatest = current.latestRatingId ? current.latestRatingId === d.ratingId : current.latestAt === d.submittedAt;
+      return isLatest ? withLatest(current, d, current.latestSeq) : current;
+    }
+    if (event.type === 'RatingWithdrawn') {
+      // The event names the rating that is latest now; none left: no score, never suggested.
+      const { latest } = dataOf<RatingWithdrawn['data']>(event);
+      if (latest) return withLatest(current, latest, event.position);
+      const { latestRatingId: _gone, ...rest } = current;
+      return { ...rest, latestScore: null, latestAt: null, latestSeq: event.position, needsSupport: false };
+    }
     const d = dataOf<RatingSubmitted['data']>(event);
     // The latest by its time: an imported rating made before the latest one (account-import.ts) changes nothing.
     if (current.latestAt !== null && Date.parse(d.submittedAt) < Date.parse(current.latestAt)) return current;
-    return {
-      ...current,
-      latestScore: d.overallScore,
-      latestAt: d.submittedAt,
-      latestSeq: event.position,
-      needsSupport: d.overallScore < CARE_SUGGESTION_THRESHOLD,
-    };
+    return withLatest(current, d, event.position);
   },
 };
+
+function withLatest(doc: CareSupportDoc, rating: { ratingId: string; overallScore: number; submittedAt: string }, seq: number): CareSupportDoc {
+  return {
+    ...doc,
+    latestScore: rating.overallScore,
+    latestAt: rating.submittedAt,
+    latestRatingId: rating.ratingId,
+    latestSeq: seq,
+    needsSupport: rating.overallScore < CARE_SUGGESTION_THRESHOLD,
+  };
+}

@@ -1,7 +1,7 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { isoWeekOf } from '@joy/domain';
-import { MEMBER_RECENT_RATINGS } from './group-stats.projector';
+import { groupWeeklyActivityProjector, MEMBER_RECENT_RATINGS } from './group-stats.projector';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
 import { applyEvent } from './pipeline/applier';
@@ -110,5 +110,67 @@ describe('group-stats projection', () => {
     ['2026-11-23T00:00:00+01:00', '2026-W47'], // 22 Nov 23:00 UTC
   ])('puts %s in ISO week %s (UTC)', (instant, week) => {
     expect(isoWeek(instant)).toBe(week);
+  });
+
+  describe('corrections and withdrawals', () => {
+    const corrected = (ratingId: string, userId: string, overallScore: number, submittedAt: string) =>
+      recorded('RatingCorrected', { ratingId, userId, relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore, submittedAt, correctedAt: '2026-11-24T08:00:00.000Z' }, ++position);
+    const withdrawn = (ratingId: string, userId: string, submittedAt: string, latest: { ratingId: string; overallScore: number; submittedAt: string } | null) =>
+      recorded('RatingWithdrawn', {
+        ratingId, userId, submittedAt, withdrawnAt: '2026-11-24T08:00:00.000Z',
+        latest: latest && { ...latest, relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1 },
+      }, ++position);
+    const fresh = async () => {
+      const store = new InMemoryReadModelStore();
+      await project(store);
+      return store;
+    };
+    const apply = async (store: InMemoryReadModelStore, ...list: ReturnType<typeof recorded>[]) => {
+      for (const e of list) await applyEvent(store, stats, e);
+    };
+
+    it('a correction changes the member’s latest score and recent ratings, and the week’s figures', async () => {
+      const store = await fresh();
+      await apply(store, corrected('r3', 'bob', 1.6, '2026-11-22T23:59:59.000Z'), corrected('r2', 'bob', 2.2, '2026-11-17T10:00:00.000Z'));
+      expect(await store.get('group-member-stats', 'bob')).toMatchObject({
+        latest: { id: 'r3', overallScore: 1.6, seq: 6 },
+        recent: [{ id: 'r3', overallScore: 1.6 }, { id: 'r2', overallScore: 2.2 }],
+      });
+      for (const g of ['g1', 'g2']) {
+        expect(await store.get('group-weekly-activity', `${g}:2026-W47`)).toMatchObject({ ratingsCount: 2, memberIds: ['bob'], scoreTenths: 38, meanScore: 1.9 });
+      }
+    });
+
+    it('a withdrawal drops the rating; the latest is the one the event names; the week counts it no more', async () => {
+      const store = await fresh();
+      await apply(store, withdrawn('r3', 'bob', '2026-11-22T23:59:59.000Z', { ratingId: 'r2', overallScore: 4.2, submittedAt: '2026-11-17T10:00:00.000Z' }));
+      expect(await store.get('group-member-stats', 'bob')).toMatchObject({
+        latest: { id: 'r2', overallScore: 4.2, seq: 5 },
+        recent: [{ id: 'r2' }],
+      });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 1, memberIds: ['bob'], meanScore: 4.2 });
+      await apply(store, withdrawn('r2', 'bob', '2026-11-17T10:00:00.000Z', null));
+      expect(await store.get('group-member-stats', 'bob')).toMatchObject({ latest: null, recent: [] });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toBeNull();
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toBeNull();
+      // Ada's week 48 in g1 is untouched.
+      expect(await store.get('group-weekly-activity', 'g1:2026-W48')).toMatchObject({ ratingsCount: 1, memberIds: ['ada'] });
+    });
+
+    it('a rating made before joining is in no week of the group: its withdrawal changes only the member’s latest', async () => {
+      const store = await fresh();
+      await apply(store, withdrawn('r4', 'ada', '2026-11-23T00:00:00.000Z', { ratingId: 'r1', overallScore: 2.4, submittedAt: '2026-11-16T07:00:00.000Z' }));
+      expect(await store.get('group-member-stats', 'ada')).toMatchObject({ latest: { id: 'r1', overallScore: 2.4 } });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W48')).toBeNull();
+      await apply(store, corrected('r1', 'ada', 5, '2026-11-16T07:00:00.000Z'));
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2, memberIds: ['bob'] });
+      expect(await store.get('group-member-stats', 'ada')).toMatchObject({ latest: { id: 'r1', overallScore: 5 } });
+    });
+
+    it('a week projected before it listed its ratings counts on, untouched by corrections', () => {
+      const old = { week: '2026-W47', ratingsCount: 2, memberIds: ['bob'], scoreTenths: 78, meanScore: 3.9 };
+      const event = corrected('r3', 'bob', 1, '2026-11-22T23:59:59.000Z');
+      expect(groupWeeklyActivityProjector.evolve(old, event)).toEqual(old);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { isoWeekOf } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
+import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import { withoutMembership } from './groups.projector';
 import { dataOf, Projector } from './projector';
 
@@ -52,7 +52,7 @@ export interface GroupMemberStatsDoc {
  */
 export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   collection: 'group-member-stats',
-  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'UserDeleted'],
+  eventTypes: ['MemberJoined', 'MemberLeft', 'RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
     if (event.type === 'UserDeleted' || event.type === 'MemberLeft') return withoutMembership(doc, event);
@@ -61,6 +61,23 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       const d = dataOf<MemberJoined['data']>(event);
       if (current.groups.some((g) => g.groupId === d.groupId)) return current;
       return { ...current, groups: [...current.groups, { groupId: d.groupId, seq: event.position }] };
+    }
+    if (event.type === 'RatingCorrected') {
+      // The new overall score where the rating shows (latest, recent); its place stays.
+      const d = dataOf<RatingCorrected['data']>(event);
+      const fix = (r: MemberRating): MemberRating => (r.id === d.ratingId ? { ...r, overallScore: d.overallScore } : r);
+      return { ...current, latest: current.latest && fix(current.latest), recent: current.recent.map(fix) };
+    }
+    if (event.type === 'RatingWithdrawn') {
+      // Gone from the recent ratings; the latest is the one the event names (found among the recent ones with its
+      // position; older than all of them: its position is unknown here, and only `recent` is ordered by it).
+      const d = dataOf<RatingWithdrawn['data']>(event);
+      const recent = current.recent.filter((r) => r.id !== d.ratingId);
+      const named = d.latest;
+      const latest = named
+        ? (recent.find((r) => r.id === named.ratingId) ?? { id: named.ratingId, userId: d.userId, overallScore: named.overallScore, createdAt: named.submittedAt, seq: 0 })
+        : null;
+      return { ...current, latest, recent };
     }
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: MemberRating = { id: d.ratingId, userId: d.userId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
@@ -86,6 +103,32 @@ export interface GroupWeeklyActivityDoc {
   scoreTenths: number;
   /** Mean overall score of the week's ratings, one decimal. */
   meanScore: number;
+  /**
+   * The week's ratings (id, author, score in tenths), from which the figures above are derived, so that a
+   * correction or a withdrawal can change them. Absent on documents projected before corrections existed: those
+   * only count on (`npm run projections -- rebuild group-stats` gives them the list).
+   */
+  ratings?: WeeklyRating[];
+}
+
+export interface WeeklyRating {
+  id: string;
+  userId: string;
+  tenths: number;
+}
+
+/** The figures of a week from its ratings; no rating left: no document. */
+function weekOf(week: string, ratings: WeeklyRating[]): GroupWeeklyActivityDoc | null {
+  if (ratings.length === 0) return null;
+  const scoreTenths = ratings.reduce((sum, r) => sum + r.tenths, 0);
+  return {
+    week,
+    ratingsCount: ratings.length,
+    memberIds: [...new Set(ratings.map((r) => r.userId))],
+    scoreTenths,
+    meanScore: Math.round(scoreTenths / ratings.length) / 10,
+    ratings,
+  };
 }
 
 export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:${week}`;
@@ -105,22 +148,30 @@ export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:$
  */
 export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
   collection: 'group-weekly-activity',
-  eventTypes: ['RatingSubmitted'],
+  eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn'],
   async ids(event, lookup) {
-    const d = dataOf<RatingSubmitted['data']>(event);
+    const d = dataOf<{ userId: string; submittedAt: string }>(event);
     const member = await lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId);
     const week = utcWeek(d.submittedAt);
-    return (member?.groups ?? []).filter((g) => g.seq < event.position).map((g) => weeklyActivityId(g.groupId, week));
+    // A correction or withdrawal: the week of the rating in each group the member is in (evolve changes only the
+    // documents that hold the rating). A group they left since keeps counting the rating as it was.
+    const groups = event.type === 'RatingSubmitted' ? (member?.groups ?? []).filter((g) => g.seq < event.position) : (member?.groups ?? []);
+    return groups.map((g) => weeklyActivityId(g.groupId, week));
   },
   evolve(doc, event) {
+    if (event.type !== 'RatingSubmitted') {
+      const { ratingId } = dataOf<{ ratingId: string }>(event);
+      if (!doc?.ratings?.some((r) => r.id === ratingId)) return doc;
+      if (event.type === 'RatingWithdrawn') return weekOf(doc.week, doc.ratings.filter((r) => r.id !== ratingId));
+      const tenths = Math.round(dataOf<RatingCorrected['data']>(event).overallScore * 10);
+      return weekOf(doc.week, doc.ratings.map((r) => (r.id === ratingId ? { ...r, tenths } : r)));
+    }
     const d = dataOf<RatingSubmitted['data']>(event);
-    const current: GroupWeeklyActivityDoc = doc ?? {
-      week: utcWeek(d.submittedAt),
-      ratingsCount: 0,
-      memberIds: [],
-      scoreTenths: 0,
-      meanScore: 0,
-    };
+    const rating: WeeklyRating = { id: d.ratingId, userId: d.userId, tenths: Math.round(d.overallScore * 10) };
+    if (!doc) return weekOf(utcWeek(d.submittedAt), [rating]);
+    if (doc.ratings) return doc.ratings.some((r) => r.id === rating.id) ? doc : weekOf(doc.week, [...doc.ratings, rating]);
+    // A document from before the list: counts on as it did.
+    const current = doc;
     const ratingsCount = current.ratingsCount + 1;
     const scoreTenths = current.scoreTenths + Math.round(d.overallScore * 10);
     return {

@@ -1,6 +1,6 @@
 import type { UserDeleted } from '../identity/identity.decider';
 import type { FactorScores } from '@joy/domain';
-import { ratingViewOf, type RatingSubmitted } from '../ratings/ratings.decider';
+import { type RatingCorrected, ratingViewOf, type RatingSubmitted, type RatingWithdrawn } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector } from './projector';
 
 export type RatingDoc = FactorScores & {
@@ -47,29 +47,65 @@ async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> 
   return Array.from({ length: chunkOf(latest.streamVersion) + 1 }, (_, n) => chunkId(userId, n));
 }
 
-/** ratings: one document per rating, found by userId, ordered by seq; all of a user's go with the account. */
+/** A rating document with the values of a correction (same id, time and place in the list). */
+function corrected(doc: RatingDoc, d: RatingCorrected['data']): RatingDoc {
+  const { relationships, health, purpose, growth, joy, overallScore } = d;
+  return { ...doc, relationships, health, purpose, growth, joy, overallScore };
+}
+
+const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
+
+/**
+ * ratings: one document per standing rating, found by userId, ordered by seq (the submission's position, so a
+ * correction keeps the rating's place); a withdrawn rating's document goes, and all of a user's go with the account.
+ */
 export const ratingsProjector: Projector<RatingDoc> = {
   collection: 'ratings',
-  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  eventTypes: RATING_EVENTS,
   indexes: ['userId'],
   async ids(event, lookup) {
-    if (event.type !== 'UserDeleted') return [dataOf<RatingSubmitted['data']>(event).ratingId];
+    if (event.type !== 'UserDeleted') return [dataOf<{ ratingId: string }>(event).ratingId];
     const { userId } = dataOf<UserDeleted['data']>(event);
     const chunks = await Promise.all((await indexChunkIds(userId, lookup)).map((id) => lookup<RatingIndexDoc>('rating-index', id)));
     return chunks.flatMap((c) => c?.ratingIds ?? []);
   },
-  evolve: (_doc, event) => (event.type === 'UserDeleted' ? null : ratingDocFrom(event)),
+  evolve(doc, event) {
+    switch (event.type) {
+      case 'RatingSubmitted':
+        return ratingDocFrom(event);
+      case 'RatingCorrected':
+        return doc && corrected(doc, dataOf<RatingCorrected['data']>(event));
+      default:
+        return null;
+    }
+  },
 };
 
+/**
+ * rating-index: a withdrawn rating's id leaves its chunk (found by looking the chunks up), and an emptied chunk
+ * goes, so that the chunks above the newest standing rating's are gone and account deletion leaves none behind.
+ */
 export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   collection: 'rating-index',
-  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  eventTypes: ['RatingSubmitted', 'RatingWithdrawn', 'UserDeleted'],
   async ids(event, lookup) {
     if (event.type === 'UserDeleted') return indexChunkIds(dataOf<UserDeleted['data']>(event).userId, lookup);
+    if (event.type === 'RatingWithdrawn') {
+      const { userId, ratingId } = dataOf<RatingWithdrawn['data']>(event);
+      const ids = await indexChunkIds(userId, lookup);
+      const chunks = await Promise.all(ids.map((id) => lookup<RatingIndexDoc>('rating-index', id)));
+      return ids.filter((_id, i) => chunks[i]?.ratingIds.includes(ratingId));
+    }
     return [chunkId(dataOf<RatingSubmitted['data']>(event).userId, chunkOf(event.streamVersion))];
   },
   evolve(doc, event) {
     if (event.type === 'UserDeleted') return null;
+    if (event.type === 'RatingWithdrawn') {
+      if (!doc) return null;
+      const { ratingId } = dataOf<RatingWithdrawn['data']>(event);
+      const ratingIds = doc.ratingIds.filter((id) => id !== ratingId);
+      return ratingIds.length === 0 ? null : { ...doc, ratingIds };
+    }
     const d = dataOf<RatingSubmitted['data']>(event);
     const ratingIds = doc?.ratingIds ?? [];
     return ratingIds.includes(d.ratingId) ? doc : { userId: d.userId, ratingIds: [...ratingIds, d.ratingId] };
@@ -77,18 +113,35 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
 };
 
 /**
- * latest-ratings: each user's newest rating, keyed by user id, with the stream version of their last rating event
- * (how many index chunks exist). Newest by its time: an imported rating (account/account-import.ts) comes later in
- * the stream than it was made, and replaces the latest only when it was made after it.
+ * latest-ratings: each user's newest standing rating, keyed by user id, with the stream version of their newest
+ * submission (how many index chunks there are: it stays when that rating is withdrawn). Newest by its time: an
+ * imported rating (account/account-import.ts) comes later in the stream than it was made, and replaces the latest
+ * only when it was made after it. After a withdrawal the event names the rating that is latest now; its `seq` is
+ * then the withdrawal's position (nothing orders by it).
  */
 export const latestRatingsProjector: Projector<RatingDoc> = {
   collection: 'latest-ratings',
-  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  eventTypes: RATING_EVENTS,
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
-    if (event.type === 'UserDeleted') return null;
-    const rating = ratingDocFrom(event);
-    if (!doc || Date.parse(rating.createdAt) >= Date.parse(doc.createdAt)) return rating;
-    return { ...doc, streamVersion: Math.max(doc.streamVersion ?? 0, rating.streamVersion ?? 0) };
+    switch (event.type) {
+      case 'RatingSubmitted': {
+        const rating = ratingDocFrom(event);
+        if (!doc || Date.parse(rating.createdAt) >= Date.parse(doc.createdAt)) return rating;
+        return { ...doc, streamVersion: Math.max(doc.streamVersion ?? 0, rating.streamVersion ?? 0) };
+      }
+      case 'RatingCorrected': {
+        const d = dataOf<RatingCorrected['data']>(event);
+        return doc && doc.id === d.ratingId ? corrected(doc, d) : doc;
+      }
+      case 'RatingWithdrawn': {
+        const { userId, latest } = dataOf<RatingWithdrawn['data']>(event);
+        if (!latest) return null;
+        if (doc?.id === latest.ratingId) return doc;
+        return { ...ratingViewOf(latest), userId, seq: event.position, ...(doc?.streamVersion !== undefined ? { streamVersion: doc.streamVersion } : {}) };
+      }
+      default:
+        return null;
+    }
   },
 };

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_ZONE, dayOf } from '@joy/domain';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
+import type { RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { ReminderSent } from '../reminders/reminders.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
 import { dataOf, Projector } from './projector';
@@ -23,7 +23,8 @@ export interface UserSettingsDoc {
 
 export const userSettingsProjector: Projector<UserSettingsDoc> = {
   collection: 'user-settings',
-  eventTypes: ['UserSettingsChanged', 'RatingSubmitted', 'ReminderSent', 'UserDeleted'],
+  // RatingCorrected is not among them: a correction keeps the rating's day.
+  eventTypes: ['UserSettingsChanged', 'RatingSubmitted', 'RatingWithdrawn', 'ReminderSent', 'UserDeleted'],
   indexes: ['hasReminder'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   evolve(doc, event) {
@@ -42,6 +43,11 @@ export const userSettingsProjector: Projector<UserSettingsDoc> = {
         const day = d.day ?? dayOf(d.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE);
         if (!day || (current.latestDay !== null && current.latestDay >= day)) return current;
         return { ...current, latestDay: day };
+      }
+      case 'RatingWithdrawn': {
+        // The latest day is now that of the newest rating left (today's only rating withdrawn: today is unrated).
+        const { latest } = dataOf<RatingWithdrawn['data']>(event);
+        return { ...current, latestDay: latest ? dayOf(latest.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE) : null };
       }
       case 'ReminderSent': {
         const { day } = dataOf<ReminderSent['data']>(event);

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Res, UseGuards } from '@nestjs/common';
 import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { RatingView } from '@joy/domain';
-import { GetLatestRatingQuery, GetRatingsQuery, SubmitRatingCommand } from './ratings.handlers';
+import { CorrectRatingCommand, GetLatestRatingQuery, GetRatingsQuery, SubmitRatingCommand, WithdrawRatingCommand } from './ratings.handlers';
 import { SubmitRatingDto } from './submit-rating.dto';
 
 @Controller('joy-ratings')
@@ -20,6 +20,19 @@ export class RatingsController {
   @HttpCode(201)
   submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
     return this.commands.execute(new SubmitRatingCommand(user.id, body, idempotencyKey(key)));
+  }
+
+  /** New values for the five factors of one of the caller's own ratings (same body as POST); 404 for any other. */
+  @Put(':id')
+  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: SubmitRatingDto): Promise<RatingView> {
+    return this.commands.execute(new CorrectRatingCommand(user.id, id, body));
+  }
+
+  /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */
+  @Delete(':id')
+  @HttpCode(204)
+  async withdraw(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+    await this.commands.execute(new WithdrawRatingCommand(user.id, id));
   }
 
   /** The user's own ratings, newest first, with all five factors. */

@@ -1,6 +1,6 @@
 import { expectRefusal } from '../testing/refusals';
 import { overallScore } from '@joy/domain';
-import { KEYS_REMEMBERED, type RatingsState, ratingsDecider, SubmitRating } from './ratings.decider';
+import { KEYS_REMEMBERED, type RatingEvent, type RatingsCommand, type RatingsState, type RatingSubmitted, ratingsDecider, standingRating, standingRatings, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
 const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
@@ -43,7 +43,7 @@ describe('ratings decider', () => {
     const first = ratingsDecider.decide({ ...submit({ joy: 5 }), idempotencyKey: 'k-1' }, ratingsDecider.initialState);
 
     it('records the key with the rating, and decides nothing when the same key brings the same rating again', () => {
-      expect(first[0].data.idempotencyKey).toBe('k-1');
+      expect((first[0].data as RatingSubmitted['data']).idempotencyKey).toBe('k-1');
       expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-1' }, fold(first))).toEqual([]);
       expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-2' }, fold(first))).toHaveLength(1);
       expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2' }, fold(first))).toHaveLength(1);
@@ -64,5 +64,105 @@ describe('ratings decider', () => {
       expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'late', idempotencyKey: 'k-1' }, state)).toHaveLength(1);
       expect(ratingsDecider.decide({ ...submit({}), ratingId: 'again', idempotencyKey: `n${KEYS_REMEMBERED - 1}` }, state)).toEqual([]);
     });
+  });
+
+  describe('corrections and withdrawals: only a standing rating of the stream', () => {
+    const later = new Date('2026-11-21T09:00:00.000Z');
+    const fold = (state: RatingsState, events: RatingEvent[]) => events.reduce(ratingsDecider.evolve, state);
+    const given = (...commands: RatingsCommand[]) => commands.reduce((state, c) => fold(state, ratingsDecider.decide(c, state)), ratingsDecider.initialState);
+    const r1 = submit({ joy: 2 });
+    const r2: SubmitRating = { ...submit({ joy: 4 }), ratingId: 'r2', at: new Date('2026-11-20T20:00:00.000Z') };
+    const correct = (ratingId: string, scores: Partial<SubmitRating['scores']>): RatingsCommand => ({
+      kind: 'correct',
+      ratingId,
+      userId: 'u1',
+      at: later,
+      scores: { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, ...scores },
+    });
+    const withdraw = (ratingId: string): RatingsCommand => ({ kind: 'withdraw', ratingId, userId: 'u1', at: later });
+    const notFound = { kind: 'not_found', code: 'rating.not_found', message: 'Rating not found' } as const;
+
+    it('corrects a rating: new factors and overall score, the same id and time', () => {
+      expect(ratingsDecider.decide(correct('r1', { joy: 5, health: 5 }), given(r1, r2))).toEqual([
+        {
+          type: 'RatingCorrected',
+          data: { ratingId: 'r1', userId: 'u1', relationships: 3, health: 5, purpose: 3, growth: 3, joy: 5, overallScore: 3.8, submittedAt: at.toISOString(), correctedAt: later.toISOString() },
+        },
+      ]);
+    });
+
+    it('decides nothing when the correction brings the values the rating already has', () => {
+      expect(ratingsDecider.decide(correct('r1', { joy: 2 }), given(r1))).toEqual([]);
+      expect(ratingsDecider.decide(correct('r1', { joy: 5 }), given(r1, correct('r1', { joy: 5 })))).toEqual([]);
+    });
+
+    it('refuses a correction out of range, naming the factor', () => {
+      expectRefusal(() => ratingsDecider.decide(correct('r1', { purpose: 0 }), given(r1)), {
+        kind: 'invalid',
+        code: 'rating.factor_out_of_range',
+        message: 'purpose must be a whole number from 1 to 5',
+      });
+    });
+
+    it('withdraws the newest rating, naming the one that is latest now', () => {
+      expect(ratingsDecider.decide(withdraw('r2'), given(r1, r2, correct('r1', { joy: 5 })))).toEqual([
+        {
+          type: 'RatingWithdrawn',
+          data: {
+            ratingId: 'r2',
+            userId: 'u1',
+            submittedAt: r2.at.toISOString(),
+            withdrawnAt: later.toISOString(),
+            latest: { ratingId: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 5, overallScore: 3.4, submittedAt: at.toISOString() },
+          },
+        },
+      ]);
+    });
+
+    it('withdraws an older rating (the latest stays) and the last one (no latest remains)', () => {
+      expect(ratingsDecider.decide(withdraw('r1'), given(r1, r2))[0].data).toMatchObject({ ratingId: 'r1', latest: { ratingId: 'r2', joy: 4 } });
+      expect(ratingsDecider.decide(withdraw('r1'), given(r1))[0].data).toMatchObject({ ratingId: 'r1', latest: null });
+    });
+
+    it.each([
+      ['an unknown rating', () => given(r1), 'nope'],
+      ['a rating of another stream (another person)', () => ratingsDecider.initialState, 'r1'],
+      ['a withdrawn rating', () => given(r1, r2, withdraw('r1')), 'r1'],
+    ])('refuses to correct or withdraw %s with the same 404', (_label, state, ratingId) => {
+      expectRefusal(() => ratingsDecider.decide(correct(ratingId, { joy: 5 }), state()), notFound);
+      expectRefusal(() => ratingsDecider.decide(withdraw(ratingId), state()), notFound);
+    });
+
+    it('answers a retried save with the rating as corrected since', () => {
+      const keyed = { ...r1, idempotencyKey: 'k-9' };
+      const state = given(keyed, correct('r1', { joy: 5 }));
+      expect(ratingsDecider.decide(keyed, state)).toEqual([]);
+      expect(standingRating(state, 'r1')).toMatchObject({ joy: 5, overallScore: 3.4 });
+    });
+  });
+
+  it('folds a long stream (10,000 ratings) and still decides on its oldest rating', () => {
+    let state = ratingsDecider.initialState;
+    const events: RatingEvent[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const [event] = ratingsDecider.decide({ ...submit({ joy: 1 + (i % 5) }), ratingId: `n${i}` }, state);
+      events.push(event);
+      state = ratingsDecider.evolve(state, event);
+    }
+    expect(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'n0', userId: 'u1', at }, state)[0].data).toMatchObject({ ratingId: 'n0', latest: { ratingId: 'n9999' } });
+    expect(standingRatings(events.map((e) => ({ type: e.type, data: e.data })))).toHaveLength(10_000);
+  });
+
+  it('lists the standing ratings oldest first, as last corrected, without the withdrawn ones (the export)', () => {
+    const data = (ratingId: string, joy: number) => ({ ratingId, userId: 'u1', relationships: 3, health: 3, purpose: 3, growth: 3, joy, overallScore: (12 + joy) / 5, submittedAt: at.toISOString() });
+    expect(
+      standingRatings([
+        { type: 'RatingSubmitted', data: data('a', 1) },
+        { type: 'RatingSubmitted', data: data('b', 2) },
+        { type: 'RatingSubmitted', data: data('c', 3) },
+        { type: 'RatingCorrected', data: { ...data('a', 5), correctedAt: at.toISOString() } },
+        { type: 'RatingWithdrawn', data: { ratingId: 'b', userId: 'u1', submittedAt: at.toISOString(), withdrawnAt: at.toISOString(), latest: null } },
+      ]).map((r) => `${r.ratingId}:${r.joy}`),
+    ).toEqual(['a:5', 'c:3']);
   });
 });

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { RatingsController } from './ratings.controller';
-import { GetLatestRatingHandler, GetRatingsHandler, SubmitRatingHandler } from './ratings.handlers';
+import { CorrectRatingHandler, GetLatestRatingHandler, GetRatingsHandler, SubmitRatingHandler, WithdrawRatingHandler } from './ratings.handlers';
 
 @Module({
   imports: [CqrsModule],
   controllers: [RatingsController],
-  providers: [SubmitRatingHandler, GetRatingsHandler, GetLatestRatingHandler],
+  providers: [SubmitRatingHandler, CorrectRatingHandler, WithdrawRatingHandler, GetRatingsHandler, GetLatestRatingHandler],
 })
 export class RatingsModule {}

@@ -182,6 +182,10 @@ export function api(baseUrl: string, cookie?: string) {
       const t = withCookie(agent.patch(path));
       return body === undefined ? t : t.send(body);
     },
+    put: (path: string, body?: object) => {
+      const t = withCookie(agent.put(path));
+      return body === undefined ? t : t.send(body);
+    },
     delete: (path: string) => withCookie(agent.delete(path)),
   };
 }

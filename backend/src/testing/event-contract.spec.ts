@@ -53,6 +53,12 @@ const fixturesAccount: [string, object][] = [
   ['ReminderSent', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', day: '2026-11-21', sentAt: '2026-11-21T19:30:00.000Z', devices: 2 }],
   ['CareActionThanked', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', thankedAt: '2026-11-21T09:30:00.000Z' }],
   ['PushUnsubscribed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'kX3mP9tQ1yHh8m2cUw0a1B2c3D4e5F6g', reason: 'gone', unsubscribedAt: '2026-11-22T09:00:00.000Z' }],
+  ['RatingCorrected', { ratingId: '0b5e8f43-3f49-4a55-9e0e-6f1f3f0d8a11', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', relationships: 4, health: 3, purpose: 5, growth: 4, joy: 4, overallScore: 4, submittedAt: '2026-11-20T08:30:00.000Z', correctedAt: '2026-11-20T09:00:00.000Z' }],
+  ['RatingWithdrawn', {
+    ratingId: '0b5e8f43-3f49-4a55-9e0e-6f1f3f0d8a11', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', submittedAt: '2026-11-20T08:30:00.000Z', withdrawnAt: '2026-11-21T09:00:00.000Z',
+    latest: { ratingId: '7c2d9a10-4e5f-4b6a-8c7d-9e0f1a2b3c4d', relationships: 2, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 2.8, submittedAt: '2026-11-19T20:00:00.000Z' },
+  }],
+  ['RatingWithdrawn', { ratingId: '7c2d9a10-4e5f-4b6a-8c7d-9e0f1a2b3c4d', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', submittedAt: '2026-11-19T20:00:00.000Z', withdrawnAt: '2026-11-21T09:05:00.000Z', latest: null }],
 ];
 
 describe('the published event contract (docs/events)', () => {

@@ -1,7 +1,7 @@
 import { Button, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
-import { useSubmitRating } from '../queries';
+import { useCorrectRating, useSubmitRating } from '../queries';
 import { type FactorName, FACTORS, type FactorScores, overallScore, type RatingView } from '@joy/domain';
 import { StarRating } from './StarRating';
 
@@ -10,26 +10,35 @@ interface RatingFormProps {
   onSaved?: (rating: RatingView) => void;
   /** Show the one-line help under each factor label (default true). */
   showHints?: boolean;
+  /** Edit this rating instead of making a new one: the form starts at its scores and saves them with PUT. */
+  rating?: RatingView;
+  /** With `rating`: a Cancel button beside Save that calls this. */
+  onCancel?: () => void;
 }
+
+const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationships, health: r.health, purpose: r.purpose, growth: r.growth, joy: r.joy });
 
 /**
  * The rating form: five factors (Relationships, Health, Purpose, Growth, Joy), each 1–5 and starting at 3,
  * the overall score updating live, and a save button. Used on Home and the Dashboard; the caller supplies
  * the surrounding card and title.
  */
-export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
-  const [scores, setScores] = useState<FactorScores>(defaultFactorScores);
+export function RatingForm({ onSaved, showHints = true, rating, onCancel }: RatingFormProps) {
+  const [scores, setScores] = useState<FactorScores>(() => (rating ? scoresOf(rating) : defaultFactorScores()));
   // One save, one rating: a click while a save is in flight does nothing (the ref, unlike the pending state,
   // is set before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
   // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
   const inFlight = useRef(false);
   const saveKey = useRef<string | null>(null);
-  const submit = useSubmitRating({
-    onSaved: (rating) => {
+  const create = useSubmitRating({
+    onSaved: (saved) => {
       saveKey.current = null;
-      onSaved?.(rating);
+      onSaved?.(saved);
     },
   });
+  // Editing: PUT is idempotent by itself (the same values again change nothing), so no key is needed.
+  const correct = useCorrectRating({ onSaved });
+  const submit = rating ? correct : create;
   const overall = overallScore(scores);
   const band = scoreBand(overall);
 
@@ -40,14 +49,19 @@ export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
   const save = () => {
     if (inFlight.current) return;
     inFlight.current = true;
+    const onSettled = () => (inFlight.current = false);
+    if (rating) {
+      correct.mutate({ id: rating.id, scores }, { onSettled });
+      return;
+    }
     saveKey.current ??= newSaveKey();
-    submit.mutate({ scores, idempotencyKey: saveKey.current }, { onSettled: () => (inFlight.current = false) });
+    create.mutate({ scores, idempotencyKey: saveKey.current }, { onSettled });
   };
 
   return (
     <form
       className="rating-form"
-      aria-label="Rate your joy"
+      aria-label={rating ? 'Edit your rating' : 'Rate your joy'}
       onSubmit={(event) => {
         event.preventDefault();
         save();
@@ -76,9 +90,16 @@ export function RatingForm({ onSaved, showHints = true }: RatingFormProps) {
             {band.message}
           </span>
         </div>
-        <Button type="primary" htmlType="submit" size="large" disabled={submit.isPending}>
-          {submit.isPending ? 'Saving...' : 'Save Rating'}
-        </Button>
+        <div className="rating-form__actions">
+          {rating && onCancel && (
+            <Button size="large" onClick={onCancel} disabled={submit.isPending}>
+              Cancel
+            </Button>
+          )}
+          <Button type="primary" htmlType="submit" size="large" disabled={submit.isPending}>
+            {submit.isPending ? 'Saving...' : rating ? 'Save Changes' : 'Save Rating'}
+          </Button>
+        </div>
       </div>
     </form>
   );

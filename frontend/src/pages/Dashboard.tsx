@@ -28,6 +28,7 @@ import { JoyGauge } from '../components/JoyGauge';
 import { PageHeader } from '../components/PageHeader';
 import { ratingsLoadState } from '../components/RatingsLoadState';
 import { RatingForm } from '../components/RatingForm';
+import { RatingHistory } from '../components/RatingHistory';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { formatScore, scoreBand } from '../lib/score';
 import { useRatings } from '../queries';
@@ -205,6 +206,7 @@ export default function DashboardPage() {
             description="Rate once more to see your Joy Trend, the PERMA Factors Breakdown and your current PERMA scores."
           />
         )}
+        <RatingHistory ratings={list} />
       </div>
     </>
   );

@@ -34,6 +34,7 @@ import { areaNames, CATEGORY_COLORS, insightsSummary, personalizedInsights, tren
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
+import { RatingHistory } from '../components/RatingHistory';
 import { ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
 import { useRatings } from '../queries';
@@ -303,6 +304,7 @@ export default function InsightsPage() {
         <PersonalizedInsights summary={summary} />
         {plan === 'free' && <PremiumAddsCard />}
         {plan === 'premium' && <AdvancedAnalytics />}
+        <RatingHistory ratings={list} title={plan === 'free' ? 'Your Ratings (Last 30 Days)' : 'Your Ratings'} />
       </div>
     </>
   );

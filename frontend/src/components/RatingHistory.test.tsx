@@ -1,0 +1,124 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { createQueryClient } from '../api';
+import { fullLabel } from '../dashboard/summary';
+import { bindNotifier } from '../lib/toast';
+import DashboardPage from '../pages/Dashboard';
+import { installFakeServer } from '../testing/fakeServer';
+import { ratingsFrom } from '../testing/ratings';
+import { overallScore, type FactorScores, type RatingView } from '@joy/domain';
+
+// Canvas charts do not run in jsdom: render only the chart's text alternative.
+jest.mock('../charts/EChart', () => ({
+  EChart: ({ description }: { description: ReactNode }) => <div data-testid="chart">{description}</div>,
+}));
+
+jest.setTimeout(30000);
+
+const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
+
+/** The Dashboard against a fake API that keeps the ratings and answers PUT and DELETE as the server does. */
+function renderDashboard(initial: RatingView[]) {
+  let ratings = [...initial];
+  const calls: { method: string; id: string; body?: FactorScores }[] = [];
+  const routes: Parameters<typeof installFakeServer>[0] = { 'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }) };
+  for (const r of initial) {
+    routes[`PUT /api/joy-ratings/${r.id}`] = async () => {
+      const body = JSON.parse(String(fetchMock.mock.calls.at(-1)![1]!.body)) as FactorScores;
+      calls.push({ method: 'PUT', id: r.id, body });
+      const updated = { ...r, ...body, overallScore: overallScore(body) };
+      ratings = ratings.map((x) => (x.id === r.id ? updated : x));
+      return { status: 200, body: updated };
+    };
+    routes[`DELETE /api/joy-ratings/${r.id}`] = async () => {
+      calls.push({ method: 'DELETE', id: r.id });
+      ratings = ratings.filter((x) => x.id !== r.id);
+      return { status: 204 };
+    };
+  }
+  const fetchMock = installFakeServer(routes);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <DashboardPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { calls };
+}
+
+/** The Overall Joy card shows this score (waiting for the page, then for the refetch). */
+const overallShows = async (text: string) => expect(await within(await screen.findByTestId('card-overall')).findByText(text)).toBeInTheDocument();
+const historyItems = () => screen.getAllByTestId('rating-history-item');
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  bindNotifier(notifier);
+});
+
+describe('rating history on the Dashboard: edit and delete', () => {
+  const ratings = ratingsFrom([2, { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 5 }], '2025-08-19T12:00:00Z', 86_400_000);
+  const newest = fullLabel(ratings[0].createdAt);
+  const older = fullLabel(ratings[1].createdAt);
+
+  it('lists every rating, newest first, with its date, overall score and named Edit and Delete buttons', async () => {
+    renderDashboard(ratings);
+    expect(await screen.findByRole('heading', { name: 'Your Ratings' })).toBeInTheDocument();
+    const items = historyItems();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent(newest);
+    expect(within(items[0]).getByLabelText('Overall 2.0 out of 5')).toBeInTheDocument();
+    expect(items[1]).toHaveTextContent('Relationships 4 · Health 4 · Purpose 4 · Growth 4 · Joy 5');
+    expect(screen.getByRole('button', { name: `Edit rating of ${newest}` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Delete rating of ${older}` })).toBeInTheDocument();
+  });
+
+  it('Edit opens the rating form prefilled; Save Changes sends PUT and the Dashboard shows the new score', async () => {
+    const { calls } = renderDashboard(ratings);
+    await overallShows('2.0');
+    fireEvent.click(screen.getByRole('button', { name: `Edit rating of ${newest}` }));
+    const dialog = await screen.findByRole('dialog', { name: `Edit rating of ${newest}` });
+    const form = within(dialog).getByRole('form', { name: 'Edit your rating' });
+    for (const label of ['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']) {
+      expect(within(form).getByRole('radio', { name: `${label}: 2 stars, Low` })).toBeChecked();
+    }
+    fireEvent.click(within(form).getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    fireEvent.click(within(form).getByRole('radio', { name: 'Health: 5 stars, Very High' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+
+    await waitFor(() => expect(calls).toEqual([{ method: 'PUT', id: 'r0', body: { relationships: 2, health: 5, purpose: 2, growth: 2, joy: 5 } }]));
+    // The summary card, the gauge and the list all follow.
+    await overallShows('3.2');
+    expect(within(historyItems()[0]).getByLabelText('Overall 3.2 out of 5')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Rating Updated' }));
+  });
+
+  it('Delete asks first; Keep it changes nothing; Delete sends DELETE and the older rating becomes the latest', async () => {
+    const { calls } = renderDashboard(ratings);
+    await overallShows('2.0');
+    fireEvent.click(screen.getByRole('button', { name: `Delete rating of ${newest}` }));
+    expect(await screen.findByText('Delete this rating?')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep it' }));
+    expect(calls).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: `Delete rating of ${newest}` }));
+    const confirm = await screen.findAllByRole('button', { name: 'Delete' });
+    fireEvent.click(confirm[confirm.length - 1]);
+    await waitFor(() => expect(calls).toEqual([{ method: 'DELETE', id: 'r0' }]));
+    await overallShows('4.2');
+    await waitFor(() => expect(historyItems()).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: `Edit rating of ${newest}` })).not.toBeInTheDocument();
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Rating Deleted' }));
+  });
+
+  it('shows ten ratings, then more on request', async () => {
+    renderDashboard(ratingsFrom(Array.from({ length: 13 }, () => 3)));
+    expect(await screen.findByRole('heading', { name: 'Your Ratings' })).toBeInTheDocument();
+    expect(historyItems()).toHaveLength(10);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more (3 older)' }));
+    expect(historyItems()).toHaveLength(13);
+  });
+});

@@ -1,0 +1,82 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Button, Card, Modal, Popconfirm } from 'antd';
+import { useId, useState } from 'react';
+import { fullLabel } from '../dashboard/summary';
+import { formatScore, scoreBand } from '../lib/score';
+import { useDeleteRating } from '../queries';
+import { FACTORS, type RatingView } from '@joy/domain';
+import { RatingForm } from './RatingForm';
+
+/** Ratings shown at first, and added by each "Show more". */
+export const HISTORY_PAGE = 10;
+
+interface RatingHistoryProps {
+  /** Newest first, as GET /api/joy-ratings answers. */
+  ratings: readonly RatingView[];
+  title?: string;
+}
+
+/**
+ * The user's ratings, newest first, each with its date, overall score and five factors, and Edit (the rating
+ * form in a dialog, prefilled; saved with PUT) and Delete (after a confirmation; DELETE). Every tile and chart
+ * follows, because both refresh the rating queries (queries.ts, invalidateRatingViews).
+ */
+export function RatingHistory({ ratings, title = 'Your Ratings' }: RatingHistoryProps) {
+  const [shown, setShown] = useState(HISTORY_PAGE);
+  const [editing, setEditing] = useState<RatingView | null>(null);
+  const remove = useDeleteRating();
+  const headingId = useId();
+
+  return (
+    <Card className="rating-history-card" title={<h2 className="card-title" id={headingId}>{title}</h2>}>
+      <ul className="rating-history" aria-labelledby={headingId}>
+        {ratings.slice(0, shown).map((rating) => {
+          const when = fullLabel(rating.createdAt);
+          return (
+            <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
+              <span className="rating-history__when">
+                <span className="rating-history__date">{when}</span>
+                <span className="rating-history__factors">{FACTORS.map((f) => `${f.label} ${rating[f.name]}`).join(' · ')}</span>
+              </span>
+              <span className="rating-history__score" style={{ color: scoreBand(rating.overallScore).color }} aria-label={`Overall ${formatScore(rating.overallScore)} out of 5`}>
+                {formatScore(rating.overallScore)}
+              </span>
+              <span className="rating-history__actions">
+                <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${when}`} onClick={() => setEditing(rating)}>
+                  Edit
+                </Button>
+                <Popconfirm
+                  title="Delete this rating?"
+                  description="It will no longer count in your scores, charts or groups."
+                  okText="Delete"
+                  cancelText="Keep it"
+                  okButtonProps={{ danger: true, loading: remove.isPending && remove.variables?.id === rating.id }}
+                  onConfirm={() => remove.mutateAsync({ id: rating.id }).catch(() => undefined)}
+                >
+                  <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${when}`}>
+                    Delete
+                  </Button>
+                </Popconfirm>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {ratings.length > shown && (
+        <Button className="rating-history__more" onClick={() => setShown((n) => n + HISTORY_PAGE)}>
+          Show more ({ratings.length - shown} older)
+        </Button>
+      )}
+      <Modal
+        open={editing !== null}
+        title={editing ? `Edit rating of ${fullLabel(editing.createdAt)}` : undefined}
+        footer={null}
+        onCancel={() => setEditing(null)}
+        destroyOnHidden
+        width={640}
+      >
+        {editing && <RatingForm key={editing.id} rating={editing} showHints={false} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+      </Modal>
+    </Card>
+  );
+}
