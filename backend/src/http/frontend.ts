@@ -23,16 +23,31 @@ export function compressAnswers() {
   });
 }
 
+/** The landing page prerendered at build time (frontend/scripts/prerender-landing.ts). */
+export const LANDING_FILE = 'landing.html';
+
+export interface LandingOptions {
+  /**
+   * Whether the request comes from someone signed in (who gets the app, and so Home, at `/`). Rejects when it
+   * cannot tell: then the app is sent, which finds out for itself.
+   */
+  signedIn(req: Request, res: Response): Promise<boolean>;
+}
+
 /**
  * Serves the built frontend on the API's port: the build's precompressed .br/.gz twins when the client accepts
  * them (Content-Encoding, Vary: Accept-Encoding), hashed assets cached for a year, index.html and sw.js never
  * cached, and index.html for every other path so the client router decides (it shows the 404 page).
+ *
+ * With `landing`, `/` is the prerendered landing page (HTML and CSS, no script) for a visitor who is not signed
+ * in, and the app for one who is (`Vary: Cookie`).
  */
-export function serveFrontend(server: Express, dist: string): void {
+export function serveFrontend(server: Express, dist: string, landing?: LandingOptions): void {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     new Logger('Frontend').warn(`No frontend build at ${dist}: run "npm run build" first`);
   }
+  const landingPage = landing && existsSync(join(dist, LANDING_FILE)) ? landing : undefined;
   const assetsDir = join(dist, 'assets');
   const assets = expressStaticGzip(dist, {
     enableBrotli: true,
@@ -50,8 +65,18 @@ export function serveFrontend(server: Express, dist: string): void {
   const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
   // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
   // file gets index.html (compressed like any file) when it accepts HTML.
+  const root = /^\/(\?|$)/;
   server.use((req, res, next) => {
     if (apiOrSignIn.test(req.url)) return next();
+    if (landingPage && root.test(req.url) && (req.method === 'GET' || req.method === 'HEAD') && req.accepts('html')) {
+      res.append('Vary', 'Cookie');
+      const send = (signedIn: boolean) => {
+        req.url = signedIn ? '/index.html' : `/${LANDING_FILE}`;
+        assets(req, res, (err?: unknown) => next(err));
+      };
+      landingPage.signedIn(req, res).then(send, () => send(true));
+      return;
+    }
     assets(req, res, (err?: unknown) => {
       if (err) return next(err);
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();
