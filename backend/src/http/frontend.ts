@@ -49,6 +49,7 @@ export function serveFrontend(server: Express, dist: string, landing?: LandingOp
   }
   const landingPage = landing && existsSync(join(dist, LANDING_FILE)) ? landing : undefined;
   const assetsDir = join(dist, 'assets');
+  const byCookie = new WeakSet<object>();
   const assets = expressStaticGzip(dist, {
     enableBrotli: true,
     orderPreference: ['br', 'gzip'],
@@ -58,18 +59,20 @@ export function serveFrontend(server: Express, dist: string, landing?: LandingOp
       setHeaders(res, path) {
         const immutable = path.startsWith(assetsDir);
         res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // `/`, which is the landing page or the app depending on the session (after express-static-gzip's Vary).
+        if (byCookie.has(res)) res.setHeader('Vary', [res.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '));
       },
     },
   });
   // Tested on the raw URL (path and query): parsing it for req.path costs more than the test.
   const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
-  // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
-  // file gets index.html (compressed like any file) when it accepts HTML.
   const root = /^\/(\?|$)/;
+  // One middleware (one router layer): API and sign-in requests never touch the file system; `/` is the landing
+  // page or the app; a GET that is no file gets index.html (compressed like any file) when it accepts HTML.
   server.use((req, res, next) => {
     if (apiOrSignIn.test(req.url)) return next();
     if (landingPage && root.test(req.url) && (req.method === 'GET' || req.method === 'HEAD') && req.accepts('html')) {
-      res.append('Vary', 'Cookie');
+      byCookie.add(res);
       const send = (signedIn: boolean) => {
         req.url = signedIn ? '/index.html' : `/${LANDING_FILE}`;
         assets(req, res, (err?: unknown) => next(err));
