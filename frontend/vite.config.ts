@@ -2,13 +2,19 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './scripts/precompress';
+import { prerenderLanding } from './scripts/prerender-landing';
 
 const backend = 'http://localhost:3000';
 
+// The shared domain package is bundled from its TypeScript source (its dist is CommonJS, for the backend).
+const alias = { '@joy/domain': fileURLToPath(new URL('../packages/domain/src/index.ts', import.meta.url)) };
+const root = fileURLToPath(new URL('.', import.meta.url));
+
 export default defineConfig({
-  plugins: [react(), precompress()],
-  // The shared domain package is bundled from its TypeScript source (its dist is CommonJS, for the backend).
-  resolve: { alias: { '@joy/domain': fileURLToPath(new URL('../packages/domain/src/index.ts', import.meta.url)) } },
+  // The landing page is prerendered into dist/landing.html (scripts/prerender-landing.ts), then every text file
+  // of the build gets its brotli and gzip twins.
+  plugins: [react(), precompress({ first: (outDir) => prerenderLanding({ root, outDir, alias }) })],
+  resolve: { alias },
   server: {
     proxy: {
       '/api': { target: backend, changeOrigin: false },

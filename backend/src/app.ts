@@ -1,7 +1,7 @@
 import { INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import 'reflect-metadata';
 import { AppModule } from './app.module';
@@ -14,7 +14,7 @@ import { loadShedder } from './http/server-edge';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { mountBuiltInProvider } from './identity/built-in-provider';
-import { apiSession } from './identity/session';
+import { apiSession, SESSION_COOKIE } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
 import { createInfrastructure, Infrastructure } from './infrastructure';
 
@@ -23,6 +23,18 @@ const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader('Cache-Control', 'no-store');
   next();
 };
+
+/**
+ * Whether a request comes from someone signed in, by the API's session layer (which also renews the session, as
+ * any API request does). Without a session cookie nobody is signed in: no session store is asked.
+ */
+function signedInBy(session: RequestHandler) {
+  return (req: Request, res: Response) =>
+    new Promise<boolean>((resolve, reject) => {
+      if (!req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return resolve(false);
+      session(req, res, (err?: unknown) => (err ? reject(err) : resolve(!!req.user)));
+    });
+}
 
 /** A demo install: every start says which development convenience is on, so that nobody runs one by mistake. */
 export function warnAboutOptIns(config: AppConfig): void {
@@ -112,6 +124,7 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));
+  const session = apiSession(config, infra.sessions);
   // One chain, so that the router checks the /api prefix once per request rather than once per middleware.
   app.use(
     '/api',
@@ -119,13 +132,16 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
       compressAnswers(),
       chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody(undefined, LARGE_BODY_PATHS)], bodyErrors),
       noStore,
-      apiSession(config, infra.sessions),
+      session,
       writeLimiter(config.rateLimits, null),
     ]),
   );
   // An account import's body (a whole export) is larger, and read only for a signed-in session.
   app.use(ACCOUNT_IMPORT_PATH, chain(largeJsonBody(IMPORT_LIMIT), bodyErrors));
-  serveFrontend(server, config.frontendDist);
+  // `/` is the prerendered landing page for visitors who are not signed in, except on a demo install, whose "Demo"
+  // banner only the app shows.
+  const demo = config.production && optIns(config).length > 0;
+  serveFrontend(server, config.frontendDist, demo ? undefined : { signedIn: signedInBy(session) });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -210,6 +210,44 @@ describe('every route, signed out and signed in, at 360, 768 and 1280 px', () =>
     }, 240_000);
   }
 
+  it('serves the landing page without the app to a signed-out visitor: it works without JavaScript', async () => {
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const scripts: string[] = [];
+    page.on('request', (r) => (r.resourceType() === 'script' ? scripts.push(r.url()) : undefined));
+    await page.goto(server.baseUrl);
+    await page.getByRole('heading', { level: 1, name: /Discover what truly makes you/ }).waitFor();
+    await page.getByText('Find It. Measure It. Share It.').first().waitFor();
+    await page.getByRole('heading', { name: '5 Pillars of Joy' }).waitFor();
+    await screenshot(page, 'every-route-out-landing-no-javascript-phone');
+    for (const name of ['Sign In', 'Get Started Free', 'Sign Up']) {
+      await page.goto(server.baseUrl);
+      await page.getByRole('button', { name }).click();
+      await page.waitForURL(/\/oidc\/interaction\//);
+    }
+    expect(scripts).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('keeps the app shell, not the landing page, for offline use after signing out', async () => {
+    const { page, context } = await open(browser, DESKTOP);
+    await signInThroughLanding(page, server.baseUrl, 'otto@example.com', 'Otto');
+    await page.getByText('Welcome back, Otto!').waitFor();
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    // Sign out: the server sends the landing page for "/" now, through the worker.
+    await page.goto(`${server.baseUrl}/api/logout`);
+    await page.getByRole('heading', { level: 1, name: /Discover what truly makes you/ }).waitFor();
+    expect(await page.locator('script').count()).toBe(0);
+
+    await context.setOffline(true);
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'You are offline' }).waitFor();
+    await context.setOffline(false);
+    await context.close();
+  }, 120_000);
+
   it('opens the app shell with an offline message when reloaded offline', async () => {
     const { page, context } = await open(browser, DESKTOP, signedIn);
     const logs: string[] = [];

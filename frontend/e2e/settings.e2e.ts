@@ -118,7 +118,8 @@ describe('settings and the in-app reminder in the browser', () => {
     const registrations: { registrationId: string; scopeURL: string }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...e.registrations));
     await cdp.send('ServiceWorker.enable');
-    await page.goto(server.baseUrl);
+    // A page of the app, which registers the worker (signed out, "/" is the prerendered landing page, without it).
+    await page.goto(`${server.baseUrl}/help`);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const registration = await until(
       'the service worker registration',

@@ -4,10 +4,12 @@
  * - Hashed /assets/* files: cache first, filled at install and at use. Icon and manifest: network first.
  * - /api and /oidc are never cached or intercepted: sessions and data always go to the server.
  * - A new deployment (index.html loading a different entry script) drops the old hashed assets.
+ * - Only the app shell is kept as index.html: the prerendered landing page that signed-out visitors get at "/"
+ *   loads no script, and is never stored in its place.
  * Registered from src/main.tsx; the server sends this file with Cache-Control: no-cache.
  */
 const CACHE = 'joy-shell-v2';
-const SHELL = ['/', '/manifest.webmanifest', '/icon.svg'];
+const SHELL = ['/manifest.webmanifest', '/icon.svg'];
 
 const OFFLINE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>You are offline · Joy</title>
@@ -25,9 +27,13 @@ function entryScript(html) {
   return match ? match[1] : null;
 }
 
-/** Stores a fresh index.html; when it belongs to a new deployment, deletes the previous build's assets. */
+/**
+ * Stores a fresh index.html (the app shell: a page with the app's entry script); when it belongs to a new
+ * deployment, deletes the previous build's assets.
+ */
 async function storeIndex(cache, response) {
   const html = await response.clone().text();
+  if (!entryScript(html)) return;
   const previous = await cache.match('/index.html');
   const previousEntry = previous ? entryScript(await previous.text()) : null;
   await cache.put('/index.html', response);
@@ -50,11 +56,11 @@ self.addEventListener('install', (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       try {
-        const response = await fetch('/', { cache: 'no-store' });
+        const response = await fetch('/index.html', { cache: 'no-store' });
         if (response.ok) {
           const html = await response.clone().text();
           await storeIndex(cache, response);
-          await cache.addAll([...new Set([...SHELL.slice(1), ...assetPaths(html)])]);
+          await cache.addAll([...new Set([...SHELL, ...assetPaths(html)])]);
         }
       } catch (err) {
         console.log('Service worker: app shell not cached', err);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -14,18 +14,21 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * Writes a brotli (.br, quality 11) and a gzip (.gz, level 9) twin next to every text file of the build, once, so
+ * Runs `first`, then writes a brotli (.br, quality 11) and a gzip (.gz, level 9) twin next to every text file of the build, once, so
  * the server sends them as they are (backend/src/http/frontend.ts) instead of compressing on every request.
  */
-export function precompress(): Plugin {
+export function precompress(options: { first?: (outDir: string) => Promise<void> } = {}): Plugin {
   let outDir = 'dist';
   return {
     name: 'joy-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
+    async closeBundle() {
+      // Files written after the bundle (the prerendered landing page) are compressed too: closeBundle hooks of
+      // different plugins run in parallel, so they are written from here.
+      await options.first?.(outDir);
       for (const file of filesUnder(outDir).filter((f) => COMPRESSIBLE.test(f))) {
         const content = readFileSync(file);
         writeFileSync(

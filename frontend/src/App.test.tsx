@@ -25,6 +25,24 @@ describe('routes', () => {
     expect(screen.getByText('2,847')).toBeInTheDocument();
   });
 
+  it("starts sign-in from the landing page's Sign In, Get Started Free and Sign Up (buttons of forms to /api/login)", async () => {
+    const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+    try {
+      installFakeServer(signedOut);
+      renderAt('/');
+      for (const name of ['Sign In', 'Get Started Free', 'Sign Up']) {
+        navigate.mockClear();
+        const button = await screen.findByRole('button', { name });
+        // Without a script (the prerendered page) the form goes there itself.
+        expect(button.closest('form')).toHaveAttribute('action', '/api/login');
+        button.click();
+        expect(navigate).toHaveBeenCalledWith('/api/login');
+      }
+    } finally {
+      navigate.mockRestore();
+    }
+  });
+
   it('sends a signed-out visitor of a signed-in page to sign in, to come back to that page (PRODUCT.md)', async () => {
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
     try {

@@ -11,10 +11,15 @@ import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { SignInFirst } from './components/SignInFirst';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
-import Landing from './pages/Landing';
 import NotFound from './pages/NotFound';
 import { ALWAYS_ROUTES, HomePage, SIGNED_IN_ROUTES } from './routes';
 import { theme } from './theme';
+
+/**
+ * The landing page, when the app shows it: a link to "/" within the app while signed out, and on a demo
+ * install. A visitor who opens "/" signed out gets it prerendered, without the app (scripts/prerender-landing.ts).
+ */
+const Landing = lazy(() => import('./pages/Landing'));
 
 /** The signed-in frame (navigation bar, drawer) is loaded only after sign-in is known. */
 const AppLayout = lazy(() => import('./components/AppLayout').then((m) => ({ default: m.AppLayout })));
@@ -70,7 +75,14 @@ export function AppRoutes() {
 
   return (
     <Routes>
-      <Route index element={<Landing />} />
+      <Route
+        index
+        element={
+          <Suspense fallback={<PageLoading fullScreen />}>
+            <Landing />
+          </Suspense>
+        }
+      />
       <Route element={<PublicLayout />}>
         {always}
         {SIGNED_IN_ROUTES.map(({ path }) => (

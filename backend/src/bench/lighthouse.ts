@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startAppProcess } from './app-process';
+import { pageWeights, weightLines } from './page-weight';
 
 /*
  * Lighthouse figures for `npm run bench` (printed, never asserted; too slow for `npm test`): Lighthouse 12's mobile
@@ -78,7 +79,10 @@ function line(page: string, label: string, run: LighthouseRun): string {
   );
 }
 
-/** Lighthouse of the signed-out pages `/` and `/help` on a fresh app process; the table's lines. */
+/**
+ * Lighthouse of the signed-out pages `/` and `/help` on a fresh app process, then what each page transfers
+ * (bench/page-weight.ts); the tables' lines.
+ */
 export async function lighthouseFigures(): Promise<string[]> {
   const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!existsSync(chrome)) return [`Lighthouse skipped: no Chromium at ${chrome} (set CHROME_PATH)`];
@@ -105,6 +109,7 @@ export async function lighthouseFigures(): Promise<string[]> {
       };
       lines.push(line(page, '**median**', medianRun));
     }
+    lines.push('', ...weightLines(await pageWeights(app.baseUrl, chrome)));
   } finally {
     await app.destroy();
   }

@@ -24,7 +24,7 @@ import { lighthouseFigures } from './lighthouse';
  * (default 3) how many paired runs make each HTTP figure,
  * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild; BENCH_BURST (300), BENCH_SIMULTANEOUS (1000) and
  * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts); LIGHTHOUSE_RUNS (3) and CHROME_PATH the
- * Lighthouse figures of / and /help (bench/lighthouse.ts).
+ * Lighthouse figures of / and /help and what they transfer (bench/lighthouse.ts, bench/page-weight.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -23,17 +23,33 @@ export function compressAnswers() {
   });
 }
 
+/** The landing page prerendered at build time (frontend/scripts/prerender-landing.ts). */
+export const LANDING_FILE = 'landing.html';
+
+export interface LandingOptions {
+  /**
+   * Whether the request comes from someone signed in (who gets the app, and so Home, at `/`). Rejects when it
+   * cannot tell: then the app is sent, which finds out for itself.
+   */
+  signedIn(req: Request, res: Response): Promise<boolean>;
+}
+
 /**
  * Serves the built frontend on the API's port: the build's precompressed .br/.gz twins when the client accepts
  * them (Content-Encoding, Vary: Accept-Encoding), hashed assets cached for a year, index.html and sw.js never
  * cached, and index.html for every other path so the client router decides (it shows the 404 page).
+ *
+ * With `landing`, `/` is the prerendered landing page (HTML and CSS, no script) for a visitor who is not signed
+ * in, and the app for one who is (`Vary: Cookie`).
  */
-export function serveFrontend(server: Express, dist: string): void {
+export function serveFrontend(server: Express, dist: string, landing?: LandingOptions): void {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     new Logger('Frontend').warn(`No frontend build at ${dist}: run "npm run build" first`);
   }
+  const landingPage = landing && existsSync(join(dist, LANDING_FILE)) ? landing : undefined;
   const assetsDir = join(dist, 'assets');
+  const byCookie = new WeakSet<object>();
   const assets = expressStaticGzip(dist, {
     enableBrotli: true,
     orderPreference: ['br', 'gzip'],
@@ -43,15 +59,27 @@ export function serveFrontend(server: Express, dist: string): void {
       setHeaders(res, path) {
         const immutable = path.startsWith(assetsDir);
         res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // `/`, which is the landing page or the app depending on the session (after express-static-gzip's Vary).
+        if (byCookie.has(res)) res.setHeader('Vary', [res.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '));
       },
     },
   });
   // Tested on the raw URL (path and query): parsing it for req.path costs more than the test.
   const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
-  // One middleware (one router layer): API and sign-in requests never touch the file system; a GET that is no
-  // file gets index.html (compressed like any file) when it accepts HTML.
+  const root = /^\/(\?|$)/;
+  // One middleware (one router layer): API and sign-in requests never touch the file system; `/` is the landing
+  // page or the app; a GET that is no file gets index.html (compressed like any file) when it accepts HTML.
   server.use((req, res, next) => {
     if (apiOrSignIn.test(req.url)) return next();
+    if (landingPage && root.test(req.url) && (req.method === 'GET' || req.method === 'HEAD') && req.accepts('html')) {
+      byCookie.add(res);
+      const send = (signedIn: boolean) => {
+        req.url = signedIn ? '/index.html' : `/${LANDING_FILE}`;
+        assets(req, res, (err?: unknown) => next(err));
+      };
+      landingPage.signedIn(req, res).then(send, () => send(true));
+      return;
+    }
     assets(req, res, (err?: unknown) => {
       if (err) return next(err);
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();

@@ -1,9 +1,8 @@
-import { Button } from 'antd';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
-import { LOGIN_URL, browser } from '../lib/session';
 import { Brand } from './Brand';
 import { PageLoading } from './PageLoading';
+import { SignInButton } from './SignInButton';
 import { SiteFooter } from './SiteFooter';
 
 /** Frame of the pages a signed-out visitor can open: top bar with Sign In, page, footer. */
@@ -12,9 +11,7 @@ export function PublicTopBar() {
     <header className="topbar">
       <div className="topbar__inner">
         <Brand />
-        <Button type="primary" onClick={() => browser.navigate(LOGIN_URL)}>
-          Sign In
-        </Button>
+        <SignInButton type="primary">Sign In</SignInButton>
       </div>
     </header>
   );

@@ -9,8 +9,8 @@ import {
 import { Button } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { PublicTopBar } from '../components/PublicLayout';
+import { SignInButton } from '../components/SignInButton';
 import { SiteFooter } from '../components/SiteFooter';
-import { LOGIN_URL, browser } from '../lib/session';
 
 const PILLARS: ReadonlyArray<{ title: string; icon: ReactNode; text: string; tone: string }> = [
   {
@@ -50,10 +50,6 @@ const COUNTERS = [
   { value: '421', label: 'Joy groups' },
   { value: '15,892', label: 'Joy ratings' },
 ];
-
-function signIn() {
-  browser.navigate(LOGIN_URL);
-}
 
 /** Decorative sample of the joy gauge for the hero. */
 function HeroGauge() {
@@ -120,9 +116,9 @@ export default function Landing() {
                 you love.
               </p>
               <div className="hero__actions">
-                <Button type="primary" size="large" onClick={signIn}>
+                <SignInButton type="primary" size="large">
                   Get Started Free
-                </Button>
+                </SignInButton>
                 <Button size="large" icon={<PlayCircleOutlined aria-hidden="true" />}>
                   Watch Demo
                 </Button>
@@ -175,9 +171,9 @@ export default function Landing() {
                 </div>
               ))}
             </dl>
-            <Button size="large" className="cta__button" onClick={signIn}>
+            <SignInButton size="large" className="cta__button">
               Sign Up
-            </Button>
+            </SignInButton>
             <p className="cta__note">Sign up securely through our identity provider. It takes less than a minute.</p>
           </div>
         </section>

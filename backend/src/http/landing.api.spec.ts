@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
+import { LANDING_FILE } from './frontend';
+
+/** A frontend build as `vite build` leaves it: the app shell, the prerendered landing page, each with its twins. */
+function writeBuild(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(dir, path);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, text);
+    writeFileSync(`${file}.br`, brotliCompressSync(Buffer.from(text)));
+    writeFileSync(`${file}.gz`, gzipSync(Buffer.from(text)));
+  }
+}
+
+const APP = '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>';
+const LANDING = '<!doctype html><html><head><title>Joy</title></head><body><h1>Discover what truly makes you happy</h1></body></html>';
+
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: (res.headers['content-encoding'] === 'br' ? brotliDecompressSync(body) : body).toString() });
+      });
+    }).on('error', reject);
+  });
+}
+
+const page = (app: TestApp, path: string, cookie?: string) =>
+  rawGet(`${app.baseUrl}${path}`, { Accept: 'text/html', 'Accept-Encoding': 'gzip, deflate, br', ...(cookie ? { Cookie: cookie } : {}) });
+
+describe('the landing page at /', () => {
+  let app: TestApp;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'joy-dist-'));
+    writeBuild(dist, { 'index.html': APP, [LANDING_FILE]: LANDING });
+    app = await startTestApp({ FRONTEND_DIST: dist });
+  });
+  afterAll(async () => {
+    await app.destroy();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('is the prerendered page for a visitor who is not signed in: compressed, never cached, varying by cookie', async () => {
+    for (const path of ['/', '/?utm_source=mail']) {
+      const res = await page(app, path);
+      expect([path, res.status, res.text]).toEqual([path, 200, LANDING]);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8$/i);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+      expect(res.headers.vary).toMatch(/Cookie/);
+    }
+  });
+
+  it('is the prerendered page with a session cookie that signs nobody in (forged, or of an ended session)', async () => {
+    expect((await page(app, '/', 'joy.sid=s%3Anot-a-session.forged')).text).toBe(LANDING);
+    const cookie = await signIn(app.baseUrl, 'leaving@example.com', 'Leaving');
+    await api(app.baseUrl, cookie).get('/api/logout');
+    expect((await page(app, '/', cookie)).text).toBe(LANDING);
+  });
+
+  it('is the app (Home) for a signed-in person, and stays so while they use it', async () => {
+    const cookie = await signIn(app.baseUrl, 'home@example.com', 'Home');
+    for (let i = 0; i < 3; i++) {
+      const res = await page(app, '/', cookie);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(APP);
+      expect(res.headers.vary).toMatch(/Cookie/);
+    }
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
+  });
+
+  it('leaves every other page to the app, signed in or not', async () => {
+    for (const path of ['/help', '/dashboard', '/index.html']) expect([path, (await page(app, path)).text]).toEqual([path, APP]);
+  });
+});
+
+describe('the landing page on a demo install', () => {
+  it('is the app, which shows the Demo banner', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'joy-dist-'));
+    writeBuild(dist, { 'index.html': APP, [LANDING_FILE]: LANDING });
+    const app = await startTestApp({ FRONTEND_DIST: dist, NODE_ENV: 'production', AUTH_DEV_LOGIN: '1' });
+    try {
+      expect((await page(app, '/')).text).toBe(APP);
+    } finally {
+      await app.destroy();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The real build (`npm run build`, which `npm test` runs first). */
+describe('the built landing page', () => {
+  const dist = join(__dirname, '..', '..', '..', 'frontend', 'dist');
+  const file = join(dist, LANDING_FILE);
+
+  it('has the landing texts and loads no script: under 150 KB with its style sheet, brotli-compressed', () => {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first (npm test does)`);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toContain('Find It. Measure It. Share It.');
+    expect(html).toContain('5 Pillars of Joy');
+    expect(html).not.toMatch(/<script/i);
+    const styles = [...html.matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g)].map((m) => join(dist, m[1]));
+    expect(styles).toHaveLength(1);
+    const bytes = [file, ...styles].reduce((sum, f) => sum + readFileSync(`${f}.br`).length, 0);
+    expect(bytes).toBeLessThan(150_000);
+  });
+});
