@@ -1,7 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { describeViolations, DESKTOP, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
-
-const PHONE_360 = { width: 360, height: 780 };
+import { describeViolations, DESKTOP, PHONE_360, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
 
 async function rateOnHome(page: Page) {
   await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
