@@ -137,6 +137,12 @@ export interface TimelineChunk {
 export interface RatingTimelineDoc {
   userId: string;
   chunks: TimelineChunk[];
+  /**
+   * The stream version of the first submission this document saw: 1 when it was built from the stream's start. More
+   * in a persistent read model that was running before the timeline existed, where it (and the ratings' `chunk`)
+   * covers only the ratings since: the list is then read without it until `projections rebuild ratings`.
+   */
+  firstVersion: number;
 }
 
 export const ratingTimelineProjector: Projector<RatingTimelineDoc> = {
@@ -150,12 +156,13 @@ export const ratingTimelineProjector: Projector<RatingTimelineDoc> = {
     const n = chunkOf(event.streamVersion);
     const chunks = doc?.chunks ?? [];
     const i = chunks.findIndex((c) => c.n === n);
-    if (i < 0) return { userId: d.userId, chunks: [...chunks, { n, newest: at, oldest: at }].sort((a, b) => a.n - b.n) };
+    const firstVersion = doc?.firstVersion ?? event.streamVersion;
+    if (i < 0) return { userId: d.userId, chunks: [...chunks, { n, newest: at, oldest: at }].sort((a, b) => a.n - b.n), firstVersion };
     const c = chunks[i];
     if (at <= c.newest && at >= c.oldest) return doc;
     const next = chunks.slice();
     next[i] = { n, newest: Math.max(c.newest, at), oldest: Math.min(c.oldest, at) };
-    return { userId: d.userId, chunks: next };
+    return { userId: d.userId, chunks: next, firstVersion };
   },
 };
 

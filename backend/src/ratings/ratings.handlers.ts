@@ -186,8 +186,9 @@ export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery,
     const timeline = await this.readModels.get<RatingTimelineDoc>('rating-timeline', userId);
     // limit + 1: whether there is a next page.
     let found: RatingDoc[];
-    if (!timeline) {
-      // No rating yet (or a read model built before the timeline existed: `npm run projections -- rebuild ratings`).
+    if (timeline?.firstVersion !== 1) {
+      // No rating yet, or a persistent read model that ran before the timeline existed (RatingTimelineDoc.firstVersion)
+      // and was not rebuilt since (`npm run projections -- rebuild ratings`): cut from the whole list.
       found = (await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before)).sort(newestRatingFirst).slice(0, limit + 1);
     } else {
       found = [];
