@@ -12,6 +12,11 @@ export type RatingDoc = FactorScores & {
   seq: number;
   /** The rating's version in its stream `ratings-<userId>` (kept on latest-ratings: how many index chunks exist). */
   streamVersion?: number;
+  /**
+   * On `ratings` only: the rating-index chunk it belongs to (`<userId>:<n>`), an indexed field, so that a page of
+   * the list reads a few chunks of at most 500 ratings instead of all of a person's (rating-timeline).
+   */
+  chunk?: string;
 };
 
 export function ratingDocFrom(event: { data: object; position: number; streamVersion?: number }): RatingDoc {
@@ -37,8 +42,8 @@ export interface RatingIndexDoc {
   ratingIds: string[];
 }
 
-const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
-const chunkId = (userId: string, chunk: number) => `${userId}:${chunk}`;
+export const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
+export const chunkId = (userId: string, chunk: number) => `${userId}:${chunk}`;
 
 /** The index chunks of a user, from the latest rating's stream version (read before latest-ratings is deleted). */
 async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> {
@@ -62,7 +67,7 @@ const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 
 export const ratingsProjector: Projector<RatingDoc> = {
   collection: 'ratings',
   eventTypes: RATING_EVENTS,
-  indexes: ['userId'],
+  indexes: ['userId', 'chunk'],
   async ids(event, lookup) {
     if (event.type !== 'UserDeleted') return [dataOf<{ ratingId: string }>(event).ratingId];
     const { userId } = dataOf<UserDeleted['data']>(event);
@@ -71,8 +76,10 @@ export const ratingsProjector: Projector<RatingDoc> = {
   },
   evolve(doc, event) {
     switch (event.type) {
-      case 'RatingSubmitted':
-        return ratingDocFrom(event);
+      case 'RatingSubmitted': {
+        const rating = ratingDocFrom(event);
+        return { ...rating, chunk: chunkId(rating.userId, chunkOf(event.streamVersion)) };
+      }
       case 'RatingCorrected':
         return doc && corrected(doc, dataOf<RatingCorrected['data']>(event));
       default:
@@ -109,6 +116,53 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
     const d = dataOf<RatingSubmitted['data']>(event);
     const ratingIds = doc?.ratingIds ?? [];
     return ratingIds.includes(d.ratingId) ? doc : { userId: d.userId, ratingIds: [...ratingIds, d.ratingId] };
+  },
+};
+
+/** The time span (ms since the epoch) of the ratings submitted into one rating-index chunk. */
+export interface TimelineChunk {
+  n: number;
+  newest: number;
+  oldest: number;
+}
+
+/**
+ * rating-timeline: per user (keyed by user id), the time span of each rating-index chunk, in chunk order. It is
+ * what pages the list (GET /api/joy-ratings?limit=&before=) without reading every rating: ratings mostly arrive
+ * in time order, so the newest page is in the last chunk or two, and a chunk whose span lies wholly after the
+ * cursor, or before the page's last rating, is not read. An imported rating (made long before it was submitted)
+ * widens its chunk's span. A span is never narrowed when a rating is withdrawn: it only has to contain the
+ * chunk's standing ratings. About 100 entries for 50,000 ratings.
+ */
+export interface RatingTimelineDoc {
+  userId: string;
+  chunks: TimelineChunk[];
+  /**
+   * The stream version of the first submission this document saw: 1 when it was built from the stream's start. More
+   * in a persistent read model that was running before the timeline existed, where it (and the ratings' `chunk`)
+   * covers only the ratings since: the list is then read without it until `projections rebuild ratings`.
+   */
+  firstVersion: number;
+}
+
+export const ratingTimelineProjector: Projector<RatingTimelineDoc> = {
+  collection: 'rating-timeline',
+  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  ids: (event) => [dataOf<{ userId: string }>(event).userId],
+  evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    const d = dataOf<RatingSubmitted['data']>(event);
+    const at = Date.parse(ratingViewOf(d).createdAt);
+    const n = chunkOf(event.streamVersion);
+    const chunks = doc?.chunks ?? [];
+    const i = chunks.findIndex((c) => c.n === n);
+    const firstVersion = doc?.firstVersion ?? event.streamVersion;
+    if (i < 0) return { userId: d.userId, chunks: [...chunks, { n, newest: at, oldest: at }].sort((a, b) => a.n - b.n), firstVersion };
+    const c = chunks[i];
+    if (at <= c.newest && at >= c.oldest) return doc;
+    const next = chunks.slice();
+    next[i] = { n, newest: Math.max(c.newest, at), oldest: Math.min(c.oldest, at) };
+    return { userId: d.userId, chunks: next, firstVersion };
   },
 };
 

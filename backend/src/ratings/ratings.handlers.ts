@@ -5,7 +5,7 @@ import type { FactorScores, RatingView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
-import type { RatingDoc } from '../projections/ratings.projector';
+import { chunkId, type RatingDoc, type RatingTimelineDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf, standingRating } from './ratings.decider';
 
@@ -127,6 +127,80 @@ export class GetRatingsHandler implements IQueryHandler<GetRatingsQuery, RatingV
     const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } });
     // By the time each was made: an imported rating comes later in the stream than it was made (account-import.ts).
     return docs.sort(newestRatingFirst).map(ratingView);
+  }
+}
+
+/** Where a page of the list ends: the last rating's time (ms) and position; the next page starts after it. */
+export interface RatingCursor {
+  at: number;
+  seq: number;
+}
+
+/** The cursor as the API shows it (`X-Next-Before`, `Link`): opaque, URL-safe. */
+export function encodeCursor(cursor: RatingCursor): string {
+  return Buffer.from(`${cursor.at}.${cursor.seq}`).toString('base64url');
+}
+
+/** The cursor a client sent, or undefined when it is none of ours. */
+export function decodeCursor(text: string): RatingCursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) return undefined;
+  const match = /^(-?\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match) return undefined;
+  return { at: Number(match[1]), seq: Number(match[2]) };
+}
+
+export const cursorOf = (doc: RatingDoc): RatingCursor => ({ at: Date.parse(doc.createdAt), seq: doc.seq });
+
+/** Whether the rating comes after the cursor in the list (older, or as old and earlier in the stream). */
+const after = (cursor: RatingCursor | undefined) => (doc: RatingDoc) => {
+  if (!cursor) return true;
+  const at = Date.parse(doc.createdAt);
+  return at < cursor.at || (at === cursor.at && doc.seq < cursor.seq);
+};
+
+export interface RatingsPage {
+  ratings: RatingView[];
+  /** The cursor of the next page; absent on the last one. */
+  next?: string;
+}
+
+export class GetRatingsPageQuery {
+  constructor(
+    readonly userId: string,
+    readonly limit: number,
+    readonly before?: RatingCursor,
+  ) {}
+}
+
+/**
+ * One page of the list, newest first (the order of the whole list): the ratings after the cursor, at most
+ * `limit`. Read through rating-timeline: the chunks are visited newest span first, and the visit stops once the
+ * page is full and no chunk left can hold a newer rating than the page's last. For ratings that arrived in time
+ * order that is one or two chunks of at most 500, however long the list.
+ */
+@QueryHandler(GetRatingsPageQuery)
+export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery, RatingsPage> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, limit, before }: GetRatingsPageQuery): Promise<RatingsPage> {
+    const timeline = await this.readModels.get<RatingTimelineDoc>('rating-timeline', userId);
+    // limit + 1: whether there is a next page.
+    let found: RatingDoc[];
+    if (timeline?.firstVersion !== 1) {
+      // No rating yet, or a persistent read model that ran before the timeline existed (RatingTimelineDoc.firstVersion)
+      // and was not rebuilt since (`npm run projections -- rebuild ratings`): cut from the whole list.
+      found = (await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before)).sort(newestRatingFirst).slice(0, limit + 1);
+    } else {
+      found = [];
+      const chunks = timeline.chunks.filter((c) => !before || c.oldest <= before.at).sort((a, b) => b.newest - a.newest);
+      for (const chunk of chunks) {
+        if (found.length > limit && chunk.newest < Date.parse(found[limit].createdAt)) break;
+        const docs = await this.readModels.find<RatingDoc>('ratings', { chunk: chunkId(userId, chunk.n) });
+        found = found.concat(docs.filter(after(before))).sort(newestRatingFirst).slice(0, limit + 1);
+      }
+    }
+    const ratings = found.slice(0, limit);
+    return { ratings: ratings.map(ratingView), ...(found.length > limit ? { next: encodeCursor(cursorOf(ratings[limit - 1])) } : {}) };
   }
 }
 
