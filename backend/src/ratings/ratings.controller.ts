@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import type { RatingView } from '@joy/domain';
-import { CorrectRatingCommand, GetLatestRatingQuery, GetRatingsQuery, SubmitRatingCommand, WithdrawRatingCommand } from './ratings.handlers';
-import { SubmitRatingDto } from './submit-rating.dto';
+import { FACTOR_NAMES, type FactorScores, type RatingCalendarView, type RatingView } from '@joy/domain';
+import { CorrectRatingCommand, GetLatestRatingQuery, GetRatingCalendarQuery, GetRatingsQuery, SubmitRatingCommand, WithdrawRatingCommand } from './ratings.handlers';
+import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
+
+const scoresOf = (body: FactorScores): FactorScores => Object.fromEntries(FACTOR_NAMES.map((f) => [f, body[f]])) as FactorScores;
 
 @Controller('joy-ratings')
 @UseGuards(SignedInGuard)
@@ -19,13 +21,20 @@ export class RatingsController {
   @Post()
   @HttpCode(201)
   submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
-    return this.commands.execute(new SubmitRatingCommand(user.id, body, idempotencyKey(key)));
+    return this.commands.execute(new SubmitRatingCommand(user.id, scoresOf(body), idempotencyKey(key), { day: body.day, note: body.note }));
   }
 
-  /** New values for the five factors of one of the caller's own ratings (same body as POST); 404 for any other. */
+  /** New values for the five factors (and the note, when sent) of one of the caller's own ratings; 404 for any other. Its day stays. */
   @Put(':id')
-  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: SubmitRatingDto): Promise<RatingView> {
-    return this.commands.execute(new CorrectRatingCommand(user.id, id, body));
+  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: CorrectRatingDto): Promise<RatingView> {
+    return this.commands.execute(new CorrectRatingCommand(user.id, id, scoresOf(body), body.note));
+  }
+
+  /** The rated days of a year in the caller's zone, with each day's mean score and count, and the streaks. */
+  @Get('calendar')
+  calendar(@CurrentUser() user: SessionUser, @Query('year') year?: string): Promise<RatingCalendarView> {
+    const value = typeof year === 'string' && /^\d{4}$/.test(year) ? Number(year) : NaN;
+    return this.queries.execute(new GetRatingCalendarQuery(user.id, value));
   }
 
   /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */
