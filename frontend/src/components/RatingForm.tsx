@@ -77,7 +77,9 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
     inFlight.current = true;
     const onSettled = () => (inFlight.current = false);
     if (rating) {
-      correct.mutate({ id: rating.id, scores: { ...scores, note: note.trim() === '' ? null : note } }, { onSettled });
+      // The note goes along only when it was changed (null: removed); left out, it stays as it is.
+      const noteChange = note.trim() === (rating.note ?? '') ? {} : { note: note.trim() === '' ? null : note };
+      correct.mutate({ id: rating.id, scores: { ...scores, ...noteChange } }, { onSettled });
       return;
     }
     saveKey.current ??= newSaveKey();
@@ -117,7 +119,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
           value={note}
           maxLength={NOTE_MAX}
           showCount
-          autoSize={{ minRows: 2, maxRows: 6 }}
+          rows={2}
           placeholder="A line about your day"
           disabled={submit.isPending}
           onChange={(event) => {

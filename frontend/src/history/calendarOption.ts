@@ -1,5 +1,6 @@
 import type { CalendarDayView } from '@joy/domain';
-import { CHART_TEXT_STYLE, type ChartOption } from '../charts/echarts';
+// Types only from the chart module: no runtime import (ECharts loads with the chart itself).
+import type { ChartOption } from '../charts/echarts';
 import { formatScore } from '../lib/score';
 
 /**
@@ -8,7 +9,6 @@ import { formatScore } from '../lib/score';
  */
 export function calendarOption(year: number, days: readonly CalendarDayView[], { compact }: { compact: boolean }): ChartOption {
   return {
-    textStyle: CHART_TEXT_STYLE,
     tooltip: {
       formatter: (params: unknown) => {
         const [day, score, count] = (params as { value: [string, number, number] }).value;
