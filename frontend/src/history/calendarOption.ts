@@ -19,6 +19,8 @@ export function calendarOption(year: number, days: readonly CalendarDayView[], {
       min: 1,
       max: 5,
       calculable: false,
+      // Coloured by the score (the value's second dimension), not by the count that follows it.
+      dimension: 1,
       orient: 'horizontal',
       left: 'center',
       bottom: 0,
