@@ -1,5 +1,6 @@
 import type { UserDeleted } from '../identity/identity.decider';
 import type { FactorScores } from '@joy/domain';
+import { upcastRatingEvent } from '../ratings/rating-events';
 import { type RatingCorrected, ratingViewOf, type RatingSubmitted, type RatingWithdrawn } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector } from './projector';
 
@@ -8,6 +9,10 @@ export type RatingDoc = FactorScores & {
   userId: string;
   overallScore: number;
   createdAt: string;
+  /** The day it rates (`YYYY-MM-DD`, the person's zone; derived for schemaVersion 1, see rating-events.ts). Absent on documents written before days. */
+  day?: string;
+  /** The owner's note as stored: encrypted with their key (opened only when the owner reads), or null. */
+  note?: string | null;
   /** Global position of the rating's event: orders ratings newest first without ties. */
   seq: number;
   /** The rating's version in its stream `ratings-<userId>` (kept on latest-ratings: how many index chunks exist). */
@@ -19,8 +24,8 @@ export type RatingDoc = FactorScores & {
   chunk?: string;
 };
 
-export function ratingDocFrom(event: { data: object; position: number; streamVersion?: number }): RatingDoc {
-  const d = event.data as RatingSubmitted['data'];
+export function ratingDocFrom(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
+  const d = upcastRatingEvent({ type: event.type ?? 'RatingSubmitted', data: event.data as Record<string, unknown> }).data as RatingSubmitted['data'];
   return {
     ...ratingViewOf(d),
     userId: d.userId,
@@ -55,7 +60,8 @@ async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> 
 /** A rating document with the values of a correction (same id, time and place in the list). */
 function corrected(doc: RatingDoc, d: RatingCorrected['data']): RatingDoc {
   const { relationships, health, purpose, growth, joy, overallScore } = d;
-  return { ...doc, relationships, health, purpose, growth, joy, overallScore };
+  // A correction of schemaVersion 2 carries the note as it is now (encrypted, or null); one of version 1 leaves it.
+  return { ...doc, relationships, health, purpose, growth, joy, overallScore, ...(d.note !== undefined ? { note: d.note } : {}) };
 }
 
 const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
@@ -192,7 +198,8 @@ export const latestRatingsProjector: Projector<RatingDoc> = {
         const { userId, latest } = dataOf<RatingWithdrawn['data']>(event);
         if (!latest) return null;
         if (doc?.id === latest.ratingId) return doc;
-        return { ...ratingViewOf(latest), userId, seq: event.position, ...(doc?.streamVersion !== undefined ? { streamVersion: doc.streamVersion } : {}) };
+        const upcast = upcastRatingEvent(event).data as RatingWithdrawn['data'];
+        return { ...ratingViewOf(upcast.latest!), userId, seq: event.position, ...(doc?.streamVersion !== undefined ? { streamVersion: doc.streamVersion } : {}) };
       }
       default:
         return null;

@@ -3,22 +3,25 @@ import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import type { RatingView } from '@joy/domain';
+import { FACTOR_NAMES, type FactorScores, type RatingCalendarView, type RatingView } from '@joy/domain';
 import {
   CorrectRatingCommand,
   decodeCursor,
   GetLatestRatingQuery,
+  GetRatingCalendarQuery,
   GetRatingsPageQuery,
   GetRatingsQuery,
   type RatingsPage,
   SubmitRatingCommand,
   WithdrawRatingCommand,
 } from './ratings.handlers';
+import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
 
 /** Ratings per page when a paged request names no limit, and the most it may name. */
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
-import { SubmitRatingDto } from './submit-rating.dto';
+
+const scoresOf = (body: FactorScores): FactorScores => Object.fromEntries(FACTOR_NAMES.map((f) => [f, body[f]])) as FactorScores;
 
 @Controller('joy-ratings')
 @UseGuards(SignedInGuard)
@@ -32,13 +35,20 @@ export class RatingsController {
   @Post()
   @HttpCode(201)
   submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
-    return this.commands.execute(new SubmitRatingCommand(user.id, body, idempotencyKey(key)));
+    return this.commands.execute(new SubmitRatingCommand(user.id, scoresOf(body), idempotencyKey(key), { day: body.day, note: body.note }));
   }
 
-  /** New values for the five factors of one of the caller's own ratings (same body as POST); 404 for any other. */
+  /** New values for the five factors (and the note, when sent) of one of the caller's own ratings; 404 for any other. Its day stays. */
   @Put(':id')
-  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: SubmitRatingDto): Promise<RatingView> {
-    return this.commands.execute(new CorrectRatingCommand(user.id, id, body));
+  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: CorrectRatingDto): Promise<RatingView> {
+    return this.commands.execute(new CorrectRatingCommand(user.id, id, scoresOf(body), body.note));
+  }
+
+  /** The rated days of a year in the caller's zone, with each day's mean score and count, and the streaks. */
+  @Get('calendar')
+  calendar(@CurrentUser() user: SessionUser, @Query('year') year?: string): Promise<RatingCalendarView> {
+    const value = typeof year === 'string' && /^\d{4}$/.test(year) ? Number(year) : NaN;
+    return this.queries.execute(new GetRatingCalendarQuery(user.id, value));
   }
 
   /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */

@@ -33,7 +33,14 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Joy ratings</strong>: the five factor scores you enter (relationships, health, purpose, growth
-            and joy), the overall score calculated from them, and when you rated.
+            and joy), the overall score calculated from them, when you rated and the day you rated for (a missed
+            day can be rated later).
+          </li>
+          <li>
+            <strong>Notes</strong>, only if you write one: a line of up to 1,000 characters with a rating. A note is
+            yours alone: it is shown only to you (in your rating list and History), never to your groups or anyone
+            else, is stored encrypted with a key of your own, is included in your export, and becomes unreadable for
+            good when you delete your account.
           </li>
           <li>
             <strong>Groups</strong>: the groups you create or join, their names and descriptions, and invite codes.
@@ -44,7 +51,7 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Imported ratings</strong>, only if you import a file: the ratings of a Joy export you choose on
-            your Account page (their five factor scores and when they were made). Only the ratings are kept; the
+            your Account page (their five factor scores, when they were made, their days and notes). Only the ratings are kept; the
             file's other contents (your profile, groups and care actions on the other install) are read past and not
             stored.
           </li>
