@@ -37,6 +37,8 @@ export interface AppProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
   destroy(): Promise<void>;
   output(): string;
+  /** The running process's id (null when stopped). */
+  pid(): number | null;
 }
 
 export interface AppProcessOptions {
@@ -58,6 +60,7 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
     baseUrl,
     dataDir,
     output: () => output,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null),
     async start(extraEnv: Record<string, string> = {}) {
       output = '';
       // The browser journeys and the bench opt into the development conveniences (password-less sign-in, sandbox
