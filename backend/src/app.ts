@@ -98,14 +98,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       throw err;
     }
   };
-  let ready: Promise<void>;
-  if (options.serveWhileStarting) {
-    ready = startPipeline().then(() => gate.open());
-    ready.catch(() => undefined);
-  } else {
+  // Serving while starting, the build begins once the app is assembled (below), so that the port can listen
+  // at once; otherwise the app is assembled once the read models have caught up.
+  let ready: Promise<void> = Promise.resolve();
+  if (!options.serveWhileStarting) {
     await startPipeline();
     gate.open();
-    ready = Promise.resolve();
   }
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, infra), {
@@ -181,6 +179,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
+  if (options.serveWhileStarting) {
+    ready = startPipeline().then(() => gate.open());
+    ready.catch(() => undefined);
+  }
 
   return {
     app,

@@ -95,7 +95,7 @@ function rssMbOf(pid: number): number {
 /** The built app (dist/main.js) on a data directory with `events` seeded ratings: first start, then a restart. */
 export async function measureRestart(dataDir: string, events: number): Promise<RestartFigures> {
   let t0 = performance.now();
-  const app = await startAppProcess({ SHED_EVENT_LOOP_DELAY_MS: '0' }, { dataDir });
+  const app = await startAppProcess({ SHED_EVENT_LOOP_DELAY_MS: '0' }, { dataDir, startTimeoutMs: 30 * 60_000 });
   const firstStartSeconds = (performance.now() - t0) / 1000;
   await app.stop();
   t0 = performance.now();
