@@ -11,7 +11,8 @@ const alias = { '@joy/domain': fileURLToPath(new URL('../packages/domain/src/ind
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
-  // The landing page is prerendered into dist/landing.html (scripts/prerender-landing.ts), then every text file
+  // The landing page and the public pages are prerendered into dist/landing.html, help.html, privacy.html and
+  // terms.html (scripts/prerender-landing.ts), then every text file
   // of the build gets its brotli and gzip twins.
   plugins: [react(), precompress({ first: (outDir) => prerenderLanding({ root, outDir, alias }) })],
   resolve: { alias },

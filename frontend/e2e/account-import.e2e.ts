@@ -2,10 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, newPage, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
+import { DESKTOP, newPage, PHONE_360, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
-/** The narrowest phone the app is made for. */
-const PHONE_360 = { width: 360, height: 780 };
 
 async function rateOnHome(page: Page, stars: number, label: string) {
   await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();

@@ -1,18 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, newPage, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
-
-/** The narrowest phone the app is made for. */
-const PHONE_360 = { width: 360, height: 780 };
-
-async function subscribeInSandbox(page: Page, baseUrl: string) {
-  await page.goto(`${baseUrl}/subscribe`);
-  await page.getByText('Start Your Premium Journey').waitFor();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry date').fill('1240');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).click();
-  await page.getByText('Welcome to Joy Premium!').waitFor();
-}
+import type { Browser } from 'playwright-core';
+import { DESKTOP, newPage, PHONE_360, RunningServer, screenshot, signInThroughLanding, subscribeInSandbox, withAppAndBrowser } from './support';
 
 describe('thanks for care: the recipient says thanks on Home, the sender sees it on the Sent page', () => {
   let server: RunningServer;

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
+import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, subscribeInSandbox, withAppAndBrowser } from './support';
 
 async function rateAll(page: Page, stars: number, label: string) {
   for (const factor of ['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']) {
@@ -9,15 +9,6 @@ async function rateAll(page: Page, stars: number, label: string) {
   await page.getByText('Rating Saved!').first().waitFor();
 }
 
-async function subscribeInSandbox(page: Page, baseUrl: string) {
-  await page.goto(`${baseUrl}/subscribe`);
-  await page.getByText('Start Your Premium Journey').waitFor();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry date').fill('1240');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).click();
-  await page.getByText('Welcome to Joy Premium!').waitFor();
-}
 
 describe('care actions: a premium member sends flowers to a member who rated low', () => {
   let server: RunningServer;

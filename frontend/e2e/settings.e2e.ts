@@ -1,7 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { describeViolations, DESKTOP, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
-
-const PHONE_360 = { width: 360, height: 780 };
+import { describeViolations, DESKTOP, PHONE_360, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
 
 async function rateOnHome(page: Page) {
   await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
@@ -118,8 +116,9 @@ describe('settings and the in-app reminder in the browser', () => {
     const registrations: { registrationId: string; scopeURL: string }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...e.registrations));
     await cdp.send('ServiceWorker.enable');
-    // A page of the app, which registers the worker (signed out, "/" is the prerendered landing page, without it).
-    await page.goto(`${server.baseUrl}/help`);
+    // A page of the app, which registers the worker (signed out, "/", "/help", "/privacy" and "/terms" are
+    // prerendered pages, without it; an unknown path is the app's 404 page).
+    await page.goto(`${server.baseUrl}/no-such-page`);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const registration = await until(
       'the service worker registration',

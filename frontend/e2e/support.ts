@@ -49,6 +49,8 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export const PHONE = { width: 390, height: 844 };
+/** The narrowest phone the app is made for. */
+export const PHONE_360 = { width: 360, height: 780 };
 export const DESKTOP = { width: 1280, height: 900 };
 
 export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
@@ -104,4 +106,15 @@ export function describeViolations(where: string, violations: AxeViolation[]): s
   return violations
     .map((v) => `${where}: [${v.impact}] ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('\n')}`)
     .join('\n');
+}
+
+/** Takes Joy Premium on the Subscribe page with the sandbox's test card (the app runs with BILLING_SANDBOX=1). */
+export async function subscribeInSandbox(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/subscribe`);
+  await page.getByText('Start Your Premium Journey').waitFor();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry date').fill('1240');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).click();
+  await page.getByText('Welcome to Joy Premium!').waitFor();
 }

@@ -4,8 +4,9 @@
  * - Hashed /assets/* files: cache first, filled at install and at use. Icon and manifest: network first.
  * - /api and /oidc are never cached or intercepted: sessions and data always go to the server.
  * - A new deployment (index.html loading a different entry script) drops the old hashed assets.
- * - Only the app shell is kept as index.html: the prerendered landing page that signed-out visitors get at "/"
- *   loads no script, and is never stored in its place.
+ * - Only the app shell is kept as index.html: the prerendered pages that signed-out visitors get at "/", "/help",
+ *   "/privacy" and "/terms" load no script, and are never stored in its place (storeIndex keeps only a page with
+ *   the app's entry script); offline, the app shell shows those pages as the app does.
  * Registered from src/main.tsx; the server sends this file with Cache-Control: no-cache.
  */
 const CACHE = 'joy-shell-v2';

@@ -7,12 +7,17 @@ import { build, type AliasOptions } from 'vite';
 /** The prerendered landing page, next to index.html; the server sends it for `/` to signed-out visitors. */
 export const LANDING_FILE = 'landing.html';
 
+/** The file of a prerendered path: landing.html for `/`, help.html for `/help`… (backend/src/http/frontend.ts). */
+export const prerenderedFile = (path: string) => (path === '/' ? LANDING_FILE : `${path.slice(1)}.html`);
+
 /**
- * Renders the landing page at build time (src/prerender.tsx, bundled for Node into a temporary folder) and writes
- * landing.html: the built index.html with the page's markup in #root and Ant Design's styles for it inline, and
- * without a script. Signed-out visitors of `/` get it instead of the app (backend/src/http/frontend.ts): a few
- * kilobytes of HTML and CSS where the app is React and Ant Design's runtime. Its buttons are forms (SignInButton),
- * its links plain links, so it needs no script.
+ * Renders the pages a signed-out visitor can open at build time (src/prerender.tsx, bundled for Node into a
+ * temporary folder): the landing page into landing.html, /help, /privacy and /terms into help.html, privacy.html
+ * and terms.html: each the built index.html with the page's markup in #root, Ant Design's styles for it inline, its
+ * title, and without a script. Signed-out visitors get them instead of the app (backend/src/http/frontend.ts): a
+ * few kilobytes of HTML and CSS where the app is React and Ant Design's runtime. Their buttons are forms
+ * (SignInButton), their links plain links (to each other, or to the app), the contents' anchors in-page links, so
+ * they need no script.
  */
 export async function prerenderLanding(options: { root: string; outDir: string; alias: AliasOptions }): Promise<void> {
   const tmp = join(options.root, 'node_modules', '.joy-prerender');
@@ -30,16 +35,16 @@ export async function prerenderLanding(options: { root: string; outDir: string; 
       ssr: { noExternal: true },
       build: { ssr: 'src/prerender.tsx', outDir: tmp, emptyOutDir: true, rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } } },
     });
-    const { renderLanding } = (await import(pathToFileURL(join(tmp, 'prerender.mjs')).href)) as typeof import('../src/prerender');
+    const { renderPage, PRERENDERED_PATHS } = (await import(pathToFileURL(join(tmp, 'prerender.mjs')).href)) as typeof import('../src/prerender');
     const index = readFileSync(join(options.outDir, 'index.html'), 'utf8');
-    writeFileSync(join(options.outDir, LANDING_FILE), landingPage(index, renderLanding()));
+    for (const path of PRERENDERED_PATHS) writeFileSync(join(options.outDir, prerenderedFile(path)), landingPage(index, renderPage(path)));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-/** index.html with the rendered page in #root and its styles in the head, and without scripts. */
-export function landingPage(index: string, page: { html: string; css: string }): string {
+/** index.html with the rendered page in #root, its styles in the head and its title, and without scripts. */
+export function landingPage(index: string, page: { html: string; css: string; title?: string }): string {
   // React puts the resources it wants preloaded (the logo) before the markup: they belong in the head.
   const hoisted = /^(?:<link [^>]*\/>)*/.exec(page.html)![0];
   const body = page.html.slice(hoisted.length);
@@ -57,5 +62,10 @@ export function landingPage(index: string, page: { html: string; css: string }):
   const indent = stylesheet[0].slice(0, stylesheet[0].indexOf('<'));
   html = html.slice(0, stylesheet.index) + `${indent}${hoisted}${indent}<style>${page.css}</style>` + html.slice(stylesheet.index);
   html = replace(html, /<div id="root"><\/div>/, `<div id="root">${body}</div>`);
+  if (page.title) html = replace(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`);
   return html;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

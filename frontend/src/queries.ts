@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, isUnauthorizedError } from './api';
 import { ADVANCED_INSIGHTS_KEY } from './insights/advanced';
 import { TOASTS, toast } from './lib/toast';
-import type { GroupView, RatingView, SubmitRatingRequest } from '@joy/domain';
+import type { CorrectRatingRequest, GroupView, RatingCalendarView, RatingView, SubmitRatingRequest } from '@joy/domain';
 
 export const RATINGS_KEY = ['/api/joy-ratings'] as const;
 export const LATEST_RATING_KEY = ['/api/joy-ratings/latest'] as const;
@@ -19,6 +19,11 @@ export function invalidateRatingViews(client: ReturnType<typeof useQueryClient>)
 /** The user's ratings, newest first. */
 export function useRatings() {
   return useQuery<RatingView[]>({ queryKey: RATINGS_KEY });
+}
+
+/** GET /api/joy-ratings/calendar?year=YYYY: the year's rated days and the streaks (under RATINGS_KEY: refreshed with it). */
+export function useRatingCalendar(year: number) {
+  return useQuery<RatingCalendarView>({ queryKey: [...RATINGS_KEY, `calendar?year=${year}`] });
 }
 
 /** The user's latest rating, or null when there is none. */
@@ -55,7 +60,7 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
 /** PUT /api/joy-ratings/:id: new values for one of the user's ratings; every view refreshed. */
 export function useCorrectRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
   const client = useQueryClient();
-  return useMutation<RatingView, Error, { id: string; scores: SubmitRatingRequest }>({
+  return useMutation<RatingView, Error, { id: string; scores: CorrectRatingRequest }>({
     mutationFn: ({ id, scores }) => apiJson<RatingView>('PUT', `/api/joy-ratings/${encodeURIComponent(id)}`, scores),
     onSuccess: async (rating) => {
       toast(TOASTS.ratingUpdated);

@@ -8,6 +8,7 @@ import { CareActionDoc, careActionsProjector } from '../projections/care-actions
 import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
+import { upcastRatingEvent } from '../ratings/rating-events';
 import { ratingViewOf, standingRatings } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 
@@ -62,6 +63,8 @@ export const CSV_COLUMNS = [
   'date',
   'overall_score',
   ...FACTOR_NAMES,
+  'day',
+  'note',
   'group_id',
   'group_name',
   'role',
@@ -118,7 +121,9 @@ export class AccountExport {
    * decider's rule (`standingRatings`), then given to the consumer one at a time.
    */
   async *ratings(userId: string): AsyncGenerator<ExportedRating> {
-    const ratings = standingRatings(await this.store.readStream(`ratings-${userId}`)).map(ratingViewOf);
+    // Notes are opened with the person's key: the export is the one place, besides their own lists, they are read.
+    const [events, key] = await Promise.all([this.store.readStream(`ratings-${userId}`), this.keys.existingKey(userId)]);
+    const ratings = standingRatings(events.map((e) => upcastRatingEvent(e, key))).map(ratingViewOf);
     // Stable: ratings made at the same instant keep the stream's order.
     ratings.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     yield* ratings;
@@ -188,6 +193,8 @@ export class AccountExport {
         purpose: r.purpose,
         growth: r.growth,
         joy: r.joy,
+        day: r.day,
+        note: r.note,
       };
     }
     for (const g of await this.groups(userId)) {

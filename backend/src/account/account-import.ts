@@ -1,9 +1,27 @@
-import { DomainError, FACTOR_NAMES, type FactorName, type FactorScores, type FieldError, type ImportResultView, isFactorScore, overallScore } from '@joy/domain';
+import {
+  addDays,
+  DomainError,
+  FACTOR_NAMES,
+  type FactorName,
+  type FactorScores,
+  type FieldError,
+  type ImportResultView,
+  isCalendarDay,
+  isFactorScore,
+  NOTE_MAX,
+  normalizeNote,
+  overallScore,
+  RATEABLE_DAYS_BACK,
+} from '@joy/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
+import { nameProblem } from '../names/name-rule';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
+import { encodeRatingEvent } from '../ratings/rating-events';
+import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
 import { type RatingToImport, ratingsImportDecider } from '../ratings/ratings-import.decider';
 
 /*
@@ -28,7 +46,7 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Problems listed in one answer at most (the first one is the message). */
 const MAX_PROBLEMS = 20;
 
-const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', ...FACTOR_NAMES]);
+const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', 'day', 'note', ...FACTOR_NAMES]);
 /** An instant as the export writes it (`toISOString`), or with seconds, fractions or an offset. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -44,6 +62,8 @@ export const IMPORT_MESSAGES = {
   factor: (path: string) => `${path} must be a whole number from 1 to 5`,
   overallScore: (path: string) => `${path} must be the mean of the five factors to one decimal`,
   unknown: (path: string) => `${path} is not an accepted field`,
+  day: (path: string) => `${path} must be a date written YYYY-MM-DD, on or up to ${RATEABLE_DAYS_BACK} days before the day of createdAt`,
+  note: (path: string) => `${path} must be text of at most ${NOTE_MAX} characters, or null`,
 } as const;
 
 function refuse(errors: FieldError[]): never {
@@ -75,13 +95,21 @@ export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 
     if (Number.isNaN(at)) problem(`${path}.createdAt`, IMPORT_MESSAGES.createdAt(`${path}.createdAt`));
     else if (at > now.getTime() + CLOCK_SKEW_MS) problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     for (const f of FACTOR_NAMES) if (!isFactorScore(r[f])) problem(`${path}.${f}`, IMPORT_MESSAGES.factor(`${path}.${f}`));
+    // A day: the day of createdAt in some zone (UTC−12 to UTC+14), or a missed day rated up to a year later.
+    if (r.day !== undefined && !(isCalendarDay(r.day) && !Number.isNaN(at) && r.day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && r.day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {
+      problem(`${path}.day`, IMPORT_MESSAGES.day(`${path}.day`));
+    }
+    const note = typeof r.note === 'string' ? normalizeNote(r.note) : null;
+    if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && (note.length > NOTE_MAX || nameProblem(note, 'note', { multiline: true }) !== null)))) {
+      problem(`${path}.note`, IMPORT_MESSAGES.note(`${path}.note`));
+    }
     if (problems.length > before) return;
     const scores = Object.fromEntries(FACTOR_NAMES.map((f: FactorName) => [f, r[f]])) as FactorScores;
     // Optional (it is derived), but when present it must agree: a file edited by hand or damaged says so here.
     if (r.overallScore !== undefined && r.overallScore !== overallScore(scores)) {
       return problem(`${path}.overallScore`, IMPORT_MESSAGES.overallScore(`${path}.overallScore`));
     }
-    ratings.push({ sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores });
+    ratings.push({ sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores, ...(r.day !== undefined ? { day: r.day as string } : {}), ...(note ? { note } : {}) });
   });
   if (problems.length > 0) refuse(problems);
   return ratings;
@@ -99,6 +127,8 @@ export class AccountImport {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+    @Inject(TIME_ZONE_LOOKUP) private readonly timeZoneOf: TimeZoneLookup,
   ) {}
 
   /**
@@ -110,6 +140,8 @@ export class AccountImport {
   async import(userId: string, body: unknown, now = new Date()): Promise<ImportResultView> {
     const ratings = ratingsOfExport(body, now).map((r) => ({ ...r, ratingId: importedRatingId(userId, r.sourceId) }));
     const correlationId = randomUUID();
+    // Notes are stored encrypted with the person's key, as a note written here is.
+    const [timeZone, key] = await Promise.all([this.timeZoneOf(userId), this.keys.keyFor(userId)]);
     let imported = 0;
     let lastPosition: number | null = null;
     for (let i = 0; i < ratings.length; i += IMPORT_CHUNK) {
@@ -117,10 +149,10 @@ export class AccountImport {
         this.store,
         `ratings-${userId}`,
         ratingsImportDecider,
-        { userId, ratings: ratings.slice(i, i + IMPORT_CHUNK) },
+        { userId, ratings: ratings.slice(i, i + IMPORT_CHUNK), timeZone },
         { actorUserId: userId, correlationId, now },
         // The rating's own id as the event id (as a rating saved through the API has): a retried write is idempotent.
-        { eventIds: (evs) => evs.map((e) => e.data.ratingId) },
+        { eventIds: (evs) => evs.map((e) => e.data.ratingId), encode: (e) => encodeRatingEvent(e, key) },
       );
       imported += events.length;
       if (append) lastPosition = append.position;

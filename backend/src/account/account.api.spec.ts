@@ -178,10 +178,10 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       // Oldest first: the one made through the API, then the seeded ones in order.
       expect(data.ratings[0]).toMatchObject({ relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4, overallScore: 4 });
       expect(data.ratings[1]).toEqual({
-        id: 'seeded-0', createdAt: expect.any(String), overallScore: 2.2, relationships: 1, health: 2, purpose: 3, growth: 4, joy: 1,
+        id: 'seeded-0', createdAt: expect.any(String), overallScore: 2.2, relationships: 1, health: 2, purpose: 3, growth: 4, joy: 1, day: expect.any(String), note: null,
       });
       expect(data.ratings[SEEDED]).toMatchObject({ id: `seeded-${SEEDED - 1}`, overallScore: 1, joy: 1 });
-      for (const r of [data.ratings[0], data.ratings[5000]]) expect(Object.keys(r).sort()).toEqual(['createdAt', 'growth', 'health', 'id', 'joy', 'overallScore', 'purpose', 'relationships']);
+      for (const r of [data.ratings[0], data.ratings[5000]]) expect(Object.keys(r).sort()).toEqual(['createdAt', 'day', 'growth', 'health', 'id', 'joy', 'note', 'overallScore', 'purpose', 'relationships']);
       expect(data.groups).toEqual([{ id: group.id, name: 'Sunrise Club', role: 'creator', joinedAt: expect.any(String) }]);
       expect(data.careActionsSent).toEqual([
         expect.objectContaining({ groupId: group.id, groupName: 'Sunrise Club', otherUserId: ids.bob, otherFirstName: 'Bob', kind: 'flowers', message: 'Thinking of you' }),

@@ -18,6 +18,7 @@ import { freePort, startAppProcess } from './app-process';
 import { burstFigure, connectionsFigure, PRODUCTION_SHEDDING } from './faults';
 import { lighthouseFigures } from './lighthouse';
 import { manyEventsFigures } from './restart';
+import { ratingPageFigures } from './rating-pages';
 
 /**
  * `npm run bench`: Joy on the embedded default against bare-minimum baselines on the same stack.
@@ -25,7 +26,8 @@ import { manyEventsFigures } from './restart';
  * (default 3) how many paired runs make each HTTP figure,
  * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild; BENCH_BURST (300), BENCH_SIMULTANEOUS (1000) and
  * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts); LIGHTHOUSE_RUNS (3) and CHROME_PATH the
- * Lighthouse figures of / and /help and what they transfer (bench/lighthouse.ts, bench/page-weight.ts).
+ * Lighthouse figures of / and /help and what they transfer (bench/lighthouse.ts, bench/page-weight.ts);
+ * BENCH_RATINGS (50000) the rating list's pages of one person (bench/rating-pages.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -305,9 +307,12 @@ async function main(): Promise<void> {
   const many = await manyEventsLines();
   // Abuse: how the app holds up, not how fast it is (each on a fresh app process).
   const abuse = [...(await burstFigure()), ...(await connectionsFigure())];
+  const pages = await ratingPageFigures();
   print();
   console.log('\nMany events (BENCH_MANY_EVENTS, the embedded default with its read models in SQLite):');
   for (const line of many) console.log(line);
+  console.log('');
+  for (const line of pages) console.log(line);
   console.log('\nUnder abuse:');
   for (const line of abuse) console.log(line);
   // The signed-out pages in a browser (bench/lighthouse.ts), on a fresh app process.

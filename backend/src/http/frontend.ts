@@ -26,10 +26,18 @@ export function compressAnswers() {
 /** The landing page prerendered at build time (frontend/scripts/prerender-landing.ts). */
 export const LANDING_FILE = 'landing.html';
 
+/** Every page prerendered at build time, by path: the landing page and the pages open to everyone. */
+export const PRERENDERED_FILES: Readonly<Record<string, string>> = {
+  '/': LANDING_FILE,
+  '/help': 'help.html',
+  '/privacy': 'privacy.html',
+  '/terms': 'terms.html',
+};
+
 export interface LandingOptions {
   /**
-   * Whether the request comes from someone signed in (who gets the app, and so Home, at `/`). Rejects when it
-   * cannot tell: then the app is sent, which finds out for itself.
+   * Whether the request comes from someone signed in (who gets the app: Home at `/`, the page in the app's frame
+   * elsewhere). Rejects when it cannot tell: then the app is sent, which finds out for itself.
    */
   signedIn(req: Request, res: Response): Promise<boolean>;
 }
@@ -39,15 +47,17 @@ export interface LandingOptions {
  * them (Content-Encoding, Vary: Accept-Encoding), hashed assets cached for a year, index.html and sw.js never
  * cached, and index.html for every other path so the client router decides (it shows the 404 page).
  *
- * With `landing`, `/` is the prerendered landing page (HTML and CSS, no script) for a visitor who is not signed
- * in, and the app for one who is (`Vary: Cookie`).
+ * With `landing`, `/`, `/help`, `/privacy` and `/terms` are the prerendered pages (HTML and CSS, no script) for a
+ * visitor who is not signed in, and the app for one who is (`Vary: Cookie`). A page whose file is missing from the
+ * build is the app's, as before it was prerendered.
  */
 export function serveFrontend(server: Express, dist: string, landing?: LandingOptions): void {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     new Logger('Frontend').warn(`No frontend build at ${dist}: run "npm run build" first`);
   }
-  const landingPage = landing && existsSync(join(dist, LANDING_FILE)) ? landing : undefined;
+  // Path (without a trailing slash or query) → prerendered file, for the files the build has.
+  const prerendered = new Map(landing ? Object.entries(PRERENDERED_FILES).filter(([, file]) => existsSync(join(dist, file))) : []);
   const assetsDir = join(dist, 'assets');
   const byCookie = new WeakSet<object>();
   const assets = expressStaticGzip(dist, {
@@ -59,25 +69,27 @@ export function serveFrontend(server: Express, dist: string, landing?: LandingOp
       setHeaders(res, path) {
         const immutable = path.startsWith(assetsDir);
         res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        // `/`, which is the landing page or the app depending on the session (after express-static-gzip's Vary).
+        // A prerendered page's path, which is the page or the app depending on the session (after express-static-gzip's Vary).
         if (byCookie.has(res)) res.setHeader('Vary', [res.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '));
       },
     },
   });
   // Tested on the raw URL (path and query): parsing it for req.path costs more than the test.
   const apiOrSignIn = /^\/(api|oidc)(\/|\?|$)/;
-  const root = /^\/(\?|$)/;
-  // One middleware (one router layer): API and sign-in requests never touch the file system; `/` is the landing
-  // page or the app; a GET that is no file gets index.html (compressed like any file) when it accepts HTML.
+  const publicPage = /^(\/[a-z]*?)\/?(?:\?|$)/;
+  // A path of a prerendered page (lower case, with or without a trailing slash and a query).
+  // One middleware (one router layer): API and sign-in requests never touch the file system; `/`, `/help`,
+  // `/privacy` and `/terms` are prerendered pages or the app; a GET that is no file gets index.html (compressed like any file) when it accepts HTML.
   server.use((req, res, next) => {
     if (apiOrSignIn.test(req.url)) return next();
-    if (landingPage && root.test(req.url) && (req.method === 'GET' || req.method === 'HEAD') && req.accepts('html')) {
+    const file = prerendered.size > 0 ? prerendered.get(publicPage.exec(req.url)?.[1] ?? '') : undefined;
+    if (file && landing && (req.method === 'GET' || req.method === 'HEAD') && req.accepts('html')) {
       byCookie.add(res);
       const send = (signedIn: boolean) => {
-        req.url = signedIn ? '/index.html' : `/${LANDING_FILE}`;
+        req.url = signedIn ? '/index.html' : `/${file}`;
         assets(req, res, (err?: unknown) => next(err));
       };
-      landingPage.signedIn(req, res).then(send, () => send(true));
+      landing.signedIn(req, res).then(send, () => send(true));
       return;
     }
     assets(req, res, (err?: unknown) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
-import { LANDING_FILE } from './frontend';
+import { LANDING_FILE, PRERENDERED_FILES } from './frontend';
 
 /** A frontend build as `vite build` leaves it: the app shell, the prerendered landing page, each with its twins. */
 function writeBuild(dir: string, files: Record<string, string>): void {
@@ -19,6 +19,10 @@ function writeBuild(dir: string, files: Record<string, string>): void {
 
 const APP = '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>';
 const LANDING = '<!doctype html><html><head><title>Joy</title></head><body><h1>Discover what truly makes you happy</h1></body></html>';
+const HELP = '<!doctype html><html><head><title>Help &amp; Support · Joy</title></head><body><h1>Help &amp; Support</h1></body></html>';
+const PRIVACY = '<!doctype html><html><head><title>Privacy Policy · Joy</title></head><body><h1>Privacy Policy</h1></body></html>';
+const TERMS = '<!doctype html><html><head><title>Terms of Service · Joy</title></head><body><h1>Terms of Service</h1></body></html>';
+const PUBLIC_PAGES: Record<string, string> = { '/help': HELP, '/privacy': PRIVACY, '/terms': TERMS };
 
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
@@ -42,7 +46,7 @@ describe('the landing page at /', () => {
 
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'joy-dist-'));
-    writeBuild(dist, { 'index.html': APP, [LANDING_FILE]: LANDING });
+    writeBuild(dist, { 'index.html': APP, [LANDING_FILE]: LANDING, 'help.html': HELP, 'privacy.html': PRIVACY, 'terms.html': TERMS });
     app = await startTestApp({ FRONTEND_DIST: dist });
   });
   afterAll(async () => {
@@ -80,8 +84,24 @@ describe('the landing page at /', () => {
     expect((await api(app.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
   });
 
+  it('is the prerendered page at /help, /privacy and /terms for a visitor who is not signed in, the app for one who is', async () => {
+    const cookie = await signIn(app.baseUrl, 'reader@example.com', 'Reader');
+    for (const [path, html] of Object.entries(PUBLIC_PAGES)) {
+      for (const url of [path, `${path}/`, `${path}?from=footer`]) {
+        const res = await page(app, url);
+        expect([url, res.status, res.text]).toEqual([url, 200, html]);
+        expect(res.headers['content-encoding']).toBe('br');
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(res.headers.vary).toMatch(/Cookie/);
+        expect([url, (await page(app, url, cookie)).text]).toEqual([url, APP]);
+      }
+    }
+  });
+
   it('leaves every other page to the app, signed in or not', async () => {
-    for (const path of ['/help', '/dashboard', '/index.html']) expect([path, (await page(app, path)).text]).toEqual([path, APP]);
+    for (const path of ['/dashboard', '/helpful', '/help/more', '/HELP', '/index.html', '/no-such-page']) {
+      expect([path, (await page(app, path)).text]).toEqual([path, APP]);
+    }
   });
 });
 
@@ -100,6 +120,30 @@ describe('the landing page on a demo install', () => {
 });
 
 /** The real build (`npm run build`, which `npm test` runs first). */
+describe('the built public pages', () => {
+  const dist = join(__dirname, '..', '..', '..', 'frontend', 'dist');
+
+  it.each([
+    ['/help', 'Help &amp; Support · Joy', ['How to rate your joy', 'Frequently asked questions', 'href="/groups"']],
+    ['/privacy', 'Privacy Policy · Joy', ['Privacy Policy']],
+    ['/terms', 'Terms of Service · Joy', ['Terms of Service', 'Medical disclaimer']],
+  ])('%s has its title, texts, links and Sign In, and loads no script: under 150 KB with its style sheet', (path, title, texts) => {
+    const file = join(dist, PRERENDERED_FILES[path]);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first (npm test does)`);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toContain(`<title>${title}</title>`);
+    for (const text of texts) expect(html).toContain(text);
+    // The frame: Sign In (a form to the sign-in route), the footer's links to the other public pages, home.
+    expect(html).toMatch(/<form [^>]*action="\/api\/login" method="get"/);
+    for (const href of ['/help', '/privacy', '/terms', '/']) expect(html).toContain(`href="${href}"`);
+    expect(html).not.toMatch(/<script/i);
+    const styles = [...html.matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g)].map((m) => join(dist, m[1]));
+    expect(styles).toHaveLength(1);
+    const bytes = [file, ...styles].reduce((sum, f) => sum + readFileSync(`${f}.br`).length, 0);
+    expect(bytes).toBeLessThan(150_000);
+  });
+});
+
 describe('the built landing page', () => {
   const dist = join(__dirname, '..', '..', '..', 'frontend', 'dist');
   const file = join(dist, LANDING_FILE);

@@ -3,7 +3,7 @@ import { careSuggestionsProjector } from './care-suggestions.projector';
 import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
-import { latestRatingsProjector, ratingIndexProjector, ratingsProjector } from './ratings.projector';
+import { latestRatingsProjector, ratingIndexProjector, ratingsProjector, ratingTimelineProjector } from './ratings.projector';
 import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
 import { userSettingsProjector } from './user-settings.projector';
@@ -13,7 +13,7 @@ import { pushSubscriptionsProjector } from './push-subscriptions.projector';
 export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
   // latest-ratings last: on UserDeleted the other two read the latest stream version from it before it goes.
-  { name: 'ratings', projectors: [ratingsProjector, ratingIndexProjector, latestRatingsProjector] },
+  { name: 'ratings', projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats first: the weekly activity looks up the member's groups in it.
   { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },

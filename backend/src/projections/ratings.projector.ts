@@ -1,5 +1,6 @@
 import type { UserDeleted } from '../identity/identity.decider';
 import type { FactorScores } from '@joy/domain';
+import { upcastRatingEvent } from '../ratings/rating-events';
 import { type RatingCorrected, ratingViewOf, type RatingSubmitted, type RatingWithdrawn } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector } from './projector';
 
@@ -8,14 +9,23 @@ export type RatingDoc = FactorScores & {
   userId: string;
   overallScore: number;
   createdAt: string;
+  /** The day it rates (`YYYY-MM-DD`, the person's zone; derived for schemaVersion 1, see rating-events.ts). Absent on documents written before days. */
+  day?: string;
+  /** The owner's note as stored: encrypted with their key (opened only when the owner reads), or null. */
+  note?: string | null;
   /** Global position of the rating's event: orders ratings newest first without ties. */
   seq: number;
   /** The rating's version in its stream `ratings-<userId>` (kept on latest-ratings: how many index chunks exist). */
   streamVersion?: number;
+  /**
+   * On `ratings` only: the rating-index chunk it belongs to (`<userId>:<n>`), an indexed field, so that a page of
+   * the list reads a few chunks of at most 500 ratings instead of all of a person's (rating-timeline).
+   */
+  chunk?: string;
 };
 
-export function ratingDocFrom(event: { data: object; position: number; streamVersion?: number }): RatingDoc {
-  const d = event.data as RatingSubmitted['data'];
+export function ratingDocFrom(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
+  const d = upcastRatingEvent({ type: event.type ?? 'RatingSubmitted', data: event.data as Record<string, unknown> }).data as RatingSubmitted['data'];
   return {
     ...ratingViewOf(d),
     userId: d.userId,
@@ -37,8 +47,8 @@ export interface RatingIndexDoc {
   ratingIds: string[];
 }
 
-const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
-const chunkId = (userId: string, chunk: number) => `${userId}:${chunk}`;
+export const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
+export const chunkId = (userId: string, chunk: number) => `${userId}:${chunk}`;
 
 /** The index chunks of a user, from the latest rating's stream version (read before latest-ratings is deleted). */
 async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> {
@@ -50,7 +60,8 @@ async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> 
 /** A rating document with the values of a correction (same id, time and place in the list). */
 function corrected(doc: RatingDoc, d: RatingCorrected['data']): RatingDoc {
   const { relationships, health, purpose, growth, joy, overallScore } = d;
-  return { ...doc, relationships, health, purpose, growth, joy, overallScore };
+  // A correction of schemaVersion 2 carries the note as it is now (encrypted, or null); one of version 1 leaves it.
+  return { ...doc, relationships, health, purpose, growth, joy, overallScore, ...(d.note !== undefined ? { note: d.note } : {}) };
 }
 
 const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
@@ -62,7 +73,7 @@ const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 
 export const ratingsProjector: Projector<RatingDoc> = {
   collection: 'ratings',
   eventTypes: RATING_EVENTS,
-  indexes: ['userId'],
+  indexes: ['userId', 'chunk'],
   async ids(event, lookup) {
     if (event.type !== 'UserDeleted') return [dataOf<{ ratingId: string }>(event).ratingId];
     const { userId } = dataOf<UserDeleted['data']>(event);
@@ -71,8 +82,10 @@ export const ratingsProjector: Projector<RatingDoc> = {
   },
   evolve(doc, event) {
     switch (event.type) {
-      case 'RatingSubmitted':
-        return ratingDocFrom(event);
+      case 'RatingSubmitted': {
+        const rating = ratingDocFrom(event);
+        return { ...rating, chunk: chunkId(rating.userId, chunkOf(event.streamVersion)) };
+      }
       case 'RatingCorrected':
         return doc && corrected(doc, dataOf<RatingCorrected['data']>(event));
       default:
@@ -112,6 +125,53 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   },
 };
 
+/** The time span (ms since the epoch) of the ratings submitted into one rating-index chunk. */
+export interface TimelineChunk {
+  n: number;
+  newest: number;
+  oldest: number;
+}
+
+/**
+ * rating-timeline: per user (keyed by user id), the time span of each rating-index chunk, in chunk order. It is
+ * what pages the list (GET /api/joy-ratings?limit=&before=) without reading every rating: ratings mostly arrive
+ * in time order, so the newest page is in the last chunk or two, and a chunk whose span lies wholly after the
+ * cursor, or before the page's last rating, is not read. An imported rating (made long before it was submitted)
+ * widens its chunk's span. A span is never narrowed when a rating is withdrawn: it only has to contain the
+ * chunk's standing ratings. About 100 entries for 50,000 ratings.
+ */
+export interface RatingTimelineDoc {
+  userId: string;
+  chunks: TimelineChunk[];
+  /**
+   * The stream version of the first submission this document saw: 1 when it was built from the stream's start. More
+   * in a persistent read model that was running before the timeline existed, where it (and the ratings' `chunk`)
+   * covers only the ratings since: the list is then read without it until `projections rebuild ratings`.
+   */
+  firstVersion: number;
+}
+
+export const ratingTimelineProjector: Projector<RatingTimelineDoc> = {
+  collection: 'rating-timeline',
+  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  ids: (event) => [dataOf<{ userId: string }>(event).userId],
+  evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    const d = dataOf<RatingSubmitted['data']>(event);
+    const at = Date.parse(ratingViewOf(d).createdAt);
+    const n = chunkOf(event.streamVersion);
+    const chunks = doc?.chunks ?? [];
+    const i = chunks.findIndex((c) => c.n === n);
+    const firstVersion = doc?.firstVersion ?? event.streamVersion;
+    if (i < 0) return { userId: d.userId, chunks: [...chunks, { n, newest: at, oldest: at }].sort((a, b) => a.n - b.n), firstVersion };
+    const c = chunks[i];
+    if (at <= c.newest && at >= c.oldest) return doc;
+    const next = chunks.slice();
+    next[i] = { n, newest: Math.max(c.newest, at), oldest: Math.min(c.oldest, at) };
+    return { userId: d.userId, chunks: next, firstVersion };
+  },
+};
+
 /**
  * latest-ratings: each user's newest standing rating, keyed by user id, with the stream version of their newest
  * submission (how many index chunks there are: it stays when that rating is withdrawn). Newest by its time: an
@@ -138,7 +198,8 @@ export const latestRatingsProjector: Projector<RatingDoc> = {
         const { userId, latest } = dataOf<RatingWithdrawn['data']>(event);
         if (!latest) return null;
         if (doc?.id === latest.ratingId) return doc;
-        return { ...ratingViewOf(latest), userId, seq: event.position, ...(doc?.streamVersion !== undefined ? { streamVersion: doc.streamVersion } : {}) };
+        const upcast = upcastRatingEvent(event).data as RatingWithdrawn['data'];
+        return { ...ratingViewOf(upcast.latest!), userId, seq: event.position, ...(doc?.streamVersion !== undefined ? { streamVersion: doc.streamVersion } : {}) };
       }
       default:
         return null;

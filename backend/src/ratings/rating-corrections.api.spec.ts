@@ -60,7 +60,7 @@ describe('correcting and withdrawing ratings over HTTP', () => {
 
     const res = await as(ada).put(`/api/joy-ratings/${newer.id}`, { relationships: 5, health: 4, purpose: 5, growth: 4, joy: 5 });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: newer.id, createdAt: newer.createdAt, overallScore: 4.6, relationships: 5, health: 4, purpose: 5, growth: 4, joy: 5 });
+    expect(res.body).toEqual({ id: newer.id, createdAt: newer.createdAt, overallScore: 4.6, relationships: 5, health: 4, purpose: 5, growth: 4, joy: 5, day: newer.day, note: null });
     // Read-your-writes: every view shows it as soon as the answer is there.
     expect((await list(ada)).slice(0, 2)).toEqual([res.body, older]);
     expect(await latest(ada)).toEqual(res.body);

@@ -6,7 +6,7 @@ const given = (events: RatingSubmitted[]) => events.reduce(ratingsImportDecider.
 const scores = (n: number): FactorScores => ({ relationships: n, health: n, purpose: n, growth: 3, joy: 3 });
 const submitted = (ratingId: string, submittedAt: string, s: FactorScores): RatingSubmitted => ({
   type: 'RatingSubmitted',
-  data: { ratingId, userId: 'ada', ...s, overallScore: (s.relationships + s.health + s.purpose + s.growth + s.joy) / 5, submittedAt },
+  data: { ratingId, userId: 'ada', ...s, overallScore: (s.relationships + s.health + s.purpose + s.growth + s.joy) / 5, submittedAt, day: submittedAt.slice(0, 10) },
 });
 const toImport = (sourceId: string, createdAt: string, s: FactorScores, ratingId = `new-${sourceId}`): RatingToImport => ({ sourceId, ratingId, createdAt, scores: s });
 const decide = (ratings: RatingToImport[], history: RatingSubmitted[] = []) => ratingsImportDecider.decide({ userId: 'ada', ratings }, given(history));
@@ -14,8 +14,26 @@ const decide = (ratings: RatingToImport[], history: RatingSubmitted[] = []) => r
 describe('ratings import decider', () => {
   it('adds each rating at its original time under its new id, with the overall score computed', () => {
     expect(decide([toImport('r1', '2025-06-01T07:30:00.000Z', scores(1)), toImport('r2', '2025-06-02T07:30:00.000Z', scores(5))])).toEqual([
-      { type: 'RatingSubmitted', data: { ratingId: 'new-r1', userId: 'ada', ...scores(1), overallScore: 1.8, submittedAt: '2025-06-01T07:30:00.000Z' } },
-      { type: 'RatingSubmitted', data: { ratingId: 'new-r2', userId: 'ada', ...scores(5), overallScore: 4.2, submittedAt: '2025-06-02T07:30:00.000Z' } },
+      { type: 'RatingSubmitted', data: { ratingId: 'new-r1', userId: 'ada', ...scores(1), overallScore: 1.8, submittedAt: '2025-06-01T07:30:00.000Z', day: '2025-06-01' } },
+      { type: 'RatingSubmitted', data: { ratingId: 'new-r2', userId: 'ada', ...scores(5), overallScore: 4.2, submittedAt: '2025-06-02T07:30:00.000Z', day: '2025-06-02' } },
+    ]);
+  });
+
+  it("keeps the file's day and note, and gives a rating without a day its time's day in the person's zone", () => {
+    const events = ratingsImportDecider.decide(
+      {
+        userId: 'ada',
+        timeZone: 'Pacific/Auckland',
+        ratings: [
+          { ...toImport('r1', '2025-06-01T20:30:00.000Z', scores(1)), day: '2025-05-30', note: 'a long walk' },
+          toImport('r2', '2025-06-01T20:30:00.000Z', scores(2)),
+        ],
+      },
+      given([]),
+    );
+    expect(events.map((e) => [e.data.day, e.data.note])).toEqual([
+      ['2025-05-30', 'a long walk'],
+      ['2025-06-02', undefined],
     ]);
   });
 

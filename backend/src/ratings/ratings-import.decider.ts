@@ -1,4 +1,4 @@
-import { FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
+import { dayOf, DEFAULT_TIME_ZONE, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
 import type { Decider } from '../event-store/decider';
 import type { RatingSubmitted } from './ratings.decider';
 
@@ -25,11 +25,17 @@ export interface RatingToImport {
   /** ISO instant, normalized (`toISOString`). */
   createdAt: string;
   scores: FactorScores;
+  /** The day it rates, as the file says; left out (an export from before days): its createdAt's day in `timeZone`. */
+  day?: string;
+  /** The owner's note (checked, trimmed), or none. */
+  note?: string | null;
 }
 
 export interface ImportRatings {
   userId: string;
   ratings: readonly RatingToImport[];
+  /** The person's zone (UTC when unset): the day of a rating the file gives no day for. */
+  timeZone?: string;
 }
 
 /**
@@ -57,7 +63,7 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
     const d = event.data;
     return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), previous: state.last } };
   },
-  decide({ userId, ratings }, state) {
+  decide({ userId, ratings, timeZone = DEFAULT_TIME_ZONE }, state) {
     const ids = new Set<string>();
     const keys = new Set<string>();
     for (let node = state.last; node; node = node.previous) {
@@ -75,7 +81,15 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
       const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, r.scores[f]])) as FactorScores;
       events.push({
         type: 'RatingSubmitted',
-        data: { ratingId: r.ratingId, userId, ...factors, overallScore: overallScore(factors), submittedAt: new Date(r.createdAt).toISOString() },
+        data: {
+          ratingId: r.ratingId,
+          userId,
+          ...factors,
+          overallScore: overallScore(factors),
+          submittedAt: new Date(r.createdAt).toISOString(),
+          day: r.day ?? dayOf(r.createdAt, timeZone)!,
+          ...(r.note ? { note: r.note } : {}),
+        },
       });
       ids.add(r.ratingId);
       keys.add(key);

@@ -38,7 +38,7 @@ describe('ratings over HTTP', () => {
   it('stores a rating with the overall score computed by the server, and shows it at once', async () => {
     const res = await api(app.baseUrl, ada).post('/api/joy-ratings', valid);
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), createdAt: expect.any(String), overallScore: 3.6, ...valid });
+    expect(res.body).toEqual({ id: expect.any(String), createdAt: expect.any(String), overallScore: 3.6, ...valid, day: res.body.createdAt.slice(0, 10), note: null });
     expect(Date.now() - Date.parse(res.body.createdAt)).toBeLessThan(60_000);
 
     const latest = await api(app.baseUrl, ada).get('/api/joy-ratings/latest');

@@ -1,11 +1,27 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import type { RatingView } from '@joy/domain';
-import { CorrectRatingCommand, GetLatestRatingQuery, GetRatingsQuery, SubmitRatingCommand, WithdrawRatingCommand } from './ratings.handlers';
-import { SubmitRatingDto } from './submit-rating.dto';
+import { FACTOR_NAMES, type FactorScores, type RatingCalendarView, type RatingView } from '@joy/domain';
+import {
+  CorrectRatingCommand,
+  decodeCursor,
+  GetLatestRatingQuery,
+  GetRatingCalendarQuery,
+  GetRatingsPageQuery,
+  GetRatingsQuery,
+  type RatingsPage,
+  SubmitRatingCommand,
+  WithdrawRatingCommand,
+} from './ratings.handlers';
+import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
+
+/** Ratings per page when a paged request names no limit, and the most it may name. */
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 200;
+
+const scoresOf = (body: FactorScores): FactorScores => Object.fromEntries(FACTOR_NAMES.map((f) => [f, body[f]])) as FactorScores;
 
 @Controller('joy-ratings')
 @UseGuards(SignedInGuard)
@@ -19,13 +35,20 @@ export class RatingsController {
   @Post()
   @HttpCode(201)
   submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
-    return this.commands.execute(new SubmitRatingCommand(user.id, body, idempotencyKey(key)));
+    return this.commands.execute(new SubmitRatingCommand(user.id, scoresOf(body), idempotencyKey(key), { day: body.day, note: body.note }));
   }
 
-  /** New values for the five factors of one of the caller's own ratings (same body as POST); 404 for any other. */
+  /** New values for the five factors (and the note, when sent) of one of the caller's own ratings; 404 for any other. Its day stays. */
   @Put(':id')
-  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: SubmitRatingDto): Promise<RatingView> {
-    return this.commands.execute(new CorrectRatingCommand(user.id, id, body));
+  correct(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() body: CorrectRatingDto): Promise<RatingView> {
+    return this.commands.execute(new CorrectRatingCommand(user.id, id, scoresOf(body), body.note));
+  }
+
+  /** The rated days of a year in the caller's zone, with each day's mean score and count, and the streaks. */
+  @Get('calendar')
+  calendar(@CurrentUser() user: SessionUser, @Query('year') year?: string): Promise<RatingCalendarView> {
+    const value = typeof year === 'string' && /^\d{4}$/.test(year) ? Number(year) : NaN;
+    return this.queries.execute(new GetRatingCalendarQuery(user.id, value));
   }
 
   /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */
@@ -35,10 +58,28 @@ export class RatingsController {
     await this.commands.execute(new WithdrawRatingCommand(user.id, id));
   }
 
-  /** The user's own ratings, newest first, with all five factors. */
+  /**
+   * The user's own ratings, newest first, with all five factors. With `limit` (1–200) or `before` (the cursor of
+   * the previous answer), one page of them (50 without `limit`); the next page's cursor comes in the headers
+   * `X-Next-Before` and `Link: <…>; rel="next"`, absent on the last page. Without either, the whole list (the
+   * charts' data). The body is the same array either way (docs/decisions.md, "Paging the rating list").
+   */
   @Get()
-  list(@CurrentUser() user: SessionUser): Promise<RatingView[]> {
-    return this.queries.execute(new GetRatingsQuery(user.id));
+  async list(
+    @CurrentUser() user: SessionUser,
+    @Res({ passthrough: true }) res: Response,
+    @Query('limit') limit?: unknown,
+    @Query('before') before?: unknown,
+  ): Promise<RatingView[]> {
+    if (limit === undefined && before === undefined) return this.queries.execute(new GetRatingsQuery(user.id));
+    const size = pageLimit(limit);
+    const cursor = before === undefined ? undefined : pageCursor(before);
+    const page: RatingsPage = await this.queries.execute(new GetRatingsPageQuery(user.id, size, cursor));
+    if (page.next) {
+      res.setHeader('X-Next-Before', page.next);
+      res.setHeader('Link', `</api/joy-ratings?limit=${size}&before=${page.next}>; rel="next"`);
+    }
+    return page.ratings;
   }
 
   /** The newest rating, or JSON null before the first. */
@@ -49,10 +90,31 @@ export class RatingsController {
   }
 }
 
+function invalid(field: string, message: string): DomainError {
+  return new DomainError('request.invalid', message, [{ field, message }]);
+}
+
+/** `limit`: a whole number from 1 to 200 (50 when absent). */
+function pageLimit(value: unknown): number {
+  if (value === undefined) return DEFAULT_PAGE_LIMIT;
+  const n = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (n >= 1 && n <= MAX_PAGE_LIMIT) return n;
+  return invalidThrow('limit', `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
+}
+
+/** `before`: a cursor this API gave out (X-Next-Before). */
+function pageCursor(value: unknown) {
+  const cursor = typeof value === 'string' ? decodeCursor(value) : undefined;
+  return cursor ?? invalidThrow('before', 'before must be the cursor of a previous page (its X-Next-Before header)');
+}
+
+function invalidThrow(field: string, message: string): never {
+  throw invalid(field, message);
+}
+
 /** 1–255 visible ASCII characters (a UUID, as the app sends): anything else is refused naming the header. */
 function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
-  const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
-  throw new DomainError('request.invalid', message, [{ field: 'Idempotency-Key', message }]);
+  throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
 }

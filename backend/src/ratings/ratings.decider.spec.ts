@@ -16,7 +16,7 @@ describe('ratings decider', () => {
     expect(events).toEqual([
       {
         type: 'RatingSubmitted',
-        data: { ratingId: 'r1', userId: 'u1', relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5, overallScore: 4.2, submittedAt: at.toISOString() },
+        data: { ratingId: 'r1', userId: 'u1', relationships: 5, health: 4, purpose: 4, growth: 3, joy: 5, overallScore: 4.2, submittedAt: at.toISOString(), day: '2026-11-20' },
       },
     ]);
   });
@@ -86,7 +86,7 @@ describe('ratings decider', () => {
       expect(ratingsDecider.decide(correct('r1', { joy: 5, health: 5 }), given(r1, r2))).toEqual([
         {
           type: 'RatingCorrected',
-          data: { ratingId: 'r1', userId: 'u1', relationships: 3, health: 5, purpose: 3, growth: 3, joy: 5, overallScore: 3.8, submittedAt: at.toISOString(), correctedAt: later.toISOString() },
+          data: { ratingId: 'r1', userId: 'u1', relationships: 3, health: 5, purpose: 3, growth: 3, joy: 5, overallScore: 3.8, submittedAt: at.toISOString(), day: '2026-11-20', note: null, correctedAt: later.toISOString() },
         },
       ]);
     });
@@ -113,7 +113,7 @@ describe('ratings decider', () => {
             userId: 'u1',
             submittedAt: r2.at.toISOString(),
             withdrawnAt: later.toISOString(),
-            latest: { ratingId: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 5, overallScore: 3.4, submittedAt: at.toISOString() },
+            latest: { ratingId: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 5, overallScore: 3.4, submittedAt: at.toISOString(), day: '2026-11-20' },
           },
         },
       ]);
@@ -164,5 +164,65 @@ describe('ratings decider', () => {
         { type: 'RatingWithdrawn', data: { ratingId: 'b', userId: 'u1', submittedAt: at.toISOString(), withdrawnAt: at.toISOString(), latest: null } },
       ]).map((r) => `${r.ratingId}:${r.joy}`),
     ).toEqual(['a:5', 'c:3']);
+  });
+
+  describe('days and notes', () => {
+    /** `act` is refused with 400 (request.invalid) naming `field`. */
+    const refusedNaming = (act: () => unknown, field: string) => {
+      let error: unknown;
+      try {
+        act();
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toMatchObject({ kind: 'invalid', code: 'request.invalid', errors: [{ field }] });
+    };
+    const fold = (state: RatingsState, events: RatingEvent[]) => events.reduce(ratingsDecider.evolve, state);
+    const dayOfNew = (command: Partial<SubmitRating>) => (ratingsDecider.decide({ ...submit({}), ...command }, ratingsDecider.initialState)[0] as RatingSubmitted).data;
+
+    it("rates today in the person's zone unless an earlier day is given", () => {
+      // 23:30 UTC on 20 November is already the 21st in Paris.
+      expect(dayOfNew({ timeZone: 'Pacific/Auckland' }).day).toBe('2026-11-20'); // 21:30 there
+      expect(dayOfNew({ at: new Date('2026-11-20T23:30:00Z'), timeZone: 'Europe/Paris' }).day).toBe('2026-11-21');
+      expect(dayOfNew({ at: new Date('2026-11-20T23:30:00Z') }).day).toBe('2026-11-20');
+      expect(dayOfNew({ day: '2026-11-02', timeZone: 'Europe/Paris' }).day).toBe('2026-11-02');
+      expect(dayOfNew({ day: '2025-11-20' }).day).toBe('2025-11-20');
+    });
+
+    it('refuses a day in the future of the zone, more than 365 days back, or not a day, naming day', () => {
+      const refused = (command: Partial<SubmitRating>) => refusedNaming(() => ratingsDecider.decide({ ...submit({}), ...command }, ratingsDecider.initialState), 'day');
+      refused({ day: '2026-11-21' });
+      refused({ day: '2025-11-19' });
+      refused({ day: '2026-02-30' });
+      // Tomorrow in UTC is today in Auckland: allowed there.
+      expect(dayOfNew({ day: '2026-11-21', at: new Date('2026-11-20T12:00:00Z'), timeZone: 'Pacific/Auckland' }).day).toBe('2026-11-21');
+    });
+
+    it('keeps a trimmed note, and refuses one over 1,000 characters or with hidden characters, naming note', () => {
+      expect(dayOfNew({ note: '  slept well \n' }).note).toBe('slept well');
+      expect(dayOfNew({ note: '   ' })).not.toHaveProperty('note');
+      expect(dayOfNew({ note: `  ${'x'.repeat(1000)}  ` }).note).toHaveLength(1000);
+      const refused = (note: string) => refusedNaming(() => ratingsDecider.decide({ ...submit({}), note }, ratingsDecider.initialState), 'note');
+      refused('x'.repeat(1001));
+      refused('evil\u202Etext');
+    });
+
+    it('corrects the note (left out: kept; null: removed) and keeps the day', () => {
+      const state = fold(ratingsDecider.initialState, ratingsDecider.decide({ ...submit({}), day: '2026-11-18', note: 'first' }, ratingsDecider.initialState));
+      const correct = (note?: string | null) =>
+        ratingsDecider.decide({ kind: 'correct', ratingId: 'r1', userId: 'u1', at, scores: { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 }, note }, state);
+      expect(correct()).toEqual([]);
+      expect(correct('first')).toEqual([]);
+      expect(correct('second')[0].data).toMatchObject({ day: '2026-11-18', note: 'second' });
+      expect(correct(null)[0].data).toMatchObject({ day: '2026-11-18', note: null });
+    });
+
+    it('never copies a note into a withdrawal', () => {
+      let state = fold(ratingsDecider.initialState, ratingsDecider.decide({ ...submit({}), note: 'private' }, ratingsDecider.initialState));
+      state = fold(state, ratingsDecider.decide({ ...submit({}), ratingId: 'r2', at: new Date('2026-11-20T09:00:00Z') }, state));
+      const [withdrawn] = ratingsDecider.decide({ kind: 'withdraw', ratingId: 'r2', userId: 'u1', at }, state);
+      expect(JSON.stringify(withdrawn)).not.toContain('private');
+      expect(withdrawn.data).toMatchObject({ latest: { ratingId: 'r1', day: '2026-11-20' } });
+    });
   });
 });

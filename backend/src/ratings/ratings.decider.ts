@@ -1,8 +1,31 @@
-import { DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore, type RatingView } from '@joy/domain';
+import {
+  dayOf,
+  DEFAULT_TIME_ZONE,
+  DomainError,
+  FACTOR_NAMES,
+  type FactorScores,
+  isFactorScore,
+  NOTE_MAX,
+  normalizeNote,
+  overallScore,
+  rateableDayProblem,
+  type RatingView,
+} from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
+import { nameProblem } from '../names/name-rule';
 
-/** A rating's facts as its events carry them: the five factors, their mean, who and when. */
-export type RatingFacts = FactorScores & { ratingId: string; userId: string; overallScore: number; submittedAt: string };
+/**
+ * A rating's facts as its events carry them (upcast, rating-events.ts): the five factors, their mean, who and when,
+ * the day it rates (in the person's zone) and the owner's note (plaintext here; encrypted in the stored event).
+ */
+export type RatingFacts = FactorScores & {
+  ratingId: string;
+  userId: string;
+  overallScore: number;
+  submittedAt: string;
+  day: string;
+  note?: string | null;
+};
 
 export type RatingSubmitted = DomainEvent<'RatingSubmitted', RatingFacts & { idempotencyKey?: string }>;
 /** The owner changed the five factors of one of their ratings; it keeps its id and its time (`submittedAt`). */
@@ -13,14 +36,14 @@ export type RatingCorrected = DomainEvent<'RatingCorrected', RatingFacts & { cor
  */
 export type RatingWithdrawn = DomainEvent<
   'RatingWithdrawn',
-  { ratingId: string; userId: string; submittedAt: string; withdrawnAt: string; latest: Omit<RatingFacts, 'userId'> | null }
+  { ratingId: string; userId: string; submittedAt: string; withdrawnAt: string; latest: Omit<RatingFacts, 'userId' | 'note'> | null }
 >;
 export type RatingEvent = RatingSubmitted | RatingCorrected | RatingWithdrawn;
 
 /** A rating as its owner sees it, from its event. */
 export function ratingViewOf(d: Omit<RatingFacts, 'userId'>): RatingView {
-  const { ratingId: id, submittedAt: createdAt, overallScore, relationships, health, purpose, growth, joy } = d;
-  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy };
+  const { ratingId: id, submittedAt: createdAt, overallScore, relationships, health, purpose, growth, joy, day } = d;
+  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy, day, note: d.note ?? null };
 }
 
 export interface SubmitRating {
@@ -29,6 +52,11 @@ export interface SubmitRating {
   userId: string;
   scores: FactorScores;
   at: Date;
+  /** The person's time zone (their setting; UTC when unset or left out): what "today" is. */
+  timeZone?: string;
+  /** The day rated (`YYYY-MM-DD`), today when left out: up to RATEABLE_DAYS_BACK days back, never ahead. */
+  day?: string;
+  note?: string | null;
   /** The client's Idempotency-Key: one save, one rating, however often the request is sent. */
   idempotencyKey?: string;
 }
@@ -40,6 +68,8 @@ export interface CorrectRating {
   userId: string;
   scores: FactorScores;
   at: Date;
+  /** The new note (null or blank: none); left out (undefined), the note stays as it is. */
+  note?: string | null;
 }
 
 /** DELETE /api/joy-ratings/:id. */
@@ -81,8 +111,8 @@ export function ratingSavedWith(state: RatingsState, key: string): RatingSubmitt
 export const RATING_NOT_FOUND = 'Rating not found';
 
 const factsOf = (d: RatingFacts): RatingFacts => {
-  const { ratingId, userId, relationships, health, purpose, growth, joy, overallScore, submittedAt } = d;
-  return { ratingId, userId, relationships, health, purpose, growth, joy, overallScore, submittedAt };
+  const { ratingId, userId, relationships, health, purpose, growth, joy, overallScore, submittedAt, day } = d;
+  return { ratingId, userId, relationships, health, purpose, growth, joy, overallScore, submittedAt, day, note: d.note ?? null };
 };
 
 /**
@@ -118,7 +148,7 @@ function newestStanding(state: RatingsState, except: string): RatingFacts | unde
   return newest;
 }
 
-/** Every rating that stands, oldest first, with its values as last corrected (the account export). */
+/** Every rating that stands, oldest first, with its values as last corrected (the account export); `events` upcast (rating-events.ts). */
 export function standingRatings(events: Iterable<{ type: string; data: object }>): RatingFacts[] {
   const ratings = new Map<string, RatingFacts>();
   for (const { type, data } of events) {
@@ -147,13 +177,38 @@ function validScores(scores: FactorScores): FactorScores {
   return Object.fromEntries(FACTOR_NAMES.map((f) => [f, scores[f]])) as FactorScores;
 }
 
-function decideSubmit({ ratingId, userId, scores, at, idempotencyKey }: SubmitRating, state: RatingsState): RatingEvent[] {
+const invalid = (field: string, message: string): never => {
+  throw new DomainError('request.invalid', message, [{ field, message }]);
+};
+
+/** The day a new rating rates: `day` if it can be rated (400 naming `day` otherwise), else today, in the zone. */
+function rateableDay(day: string | undefined, at: Date, timeZone = DEFAULT_TIME_ZONE): string {
+  const today = dayOf(at, timeZone)!;
+  if (day === undefined) return today;
+  const problem = rateableDayProblem(day, today);
+  return problem ? invalid('day', problem) : day;
+}
+
+/** A note as stored: trimmed, null for none; 400 naming `note` beyond NOTE_MAX characters or with hidden characters. */
+export function validNote(note: unknown): string | null {
+  if (note !== undefined && note !== null && typeof note !== 'string') invalid('note', 'note must be text');
+  const text = normalizeNote(note as string | null | undefined);
+  if (text === null) return null;
+  if (text.length > NOTE_MAX) invalid('note', `note must be at most ${NOTE_MAX} characters`);
+  const problem = nameProblem(text, 'note', { multiline: true });
+  return problem ? invalid('note', problem) : text;
+}
+
+function decideSubmit({ ratingId, userId, scores, at, timeZone, idempotencyKey, ...command }: SubmitRating, state: RatingsState): RatingEvent[] {
+  const factors = validScores(scores);
+  const day = rateableDay(command.day, at, timeZone);
+  const note = validNote(command.note);
   if (idempotencyKey) {
     const saved = ratingSavedWith(state, idempotencyKey);
-    if (saved && FACTOR_NAMES.every((f) => saved[f] === scores[f])) return [];
+    const same = saved && FACTOR_NAMES.every((f) => saved[f] === factors[f]) && (command.day === undefined || saved.day === day) && (saved.note ?? null) === note;
+    if (same) return [];
     if (saved) throw new DomainError('rating.idempotency_key_reused', 'This Idempotency-Key already saved a different rating; send a new key for a new rating');
   }
-  const factors = validScores(scores);
   return [
     {
       type: 'RatingSubmitted',
@@ -163,21 +218,33 @@ function decideSubmit({ ratingId, userId, scores, at, idempotencyKey }: SubmitRa
         ...factors,
         overallScore: overallScore(factors),
         submittedAt: at.toISOString(),
+        day,
+        ...(note !== null ? { note } : {}),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       },
     },
   ];
 }
 
-function decideCorrect({ ratingId, userId, scores, at }: CorrectRating, state: RatingsState): RatingEvent[] {
+function decideCorrect({ ratingId, userId, scores, at, ...command }: CorrectRating, state: RatingsState): RatingEvent[] {
   const rating = standing(state, ratingId);
   const factors = validScores(scores);
+  const note = command.note === undefined ? (rating.note ?? null) : validNote(command.note);
   // The same values again (a retried save): nothing changes.
-  if (FACTOR_NAMES.every((f) => rating[f] === factors[f])) return [];
+  if (FACTOR_NAMES.every((f) => rating[f] === factors[f]) && (rating.note ?? null) === note) return [];
   return [
     {
       type: 'RatingCorrected',
-      data: { ratingId, userId, ...factors, overallScore: overallScore(factors), submittedAt: rating.submittedAt, correctedAt: at.toISOString() },
+      data: {
+        ratingId,
+        userId,
+        ...factors,
+        overallScore: overallScore(factors),
+        submittedAt: rating.submittedAt,
+        day: rating.day,
+        note,
+        correctedAt: at.toISOString(),
+      },
     },
   ];
 }
@@ -185,7 +252,8 @@ function decideCorrect({ ratingId, userId, scores, at }: CorrectRating, state: R
 function decideWithdraw({ ratingId, userId, at }: WithdrawRating, state: RatingsState): RatingEvent[] {
   const rating = standing(state, ratingId);
   const latest = newestStanding(state, ratingId);
-  const { userId: _owner, ...latestFacts } = latest ?? ({} as RatingFacts);
+  // The note stays out: this event is stored in plaintext (and its `latest` is read by group views).
+  const { userId: _owner, note: _note, ...latestFacts } = latest ?? ({} as RatingFacts);
   return [
     {
       type: 'RatingWithdrawn',

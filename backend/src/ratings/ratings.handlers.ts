@@ -1,17 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import type { FactorScores, RatingView } from '@joy/domain';
+import { dayOf, daysOfRatings, DomainError, type FactorScores, type RatingCalendarView, type RatingView, streaksOf } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
-import type { RatingDoc } from '../projections/ratings.projector';
+import { chunkId, type RatingDoc, type RatingTimelineDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
+import { dayOfStoredRating, openNote, ratingStreamCodec } from './rating-events';
 import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf, standingRating } from './ratings.decider';
 
-export function ratingView(doc: RatingDoc): RatingView {
+/** A rating document as its owner sees it: the note (stored encrypted) opened with their key. */
+export function ratingView(doc: RatingDoc, key: Buffer | null): RatingView {
   const { id, createdAt, overallScore, relationships, health, purpose, growth, joy } = doc;
-  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy };
+  return { id, createdAt, overallScore, relationships, health, purpose, growth, joy, day: dayOfStoredRating({ day: doc.day, submittedAt: createdAt }), note: openNote(key, doc.userId, doc.note) };
 }
 
 /** Newest first by the time a rating was made, then by position (the order of the events). */
@@ -23,6 +27,8 @@ export class SubmitRatingCommand {
     readonly scores: FactorScores,
     /** The Idempotency-Key header, when the client sent one. */
     readonly idempotencyKey?: string,
+    /** The day rated (today when left out) and the note. */
+    readonly extra: { day?: string; note?: string | null } = {},
   ) {}
 }
 
@@ -31,17 +37,20 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+    @Inject(TIME_ZONE_LOOKUP) private readonly timeZoneOf: TimeZoneLookup,
   ) {}
 
-  async execute({ userId, scores, idempotencyKey }: SubmitRatingCommand): Promise<RatingView> {
+  async execute({ userId, scores, idempotencyKey, extra }: SubmitRatingCommand): Promise<RatingView> {
     const ratingId = randomUUID();
+    const [timeZone, key] = await Promise.all([this.timeZoneOf(userId), this.keys.keyFor(userId)]);
     const { events, append, state } = await decideAndAppend(
       this.store,
       `ratings-${userId}`,
       ratingsDecider,
-      { ratingId, userId, scores, at: new Date(), idempotencyKey },
+      { ratingId, userId, scores, at: new Date(), timeZone, day: extra.day, note: extra.note, idempotencyKey },
       { actorUserId: userId },
-      { eventIds: () => [ratingId] },
+      { eventIds: () => [ratingId], ...ratingStreamCodec(key) },
     );
     // The key saved this rating before (a double click, a retried request): the same answer, nothing stored
     // (with its values as corrected since, if it was).
@@ -60,6 +69,8 @@ export class CorrectRatingCommand {
     readonly userId: string,
     readonly ratingId: string,
     readonly scores: FactorScores,
+    /** Left out: the note stays as it is. */
+    readonly note?: string | null,
   ) {}
 }
 
@@ -69,16 +80,18 @@ export class CorrectRatingHandler implements ICommandHandler<CorrectRatingComman
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
-  async execute({ userId, ratingId, scores }: CorrectRatingCommand): Promise<RatingView> {
+  async execute({ userId, ratingId, scores, note }: CorrectRatingCommand): Promise<RatingView> {
     const at = new Date();
     const { events, append, state } = await decideAndAppend(
       this.store,
       `ratings-${userId}`,
       ratingsDecider,
-      { kind: 'correct', ratingId, userId, scores, at },
+      { kind: 'correct', ratingId, userId, scores, at, note },
       { actorUserId: userId, now: at },
+      ratingStreamCodec(await this.keys.keyFor(userId)),
     );
     // The same values it already has: nothing stored, the rating as it is.
     if (!append) return ratingViewOf(standingRating(state, ratingId)!);
@@ -100,6 +113,7 @@ export class WithdrawRatingHandler implements ICommandHandler<WithdrawRatingComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
   async execute({ userId, ratingId }: WithdrawRatingCommand): Promise<void> {
@@ -110,6 +124,7 @@ export class WithdrawRatingHandler implements ICommandHandler<WithdrawRatingComm
       ratingsDecider,
       { kind: 'withdraw', ratingId, userId, at },
       { actorUserId: userId, now: at },
+      ratingStreamCodec(await this.keys.existingKey(userId)),
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingWithdrawn'] });
   }
@@ -121,12 +136,97 @@ export class GetRatingsQuery {
 
 @QueryHandler(GetRatingsQuery)
 export class GetRatingsHandler implements IQueryHandler<GetRatingsQuery, RatingView[]> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId }: GetRatingsQuery): Promise<RatingView[]> {
-    const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } });
+    const [docs, key] = await Promise.all([
+      this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } }),
+      this.keys.existingKey(userId),
+    ]);
     // By the time each was made: an imported rating comes later in the stream than it was made (account-import.ts).
-    return docs.sort(newestRatingFirst).map(ratingView);
+    return docs.sort(newestRatingFirst).map((doc) => ratingView(doc, key));
+  }
+}
+
+/** Where a page of the list ends: the last rating's time (ms) and position; the next page starts after it. */
+export interface RatingCursor {
+  at: number;
+  seq: number;
+}
+
+/** The cursor as the API shows it (`X-Next-Before`, `Link`): opaque, URL-safe. */
+export function encodeCursor(cursor: RatingCursor): string {
+  return Buffer.from(`${cursor.at}.${cursor.seq}`).toString('base64url');
+}
+
+/** The cursor a client sent, or undefined when it is none of ours. */
+export function decodeCursor(text: string): RatingCursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) return undefined;
+  const match = /^(-?\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match) return undefined;
+  return { at: Number(match[1]), seq: Number(match[2]) };
+}
+
+export const cursorOf = (doc: RatingDoc): RatingCursor => ({ at: Date.parse(doc.createdAt), seq: doc.seq });
+
+/** Whether the rating comes after the cursor in the list (older, or as old and earlier in the stream). */
+const after = (cursor: RatingCursor | undefined) => (doc: RatingDoc) => {
+  if (!cursor) return true;
+  const at = Date.parse(doc.createdAt);
+  return at < cursor.at || (at === cursor.at && doc.seq < cursor.seq);
+};
+
+export interface RatingsPage {
+  ratings: RatingView[];
+  /** The cursor of the next page; absent on the last one. */
+  next?: string;
+}
+
+export class GetRatingsPageQuery {
+  constructor(
+    readonly userId: string,
+    readonly limit: number,
+    readonly before?: RatingCursor,
+  ) {}
+}
+
+/**
+ * One page of the list, newest first (the order of the whole list): the ratings after the cursor, at most
+ * `limit`. Read through rating-timeline: the chunks are visited newest span first, and the visit stops once the
+ * page is full and no chunk left can hold a newer rating than the page's last. For ratings that arrived in time
+ * order that is one or two chunks of at most 500, however long the list.
+ */
+@QueryHandler(GetRatingsPageQuery)
+export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery, RatingsPage> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  async execute({ userId, limit, before }: GetRatingsPageQuery): Promise<RatingsPage> {
+    const timeline = await this.readModels.get<RatingTimelineDoc>('rating-timeline', userId);
+    // limit + 1: whether there is a next page.
+    let found: RatingDoc[];
+    if (timeline?.firstVersion !== 1) {
+      // No rating yet, or a persistent read model that ran before the timeline existed (RatingTimelineDoc.firstVersion)
+      // and was not rebuilt since (`npm run projections -- rebuild ratings`): cut from the whole list.
+      found = (await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before)).sort(newestRatingFirst).slice(0, limit + 1);
+    } else {
+      found = [];
+      const chunks = timeline.chunks.filter((c) => !before || c.oldest <= before.at).sort((a, b) => b.newest - a.newest);
+      for (const chunk of chunks) {
+        if (found.length > limit && chunk.newest < Date.parse(found[limit].createdAt)) break;
+        const docs = await this.readModels.find<RatingDoc>('ratings', { chunk: chunkId(userId, chunk.n) });
+        found = found.concat(docs.filter(after(before))).sort(newestRatingFirst).slice(0, limit + 1);
+      }
+    }
+    const ratings = found.slice(0, limit);
+    // The notes are opened with the person's key, as in the whole list.
+    const key = await this.keys.existingKey(userId);
+    return { ratings: ratings.map((doc) => ratingView(doc, key)), ...(found.length > limit ? { next: encodeCursor(cursorOf(ratings[limit - 1])) } : {}) };
   }
 }
 
@@ -136,10 +236,44 @@ export class GetLatestRatingQuery {
 
 @QueryHandler(GetLatestRatingQuery)
 export class GetLatestRatingHandler implements IQueryHandler<GetLatestRatingQuery, RatingView | null> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ userId }: GetLatestRatingQuery): Promise<RatingView | null> {
     const doc = await this.readModels.get<RatingDoc>('latest-ratings', userId);
-    return doc ? ratingView(doc) : null;
+    return doc ? ratingView(doc, await this.keys.existingKey(userId)) : null;
+  }
+}
+
+export class GetRatingCalendarQuery {
+  constructor(
+    readonly userId: string,
+    readonly year: number,
+    readonly now: Date = new Date(),
+  ) {}
+}
+
+/**
+ * GET /api/joy-ratings/calendar?year=YYYY: the rated days of that year with their mean score and count, and the
+ * streaks (over every year), from the ratings read model: a correction or a withdrawal is in it as soon as it is made.
+ */
+@QueryHandler(GetRatingCalendarQuery)
+export class GetRatingCalendarHandler implements IQueryHandler<GetRatingCalendarQuery, RatingCalendarView> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(TIME_ZONE_LOOKUP) private readonly timeZoneOf: TimeZoneLookup,
+  ) {}
+
+  async execute({ userId, year, now }: GetRatingCalendarQuery): Promise<RatingCalendarView> {
+    if (!Number.isInteger(year) || year < 1970 || year > 9999) {
+      throw new DomainError('request.invalid', 'year must be a year such as 2026', [{ field: 'year', message: 'year must be a year such as 2026' }]);
+    }
+    const [docs, timeZone] = await Promise.all([this.readModels.find<RatingDoc>('ratings', { userId }), this.timeZoneOf(userId)]);
+    const ratings = docs.map((d) => ({ day: dayOfStoredRating({ day: d.day, submittedAt: d.createdAt }), overallScore: d.overallScore }));
+    const prefix = `${String(year).padStart(4, '0')}-`;
+    const days = daysOfRatings(ratings.filter((r) => r.day.startsWith(prefix)));
+    return { year, days, ...streaksOf(ratings.map((r) => r.day), dayOf(now, timeZone)!) };
   }
 }

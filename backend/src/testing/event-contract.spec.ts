@@ -40,6 +40,14 @@ const fixturesV2: [string, object][] = [
     auth: 'enc:v1:a1B2c3D4e5F6g7H8:QUJD:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S',
     subscribedAt: '2026-11-21T09:00:00.000Z',
   }],
+  ['RatingSubmitted', {
+    ratingId: '0b5e8f43-3f49-4a55-9e0e-6f1f3f0d8a12', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', relationships: 4, health: 3, purpose: 5, growth: 2, joy: 4, overallScore: 3.6,
+    submittedAt: '2026-11-21T08:30:00.000Z', day: '2026-11-19', note: 'enc:v1:a1B2c3D4e5F6g7H8:QSB3YWxr:Zz9Yy8Xx7Ww6Vv5Uu4Tt3S', idempotencyKey: 'k-1',
+  }],
+  ['RatingCorrected', {
+    ratingId: '0b5e8f43-3f49-4a55-9e0e-6f1f3f0d8a12', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', relationships: 4, health: 3, purpose: 5, growth: 4, joy: 4, overallScore: 4,
+    submittedAt: '2026-11-21T08:30:00.000Z', day: '2026-11-19', note: null, correctedAt: '2026-11-21T09:00:00.000Z',
+  }],
 ];
 
 /** New event types of schemaVersion 1 (account deletion and identity links). */
@@ -72,6 +80,12 @@ describe('the published event contract (docs/events)', () => {
 
   it.each(fixturesAccount)('accepts stored %s events', (type, data) => {
     expect(contractViolations(recorded(type, data, 1))).toEqual([]);
+  });
+
+  it('refuses a plaintext note in a schemaVersion 2 rating', () => {
+    const [, submitted] = fixturesV2.find(([type]) => type === 'RatingSubmitted')!;
+    const event = recorded('RatingSubmitted', { ...submitted, note: 'a walk by the sea' }, 6);
+    expect(contractViolations({ ...event, metadata: { ...event.metadata, schemaVersion: 2 } }).join('\n')).toMatch(/note|pattern/);
   });
 
   it('refuses plaintext personal data in a schemaVersion 2 identity event', () => {

@@ -1,8 +1,20 @@
-import { Button, Typography } from 'antd';
-import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Checkbox, Input, Typography } from 'antd';
+import { useId, useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { useCorrectRating, useSubmitRating } from '../queries';
-import { type FactorName, FACTORS, type FactorScores, overallScore, type RatingView } from '@joy/domain';
+import { SETTINGS_KEY } from '../settings/api';
+import {
+  dayOf,
+  earliestRateableDay,
+  type FactorName,
+  FACTORS,
+  type FactorScores,
+  NOTE_MAX,
+  overallScore,
+  type RatingView,
+  type UserSettingsView,
+} from '@joy/domain';
 import { StarRating } from './StarRating';
 
 interface RatingFormProps {
@@ -25,6 +37,15 @@ const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationsh
  */
 export function RatingForm({ onSaved, showHints = true, rating, onCancel }: RatingFormProps) {
   const [scores, setScores] = useState<FactorScores>(() => (rating ? scoresOf(rating) : defaultFactorScores()));
+  const [note, setNote] = useState(rating?.note ?? '');
+  // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
+  const client = useQueryClient();
+  const timeZone = client.getQueryData<UserSettingsView>(SETTINGS_KEY)?.timeZone ?? undefined;
+  const today = dayOf(new Date(), timeZone ?? undefined)!;
+  const [earlier, setEarlier] = useState(false);
+  const [day, setDay] = useState('');
+  const noteId = useId();
+  const dayId = useId();
   // One save, one rating: a click while a save is in flight does nothing (the ref, unlike the pending state,
   // is set before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
   // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
@@ -33,6 +54,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
+      // The note and the day belonged to that rating; the next one starts without them.
+      setNote('');
+      setEarlier(false);
+      setDay('');
       onSaved?.(saved);
     },
   });
@@ -42,6 +67,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
   const overall = overallScore(scores);
   const band = scoreBand(overall);
 
+  const changed = () => (saveKey.current = null);
   const setFactor = (name: FactorName, value: number) => {
     saveKey.current = null;
     setScores((prev) => ({ ...prev, [name]: value }));
@@ -51,11 +77,14 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
     inFlight.current = true;
     const onSettled = () => (inFlight.current = false);
     if (rating) {
-      correct.mutate({ id: rating.id, scores }, { onSettled });
+      // The note goes along only when it was changed (null: removed); left out, it stays as it is.
+      const noteChange = note.trim() === (rating.note ?? '') ? {} : { note: note.trim() === '' ? null : note };
+      correct.mutate({ id: rating.id, scores: { ...scores, ...noteChange } }, { onSettled });
       return;
     }
     saveKey.current ??= newSaveKey();
-    create.mutate({ scores, idempotencyKey: saveKey.current }, { onSettled });
+    const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(earlier && day ? { day } : {}) };
+    create.mutate({ scores: body, idempotencyKey: saveKey.current }, { onSettled });
   };
 
   return (
@@ -79,6 +108,60 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
             disabled={submit.isPending}
           />
         ))}
+      </div>
+      <div className="rating-form__extras">
+        <label className="rating-form__label" htmlFor={noteId}>
+          Note <Typography.Text type="secondary">(optional, only you see it)</Typography.Text>
+        </label>
+        <Input.TextArea
+          id={noteId}
+          name="note"
+          value={note}
+          maxLength={NOTE_MAX}
+          showCount
+          rows={2}
+          placeholder="A line about your day"
+          disabled={submit.isPending}
+          onChange={(event) => {
+            changed();
+            setNote(event.target.value);
+          }}
+        />
+        {!rating && (
+          <div className="rating-form__day">
+            <Checkbox
+              checked={earlier}
+              disabled={submit.isPending}
+              onChange={(event) => {
+                changed();
+                setEarlier(event.target.checked);
+                if (event.target.checked && !day) setDay(dayOf(Date.now() - 86_400_000, timeZone ?? undefined)!);
+              }}
+            >
+              Rate an earlier day
+            </Checkbox>
+            {earlier && (
+              <span className="rating-form__day-picker">
+                <label htmlFor={dayId}>Day</label>
+                <input
+                  id={dayId}
+                  type="date"
+                  name="day"
+                  className="ant-input"
+                  value={day}
+                  min={earliestRateableDay(today)}
+                  max={today}
+                  required
+                  disabled={submit.isPending}
+                  onChange={(event) => {
+                    changed();
+                    setDay(event.target.value);
+                  }}
+                />
+              </span>
+            )}
+          </div>
+        )}
       </div>
       <div className="rating-form__footer">
         <div className="rating-form__overall" aria-live="polite">

@@ -2,9 +2,10 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Card, Modal, Popconfirm } from 'antd';
 import { useId, useState } from 'react';
 import { fullLabel } from '../dashboard/summary';
+import { formatDate } from '../lib/dates';
 import { formatScore, scoreBand } from '../lib/score';
 import { useDeleteRating } from '../queries';
-import { FACTORS, type RatingView } from '@joy/domain';
+import { dayOf, FACTORS, type RatingView } from '@joy/domain';
 import { RatingForm } from './RatingForm';
 
 /** Ratings shown at first, and added by each "Show more". */
@@ -32,11 +33,19 @@ export function RatingHistory({ ratings, title = 'Your Ratings' }: RatingHistory
       <ul className="rating-history" aria-labelledby={headingId}>
         {ratings.slice(0, shown).map((rating) => {
           const when = fullLabel(rating.createdAt);
+          // A missed day rated later: the day it is for (a calendar day, shown as written, whatever the zone).
+          const forDay = rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatDate(`${rating.day}T12:00:00Z`, { timeZone: 'UTC' }) : null;
           return (
             <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
               <span className="rating-history__when">
                 <span className="rating-history__date">{when}</span>
+                {forDay && <span className="rating-history__for">For {forDay}</span>}
                 <span className="rating-history__factors">{FACTORS.map((f) => `${f.label} ${rating[f.name]}`).join(' · ')}</span>
+                {rating.note && (
+                  <span className="rating-history__note" data-testid="rating-note">
+                    {rating.note}
+                  </span>
+                )}
               </span>
               <span className="rating-history__score" style={{ color: scoreBand(rating.overallScore).color }} aria-label={`Overall ${formatScore(rating.overallScore)} out of 5`}>
                 {formatScore(rating.overallScore)}

@@ -89,6 +89,50 @@ function GroupDialog({
   );
 }
 
+/** Group Name (required) and Description (optional, 3 rows): the fields of Create Group and Rename Group. */
+function GroupDetailsFields({
+  id,
+  nameRef,
+  name,
+  description,
+  onName,
+  onDescription,
+}: {
+  id: string;
+  nameRef: RefObject<InputRef | null>;
+  name: string;
+  description: string;
+  onName: (value: string) => void;
+  onDescription: (value: string) => void;
+}) {
+  return (
+    <>
+      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
+        <Input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => onName(e.target.value)}
+          placeholder="e.g. The Garcia Family"
+          maxLength={GROUP_NAME_MAX}
+          aria-required="true"
+          autoComplete="off"
+          ref={nameRef}
+        />
+      </Form.Item>
+      <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
+        <Input.TextArea
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => onDescription(e.target.value)}
+          placeholder="What brings this group together?"
+          rows={3}
+          maxLength={GROUP_DESCRIPTION_MAX}
+        />
+      </Form.Item>
+    </>
+  );
+}
+
 /** Create Group: Group Name (required), Description (optional, 3 rows). */
 export function CreateGroupDialog({ open, onClose }: DialogProps) {
   const id = useId();
@@ -130,28 +174,7 @@ export function CreateGroupDialog({ open, onClose }: DialogProps) {
       onClose={close}
       focusRef={nameRef}
     >
-      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
-        <Input
-          id={`${id}-name`}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="e.g. The Garcia Family"
-          maxLength={GROUP_NAME_MAX}
-          aria-required="true"
-          autoComplete="off"
-          ref={nameRef}
-        />
-      </Form.Item>
-      <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
-        <Input.TextArea
-          id={`${id}-description`}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          placeholder="What brings this group together?"
-          rows={3}
-          maxLength={GROUP_DESCRIPTION_MAX}
-        />
-      </Form.Item>
+      <GroupDetailsFields id={id} nameRef={nameRef} name={name} description={description} onName={setName} onDescription={setDescription} />
       {limit && <FreePlanLimit message={limit} />}
     </GroupDialog>
   );
@@ -190,26 +213,7 @@ export function RenameGroupDialog({
       onClose={onClose}
       focusRef={nameRef}
     >
-      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
-        <Input
-          id={`${id}-name`}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={GROUP_NAME_MAX}
-          aria-required="true"
-          autoComplete="off"
-          ref={nameRef}
-        />
-      </Form.Item>
-      <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
-        <Input.TextArea
-          id={`${id}-description`}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          rows={3}
-          maxLength={GROUP_DESCRIPTION_MAX}
-        />
-      </Form.Item>
+      <GroupDetailsFields id={id} nameRef={nameRef} name={name} description={description} onName={setName} onDescription={setDescription} />
     </GroupDialog>
   );
 }

@@ -101,8 +101,16 @@ export default function Help() {
           code. Codes are not case-sensitive.
         </p>
         <p>
-          Inside a group you see each member's <strong>overall joy score and trend</strong>, the group's average
-          and recent activity. Your five factor scores are never shown to the group.
+          Inside a group you see each member's <strong>latest overall joy score</strong>, the group's average of
+          those scores, and its recent activity: the overall scores of the ratings members make while they are in
+          the group, from the day you joined. Your five factor scores are never shown to the group.
+        </p>
+        <h3>Leave, rename, remove or delete</h3>
+        <p>
+          Any member can <strong>Leave group</strong> at the bottom of the group's page; on the free plan that frees
+          a place. The group's owner (the person who created it, or, once they have left, the longest-standing
+          member) can also <strong>Rename group</strong>, <strong>Remove</strong> a member, and{' '}
+          <strong>Delete group</strong>: it then disappears for everyone and its invite code stops working.
         </p>
       </ProseSection>
 
@@ -145,8 +153,14 @@ export default function Help() {
         <h3>Who can see my ratings?</h3>
         <p>
           Your detailed ratings, the five factor scores, are private: only you can see them. Members of your
-          groups see only your overall joy score and its trend, never the individual factors. We never sell your
-          data.
+          groups see only overall scores: your latest one, and those of the ratings you make while you are in the
+          group. Never the individual factors. We never sell your data.
+        </p>
+        <h3>Can I correct or delete a rating?</h3>
+        <p>
+          Yes. Your Dashboard lists your ratings: <strong>Edit</strong> changes a rating's five factors (it keeps
+          its date), <strong>Delete</strong> removes it after you confirm. Your scores, insights and groups follow
+          at once.
         </p>
         <h3>How often should I track?</h3>
         <p>

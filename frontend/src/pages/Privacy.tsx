@@ -33,7 +33,14 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Joy ratings</strong>: the five factor scores you enter (relationships, health, purpose, growth
-            and joy), the overall score calculated from them, and when you rated.
+            and joy), the overall score calculated from them, when you rated and the day you rated for (a missed
+            day can be rated later).
+          </li>
+          <li>
+            <strong>Notes</strong>, only if you write one: a line of up to 1,000 characters with a rating. A note is
+            yours alone: it is shown only to you (in your rating list and History), never to your groups or anyone
+            else, is stored encrypted with a key of your own, is included in your export, and becomes unreadable for
+            good when you delete your account.
           </li>
           <li>
             <strong>Groups</strong>: the groups you create or join, their names and descriptions, and invite codes.
@@ -44,7 +51,7 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Imported ratings</strong>, only if you import a file: the ratings of a Joy export you choose on
-            your Account page (their five factor scores and when they were made). Only the ratings are kept; the
+            your Account page (their five factor scores, when they were made, their days and notes). Only the ratings are kept; the
             file's other contents (your profile, groups and care actions on the other install) are read past and not
             stored.
           </li>
@@ -72,7 +79,7 @@ export default function Privacy() {
       <ProseSection id="use" title="How we use your information">
         <ul>
           <li>To provide Joy: record your ratings, show your trends, insights and dashboard, and run your groups.</li>
-          <li>To show the members of your groups your overall joy score and trend, as described below.</li>
+          <li>To show the members of your groups your overall joy scores, as described below.</li>
           <li>To process your Joy Premium subscription and deliver the care actions you send.</li>
           <li>To keep the service secure, prevent abuse and fix problems.</li>
           <li>To answer your questions and send essential messages about your account or subscription.</li>
@@ -83,7 +90,8 @@ export default function Privacy() {
       <ProseSection id="sharing" title="What we share, and with whom">
         <p>
           <strong>With your groups.</strong> Members of a group you belong to can see your name, profile picture,
-          your <strong>overall joy score and its trend</strong>, and when you rated. Your five individual factor
+          your <strong>latest overall joy score</strong>, and the overall score and time of each rating you make
+          while you are a member (a member who joins later sees them only from the day they joined). Your five individual factor
           scores are <strong>private</strong>: they are visible only to you and are never shown to group members or
           to anyone else.
         </p>
@@ -125,16 +133,18 @@ export default function Privacy() {
             score (like every rating), included in your export, and deleted with your account.
           </li>
           <li>
-            <strong>Correction</strong>: change your first name and time zone on the Settings page; if other
-            information we hold about you is wrong, tell us and we will correct it.
+            <strong>Correction</strong>: correct or delete any of your ratings from its history list on the
+            Dashboard; change your first name and time zone on the Settings page; if other information we hold about
+            you is wrong, tell us and we will correct it.
           </li>
           <li>
             <strong>Leaving groups</strong>: leave a group at any time; its members then no longer see your scores.
+            A group's owner can also remove a member, or delete the group for everyone.
           </li>
           <li>
             <strong>Deletion</strong>: delete your account from your account settings. Your name, e-mail address
             and picture are then made permanently unreadable everywhere in our systems, you leave every group, and
-            your ratings remain only as anonymous numbers inside group averages.
+            your ratings are no longer shown to anyone: what remains of them are numbers that nothing links to you.
           </li>
           <li>
             Depending on where you live, you may have further rights, such as objecting to processing or

@@ -48,7 +48,7 @@ export default function Terms() {
         <p>
           Your ratings and other content belong to you. You give us permission to store and process them only to
           provide Joy to you and to the groups you join. Your five factor scores are private to you; members of your
-          groups see only your overall joy score and its trend. You can export your data or delete your account at
+          groups see only your overall joy scores, never the five factors. You can export your data or delete your account at
           any time from your account settings.
         </p>
       </ProseSection>

@@ -15,7 +15,8 @@ export function ratingsFrom(
       typeof entry === 'number'
         ? { relationships: entry, health: entry, purpose: entry, growth: entry, joy: entry }
         : { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, ...entry };
-    return { id: `r${i}`, createdAt: new Date(start - i * stepMs).toISOString(), overallScore: overallScore(scores), ...scores };
+    const createdAt = new Date(start - i * stepMs).toISOString();
+    return { id: `r${i}`, createdAt, overallScore: overallScore(scores), ...scores, day: createdAt.slice(0, 10), note: null };
   });
 }
 
@@ -25,6 +26,8 @@ export function withOverall(scores: number[], newest = '2025-08-19T12:00:00Z'): 
   return scores.map((s, i) => ({
     id: `o${i}`,
     createdAt: new Date(start - i * 3_600_000).toISOString(),
+    day: new Date(start - i * 3_600_000).toISOString().slice(0, 10),
+    note: null,
     overallScore: s,
     relationships: 3,
     health: 3,

@@ -18,8 +18,15 @@ export interface UserView {
 
 // ---- ratings ------------------------------------------------------------------------------------------
 
-/** POST /api/joy-ratings: the five factor scores, whole numbers from 1 to 5. */
-export type SubmitRatingRequest = FactorScores;
+/**
+ * POST /api/joy-ratings: the five factor scores, whole numbers from 1 to 5; optionally the `day` rated
+ * (`YYYY-MM-DD` in the person's zone, today or up to RATEABLE_DAYS_BACK days back; today when left out) and a
+ * private `note` (at most NOTE_MAX characters after trimming).
+ */
+export type SubmitRatingRequest = FactorScores & { day?: string; note?: string | null };
+
+/** PUT /api/joy-ratings/:id: new factor scores; `note` replaces the note (null or blank removes it, left out keeps it). */
+export type CorrectRatingRequest = FactorScores & { note?: string | null };
 
 /** A rating as its owner sees it (POST /api/joy-ratings, GET /api/joy-ratings, GET /api/joy-ratings/latest). */
 export interface RatingView extends FactorScores {
@@ -27,6 +34,27 @@ export interface RatingView extends FactorScores {
   createdAt: string;
   /** The mean of the five factors, one decimal (see `overallScore`). */
   overallScore: number;
+  /** The day it rates (`YYYY-MM-DD` in the person's time zone). */
+  day: string;
+  /** The owner's private note, or null. Only ever shown to the owner. */
+  note: string | null;
+}
+
+/** One day of GET /api/joy-ratings/calendar: the mean overall score of its ratings (one decimal) and how many. */
+export interface CalendarDayView {
+  day: string;
+  overallScore: number;
+  count: number;
+}
+
+/** GET /api/joy-ratings/calendar?year=YYYY */
+export interface RatingCalendarView {
+  year: number;
+  days: CalendarDayView[];
+  /** Consecutive rated days ending today, or yesterday when today is not rated yet. */
+  currentStreak: number;
+  /** The longest run of consecutive rated days ever. */
+  longestStreak: number;
 }
 
 // ---- groups -------------------------------------------------------------------------------------------

@@ -7,3 +7,4 @@ export * from './care';
 export * from './api';
 export * from './errors';
 export * from './settings';
+export * from './rating-days';

@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, describeViolations, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
+
+/*
+ * A missed day with a private note (issue 19 items 3–5): on Home, "Rate an earlier day" with a date and a note;
+ * then /history shows the day in the year's calendar (its text alternative lists it), the streaks, and the rating
+ * with its note in the list. Screenshots at 1280 and 360 px (test-artifacts/screenshots/history-*).
+ */
+const NARROW = { width: 360, height: 780 };
+const NOTE = 'Walked the cliffs with Ines; the sea was silver';
+
+async function newPage(browser: Browser, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** The browser's local day `n` days ago, YYYY-MM-DD (the person's zone: set from the browser at first sign-in). */
+const localDay = (page: Page, n: number) =>
+  page.evaluate((back) => {
+    const d = new Date(Date.now() - back * 86_400_000);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  }, n);
+
+async function rateEarlierDayWithNote(page: Page, day: string) {
+  const form = page.getByRole('form', { name: 'Rate your joy' });
+  await form.getByLabel('Joy: 5 stars, Very High').check({ force: true });
+  await form.getByRole('checkbox', { name: 'Rate an earlier day' }).check();
+  await form.getByLabel('Day', { exact: true }).fill(day);
+  await form.getByLabel(/^Note/).fill(NOTE);
+  await form.getByRole('button', { name: 'Save Rating' }).click();
+  await page.getByText('Rating Saved!').first().waitFor();
+}
+
+describe('rating a missed day with a note, and seeing it on the History page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  withAppAndBrowser((s, b) => ([server, browser] = [s, b]));
+
+  for (const [label, viewport] of [['1280', DESKTOP], ['360', NARROW]] as const) {
+    it(`rates two days ago with a note, then finds it in the calendar and the list (${label} px)`, async () => {
+      const { page, context } = await newPage(browser, viewport);
+      await signInThroughLanding(page, server.baseUrl, `hana-${label}@example.com`, 'Hana');
+      await page.getByRole('form', { name: 'Rate your joy' }).waitFor();
+      const day = await localDay(page, 2);
+      await rateEarlierDayWithNote(page, day);
+      await screenshot(page, `history-home-${label}`);
+
+      await page.goto(`${server.baseUrl}/history`);
+      await page.getByRole('heading', { name: 'Your History' }).waitFor();
+      // The calendar's text alternative lists the day; the chart is drawn.
+      const table = page.getByRole('table', { name: /^Days rated in / });
+      await table.waitFor({ state: 'attached' });
+      expect(await table.locator('tbody tr').count()).toBeGreaterThanOrEqual(day.startsWith(String(new Date().getFullYear())) ? 1 : 0);
+      await page.locator('.history-calendar__chart [data-rendered="true"], .history-calendar__chart[data-rendered="true"]').first().waitFor({ state: 'attached' });
+      // Two days ago alone: no current streak (neither today nor yesterday is rated), a longest of one day.
+      await page.getByTestId('card-current-streak').getByText('0 days').waitFor();
+      await page.getByTestId('card-longest-streak').getByText('1 day').waitFor();
+      const item = page.getByTestId('rating-history-item').first();
+      await item.getByTestId('rating-note').getByText(NOTE).waitFor();
+      await item.getByText(/^For /).waitFor();
+      expect(describeViolations(`history ${label}`, await seriousViolations(page))).toBe('');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(page, `history-${label}`);
+      await context.close();
+    });
+  }
+});

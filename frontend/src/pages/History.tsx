@@ -1,0 +1,73 @@
+import { FireOutlined, LeftOutlined, RightOutlined, TrophyOutlined } from '@ant-design/icons';
+import { Button, Card, Space, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { ChartTable } from '../charts/ChartTable';
+import { EChart } from '../charts/EChart';
+import { RatingHistory } from '../components/RatingHistory';
+import { PageHeader } from '../components/PageHeader';
+import { PageLoading } from '../components/PageLoading';
+import { StatCard } from '../dashboard/StatCard';
+import { calendarOption } from '../history/calendarOption';
+import { formatDate } from '../lib/dates';
+import { formatScore } from '../lib/score';
+import { useRatingCalendar, useRatings } from '../queries';
+
+const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
+/**
+ * /history: the year at a glance (GET /api/joy-ratings/calendar: an ECharts calendar heatmap, each day coloured
+ * by its mean score), the current and longest streaks, and every rating with its note, to edit or delete.
+ */
+export default function HistoryPage() {
+  const thisYear = new Date().getFullYear();
+  const [year, setYear] = useState(thisYear);
+  const calendar = useRatingCalendar(year);
+  const ratings = useRatings();
+  // Phones get the weeks running down the screen: a year across 360 px would be cells of a few pixels.
+  const compact = typeof window !== 'undefined' && window.innerWidth < 600;
+  const cal = calendar.data;
+  const option = useMemo(() => (layout: { compact: boolean }) => calendarOption(year, cal?.days ?? [], { compact: layout.compact || compact }), [year, cal, compact]);
+
+  return (
+    <div className="history-page">
+      <PageHeader title="Your History" subtitle="Every day you rated this year, your streaks, and your ratings with their notes." />
+      <div className="history-streaks">
+        <StatCard testId="card-current-streak" label="Current Streak" icon={<FireOutlined />} value={cal ? days(cal.currentStreak) : '…'} note="Days in a row, up to today" />
+        <StatCard testId="card-longest-streak" label="Longest Streak" icon={<TrophyOutlined />} value={cal ? days(cal.longestStreak) : '…'} note="Your best run" />
+      </div>
+      <Card
+        className="history-calendar"
+        title={<h2 className="card-title">{year}</h2>}
+        extra={
+          <Space>
+            <Button icon={<LeftOutlined aria-hidden="true" />} aria-label={`Show ${year - 1}`} onClick={() => setYear((y) => y - 1)} />
+            <Button icon={<RightOutlined aria-hidden="true" />} aria-label={`Show ${year + 1}`} disabled={year >= thisYear} onClick={() => setYear((y) => y + 1)} />
+          </Space>
+        }
+      >
+        {calendar.isLoading ? (
+          <PageLoading />
+        ) : calendar.isError || !cal ? (
+          <Typography.Text type="danger">Your calendar could not be loaded. Please reload the page.</Typography.Text>
+        ) : (
+          <>
+            {cal.days.length === 0 && <Typography.Paragraph type="secondary">No ratings in {year} yet.</Typography.Paragraph>}
+            <EChart
+              className="history-calendar__chart"
+              option={option}
+              height={compact ? 860 : 220}
+              description={
+                <ChartTable
+                  caption={`Days rated in ${year}`}
+                  columns={['Day', 'Overall score', 'Ratings']}
+                  rows={cal.days.map((d) => [formatDate(`${d.day}T12:00:00Z`, { timeZone: 'UTC' }), formatScore(d.overallScore), d.count])}
+                />
+              }
+            />
+          </>
+        )}
+      </Card>
+      {ratings.data && ratings.data.length > 0 && <RatingHistory ratings={ratings.data} />}
+    </div>
+  );
+}

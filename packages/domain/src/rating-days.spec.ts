@@ -1,0 +1,46 @@
+import { daysOfRatings, isCalendarDay, normalizeNote, rateableDayProblem, streaksOf } from './rating-days';
+
+describe('the day a rating rates', () => {
+  it('accepts today and up to 365 days back, refusing the future, older days and non-days', () => {
+    expect(rateableDayProblem('2026-11-24', '2026-11-24')).toBeNull();
+    expect(rateableDayProblem('2025-11-24', '2026-11-24')).toBeNull(); // 365 days back
+    expect(rateableDayProblem('2025-11-23', '2026-11-24')).toMatch(/365 days back/);
+    expect(rateableDayProblem('2026-11-25', '2026-11-24')).toMatch(/future/);
+    expect(rateableDayProblem('2026-02-30', '2026-11-24')).toMatch(/YYYY-MM-DD/);
+    expect(rateableDayProblem(20261124, '2026-11-24')).toMatch(/YYYY-MM-DD/);
+    expect(isCalendarDay('2024-02-29')).toBe(true);
+    expect(isCalendarDay('2026-1-05')).toBe(false);
+  });
+
+  it('trims notes and reads a blank one as none', () => {
+    expect(normalizeNote('  a walk by the sea \n')).toBe('a walk by the sea');
+    expect(normalizeNote('   ')).toBeNull();
+    expect(normalizeNote(undefined)).toBeNull();
+  });
+});
+
+describe('a calendar of rated days', () => {
+  it("gives each day the mean of its ratings and how many, oldest first", () => {
+    const days = daysOfRatings([
+      { day: '2026-11-02', overallScore: 4 },
+      { day: '2026-11-01', overallScore: 3 },
+      { day: '2026-11-02', overallScore: 3.5 },
+    ]);
+    expect(days).toEqual([
+      { day: '2026-11-01', overallScore: 3, count: 1 },
+      { day: '2026-11-02', overallScore: 3.8, count: 2 },
+    ]);
+  });
+
+  it('counts the current streak up to today, or up to yesterday while today is not rated', () => {
+    const rated = ['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-10-01', '2026-10-02'];
+    expect(streaksOf(rated, '2026-11-23')).toEqual({ currentStreak: 4, longestStreak: 4 });
+    expect(streaksOf(rated, '2026-11-24')).toEqual({ currentStreak: 4, longestStreak: 4 });
+    expect(streaksOf(rated, '2026-11-25')).toEqual({ currentStreak: 0, longestStreak: 4 });
+    expect(streaksOf([], '2026-11-25')).toEqual({ currentStreak: 0, longestStreak: 0 });
+  });
+
+  it('counts runs across month and year ends', () => {
+    expect(streaksOf(['2025-12-30', '2025-12-31', '2026-01-01', '2026-01-01'], '2026-01-01')).toEqual({ currentStreak: 3, longestStreak: 3 });
+  });
+});

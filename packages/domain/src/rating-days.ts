@@ -1,0 +1,85 @@
+/*
+ * The day a rating rates (PRODUCT.md "Ratings over time"): a `YYYY-MM-DD` day in the person's zone. A missed day
+ * may be rated later, up to RATEABLE_DAYS_BACK days back, never ahead; a year's calendar and the streaks are
+ * counted on these days. Pure: the server and the browser share it.
+ */
+import { meanScore } from './score';
+import { addDays, dayNumber } from './time';
+
+/** How far back a missed day can still be rated (today minus this many days is the earliest). */
+export const RATEABLE_DAYS_BACK = 365;
+/** A rating's note: at most this many characters after trimming. */
+export const NOTE_MAX = 1000;
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `value` is a real calendar day written `YYYY-MM-DD` (2026-02-30 is not). */
+export function isCalendarDay(value: unknown): value is string {
+  if (typeof value !== 'string' || !DAY_PATTERN.test(value)) return false;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
+}
+
+/** The earliest day that can still be rated when it is `today` in the person's zone. */
+export function earliestRateableDay(today: string): string {
+  return addDays(today, -RATEABLE_DAYS_BACK);
+}
+
+/** Why `day` cannot be rated when it is `today` in the person's zone, or null when it can. */
+export function rateableDayProblem(day: unknown, today: string): string | null {
+  if (!isCalendarDay(day)) return 'day must be a date written YYYY-MM-DD';
+  if (day > today) return 'day must not be in the future';
+  if (day < earliestRateableDay(today)) return `day must be at most ${RATEABLE_DAYS_BACK} days back`;
+  return null;
+}
+
+/** The stored form of a note: NFC, trimmed; null for none (absent, null or blank). */
+export function normalizeNote(value: string | null | undefined): string | null {
+  if (typeof value !== 'string') return null;
+  const note = value.normalize('NFC').trim();
+  return note === '' ? null : note;
+}
+
+export interface DayScore {
+  day: string;
+  overallScore: number;
+  count: number;
+}
+
+/** The rated days among `ratings`, oldest first: each day's mean overall score (one decimal) and count. */
+export function daysOfRatings(ratings: Iterable<{ day: string; overallScore: number }>): DayScore[] {
+  const byDay = new Map<string, number[]>();
+  for (const r of ratings) {
+    const scores = byDay.get(r.day);
+    if (scores) scores.push(r.overallScore);
+    else byDay.set(r.day, [r.overallScore]);
+  }
+  return [...byDay.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([day, scores]) => ({ day, overallScore: meanScore(scores)!, count: scores.length }));
+}
+
+/**
+ * Streaks of consecutive rated days: the longest ever, and the current one, which ends today, or yesterday when
+ * today is not rated yet (0 when neither is). Days after `today` (none, by the rules) are ignored.
+ */
+export function streaksOf(ratedDays: Iterable<string>, today: string): { currentStreak: number; longestStreak: number } {
+  const days = [...new Set(ratedDays)].filter((d) => d <= today).sort();
+  let longestStreak = 0;
+  let run = 0;
+  let previous: number | null = null;
+  for (const day of days) {
+    const n = dayNumber(day);
+    run = previous !== null && n === previous + 1 ? run + 1 : 1;
+    longestStreak = Math.max(longestStreak, run);
+    previous = n;
+  }
+  const rated = new Set(days);
+  let end = rated.has(today) ? today : addDays(today, -1);
+  let currentStreak = 0;
+  while (rated.has(end)) {
+    currentStreak++;
+    end = addDays(end, -1);
+  }
+  return { currentStreak, longestStreak };
+}
