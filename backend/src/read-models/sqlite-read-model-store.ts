@@ -171,6 +171,11 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     return state === ABSENT ? null : (state.doc as (T & StoredDoc) | null);
   }
 
+  /** The (physical) collections this file holds: for operators' checks and the tests. */
+  collectionNames(): string[] {
+    return [...this.collectionIds.keys()];
+  }
+
   async find<T extends object>(collection: string, query: Query, options: FindOptions = {}): Promise<(T & StoredDoc)[]> {
     const c = this.collectionIds.get(collection);
     if (c === undefined) return [];
