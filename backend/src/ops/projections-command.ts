@@ -6,8 +6,6 @@ import { queueName, RELAY_CHECKPOINT, RELAY_DUTY } from '../projections/pipeline
 import type { ProjectionStatus } from '../projections/pipeline/status';
 import { BullMqQueue } from '../queue/bullmq-queue';
 import { MongoReadModelStore } from '../read-models/mongo-read-model-store';
-import { SqliteReadModelStore } from '../read-models/sqlite-read-model-store';
-import { codeVersionKey } from '../projections/pipeline/catch-up';
 import {
   physicalName,
   rebuildKey,
@@ -17,6 +15,7 @@ import {
 } from '../read-models/versioned-read-model-store';
 import { openOrExplain, type CliIo, type EventSource } from './cli-io';
 import { openEventSource } from './events-command';
+import { rebuildAtNextStart } from './rebuild-at-start';
 import type { HealthReport } from './health';
 
 const USAGE = `usage: npm run projections -- status | rebuild <name>
@@ -59,16 +58,9 @@ export async function runProjections(argv: string[], io: CliIo, options: Project
  * (the port answers 503 "starting" meanwhile). Safe while the app runs: it writes that checkpoint only at start.
  */
 async function markForRebuildAtStart(name: string, io: CliIo): Promise<number> {
-  const file = join(resolve(io.env.DATA_DIR ?? './data'), 'read-models.sqlite');
-  if (!existsSync(file)) {
-    io.out(`No read models in ${file} yet: the app builds them at its first start. Nothing to do here.\n`);
+  if (!(await rebuildAtNextStart(io.env.DATA_DIR, [name]))) {
+    io.out(`No read models in ${join(resolve(io.env.DATA_DIR ?? './data'), 'read-models.sqlite')} yet: the app builds them at its first start. Nothing to do here.\n`);
     return 0;
-  }
-  const store = new SqliteReadModelStore(file);
-  try {
-    await store.setCheckpoint(codeVersionKey(name), 0);
-  } finally {
-    await store.close();
   }
   io.out(
     `Embedded default: ${name} is rebuilt from the events at the next start of the app (restart it: npm start).\n` +
