@@ -124,3 +124,20 @@ describe('advancedInsights', () => {
     expect(result.since).toBe('2026-10-01T00:00:00Z');
   });
 });
+
+describe('days in the person\'s zone (issue 19)', () => {
+  it("counts a rating on its day: 23:30 UTC on a Monday is Tuesday's rating in Tokyo", () => {
+    const monday = '2026-11-23T23:30:00.000Z';
+    expect(weekdayPattern([at(monday, 4, { day: '2026-11-24' })]).find((d) => d.count > 0)!.weekday).toBe('Tue');
+    expect(weekdayPattern([at(monday, 4)]).find((d) => d.count > 0)!.weekday).toBe('Mon'); // a rating from before days: UTC
+    // An earlier day filled in later counts on that day, in that week.
+    expect(weeklyFactorMeans([at('2026-11-30T10:00:00.000Z', 3, { day: '2026-11-22' })])[0].weekStart).toBe('2026-11-16');
+  });
+
+  it("forecasts from today in the person's zone", () => {
+    const ratings = daily('2026-11-10', [3, 3, 3, 3, 3, 3, 3]);
+    const now = new Date('2026-11-20T20:00:00.000Z'); // already the 21st in Tokyo
+    expect(forecastWeek(ratings, now, 'UTC')![0].date).toBe('2026-11-21');
+    expect(forecastWeek(ratings, now, 'Asia/Tokyo')![0].date).toBe('2026-11-22');
+  });
+});

@@ -4,6 +4,7 @@ import {
   dayNumber,
   dayOf,
   FACTOR_NAMES,
+  ratingDay,
   type FactorScores,
   type ForecastDay,
   isoWeekOfDay,
@@ -16,8 +17,9 @@ import {
 } from '@joy/domain';
 
 /**
- * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings, all in
- * UTC. No I/O, so each is tested given/when/then with hand-checkable numbers (analytics.spec.ts).
+ * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings, by the day
+ * each rating counts on (`ratingDay`: its `day` in the person's zone) and "today" in the person's zone. No I/O, so
+ * each is tested given/when/then with hand-checkable numbers (analytics.spec.ts).
  *
  * - weeklyFactorMeans: per ISO week (Monday to Sunday, UTC), the mean of each factor and of the overall score;
  * - weekdayPattern: the mean overall score per weekday, Monday first, with how many ratings it rests on;
@@ -28,7 +30,7 @@ import {
  * Numbers are rounded to two decimals on the way out (never in the middle of a calculation).
  */
 
-export type RatingInput = FactorScores & { overallScore: number; createdAt: string };
+export type RatingInput = FactorScores & { overallScore: number; createdAt: string; day?: string };
 
 /** The forecast needs at least this many distinct days with ratings. */
 export const FORECAST_MIN_DAYS = 7;
@@ -40,14 +42,14 @@ const Z95 = 1.96;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const clamp = (n: number) => Math.min(MAX_SCORE, Math.max(MIN_SCORE, n));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-/** The UTC day of an instant: the analytics are in UTC (the server knows no one's zone). */
-const utcDay = (iso: string) => dayOf(iso, 'UTC')!;
+/** The day a rating counts on; ratings from before days were kept, the UTC day of their time. */
+const dayOfRating = (r: { day?: string; createdAt: string }) => ratingDay(r, 'UTC')!;
 
 /** Per ISO week, oldest first: the mean of each factor and of the overall score over the whole history. */
 export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFactorMeans[] {
   const weeks = new Map<string, { weekStart: string; ratings: RatingInput[] }>();
   for (const r of ratings) {
-    const { week, weekStart } = isoWeekOfDay(utcDay(r.createdAt));
+    const { week, weekStart } = isoWeekOfDay(dayOfRating(r));
     const bucket = weeks.get(week) ?? { weekStart, ratings: [] };
     bucket.ratings.push(r);
     weeks.set(week, bucket);
@@ -60,29 +62,33 @@ export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFa
     });
 }
 
-/** Mon..Sun: the mean overall score of the ratings made on that weekday (UTC) and their count. */
+/** Mon..Sun: the mean overall score of the ratings of days on that weekday, and their count. */
 export function weekdayPattern(ratings: ReadonlyArray<RatingInput>): WeekdayMean[] {
   const scores: number[][] = WEEKDAYS.map(() => []);
-  for (const r of ratings) scores[weekdayOfDay(utcDay(r.createdAt))].push(r.overallScore);
+  for (const r of ratings) scores[weekdayOfDay(dayOfRating(r))].push(r.overallScore);
   return WEEKDAYS.map((weekday, i) => ({ weekday, count: scores[i].length, mean: scores[i].length ? round2(mean(scores[i])) : null }));
 }
 
-/** The mean overall score of each UTC day with ratings, oldest first (`day` = days since the epoch). */
-export function dailyMeans(ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt'>>): { day: number; mean: number }[] {
+/** The mean overall score of each day with ratings, oldest first (`day` = days since the epoch). */
+export function dailyMeans(ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt' | 'day'>>): { day: number; mean: number }[] {
   const days = new Map<number, number[]>();
   for (const r of ratings) {
-    const d = dayNumber(utcDay(r.createdAt));
+    const d = dayNumber(dayOfRating(r));
     days.set(d, [...(days.get(d) ?? []), r.overallScore]);
   }
   return [...days.entries()].sort(([a], [b]) => a - b).map(([day, xs]) => ({ day, mean: mean(xs) }));
 }
 
 /**
- * The overall score of the 7 days after `now`'s UTC date. The regression runs on the daily means of the
+ * The overall score of the 7 days after today in `timeZone`. The regression runs on the daily means of the
  * 8 weeks up to the last rated day (the latest 7 daily means when that window holds fewer). Null with fewer
  * than 7 distinct days of data.
  */
-export function forecastWeek(ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt'>>, now: Date = new Date()): ForecastDay[] | null {
+export function forecastWeek(
+  ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt' | 'day'>>,
+  now: Date = new Date(),
+  timeZone = 'UTC',
+): ForecastDay[] | null {
   const all = dailyMeans(ratings);
   if (all.length < FORECAST_MIN_DAYS) return null;
   const last = all[all.length - 1].day;
@@ -99,7 +105,7 @@ export function forecastWeek(ratings: ReadonlyArray<Pick<RatingInput, 'overallSc
   const ssr = points.reduce((s, p) => s + (p.mean - (intercept + slope * p.day)) ** 2, 0);
   const residualSe = Math.sqrt(ssr / (n - 2));
 
-  const today = dayNumber(utcDay(now.toISOString()));
+  const today = dayNumber(dayOf(now, timeZone)!);
   return Array.from({ length: FORECAST_HORIZON_DAYS }, (_, i) => {
     const x = today + 1 + i;
     const fit = intercept + slope * x;
@@ -109,7 +115,7 @@ export function forecastWeek(ratings: ReadonlyArray<Pick<RatingInput, 'overallSc
   });
 }
 
-export function advancedInsights(ratings: ReadonlyArray<RatingInput>, now: Date = new Date()): AdvancedInsights {
+export function advancedInsights(ratings: ReadonlyArray<RatingInput>, now: Date = new Date(), timeZone = 'UTC'): AdvancedInsights {
   const since = ratings.reduce<string | null>((min, r) => (min === null || Date.parse(r.createdAt) < Date.parse(min) ? r.createdAt : min), null);
-  return { weeklyFactors: weeklyFactorMeans(ratings), weekdayPattern: weekdayPattern(ratings), forecast: forecastWeek(ratings, now), since };
+  return { weeklyFactors: weeklyFactorMeans(ratings), weekdayPattern: weekdayPattern(ratings), forecast: forecastWeek(ratings, now, timeZone), since };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '../event-store/decider';
 import type { FactorScores } from '@joy/domain';
+import { ratingStreamCodec } from '../ratings/rating-events';
 import { ratingsDecider } from '../ratings/ratings.decider';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { ADVANCED_INSIGHTS_PREMIUM_ONLY } from './insights.handlers';
@@ -30,7 +31,7 @@ describe('advanced insights over HTTP', () => {
       ratingsDecider,
       { ratingId: randomUUID(), userId, scores, at },
       { actorUserId: userId },
-      { eventIds: (events) => events.map((e) => (e.data as { ratingId: string }).ratingId) },
+      { eventIds: (events) => events.map((e) => (e.data as { ratingId: string }).ratingId), ...ratingStreamCodec(null) },
     );
     await app.running.infra.pipeline.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });
   };

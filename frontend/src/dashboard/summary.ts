@@ -3,14 +3,14 @@
  * the API lists them. Scores are shown with one decimal; every derived number is rounded to one decimal
  * before it is compared or shown, so what the person sees is what the rules used.
  */
-import { dayOf, type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { type FactorName, FACTORS, meanScore, ratingDay, type RatingView, roundToOneDecimal } from '@joy/domain';
 import { formatDateTime, formatShortDay, formatTime } from '../lib/dates';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
 export const TREND_WINDOW = 14;
 
 type Scored = Pick<RatingView, 'overallScore'>;
-type Dated = Pick<RatingView, 'createdAt'>;
+type Dated = Pick<RatingView, 'createdAt'> & { day?: string };
 
 /** The latest overall score, or null without ratings. */
 export function latestScore(ratings: ReadonlyArray<Scored>): number | null {
@@ -47,13 +47,13 @@ export function averageScore(ratings: ReadonlyArray<Scored>): number | null {
 }
 
 /**
- * Days Tracked (PRODUCT.md): the number of distinct calendar days with at least one rating, in the
- * browser's time zone (or the given IANA zone, for tests).
+ * Days Tracked (PRODUCT.md): the number of distinct days with at least one rating: each rating's day in the
+ * person's zone (`ratingDay`); `timeZone` only for a rating without one.
  */
 export function daysTracked(ratings: ReadonlyArray<Dated>, timeZone?: string): number {
   const days = new Set<string>();
   for (const r of ratings) {
-    const day = dayOf(r.createdAt, timeZone);
+    const day = ratingDay(r, timeZone);
     if (day) days.add(day);
   }
   return days.size;

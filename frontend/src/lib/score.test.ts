@@ -88,6 +88,16 @@ describe("thisWeeksAverage (This Week's Average)", () => {
     expect(thisWeeksAverage([], now)).toBeNull();
   });
 
+  it("counts each rating on its day, and today in the person's zone", () => {
+    const tokyoNow = new Date('2025-08-20T16:00:00Z'); // Thu 21 Aug in Tokyo
+    const ratings = [
+      { createdAt: '2025-08-20T10:00:00Z', day: '2025-08-14', overallScore: 5 }, // an earlier day, filled in: 7 days before the 21st
+      { createdAt: '2025-08-20T10:00:00Z', day: '2025-08-15', overallScore: 3 }, // six days before the 21st: inside
+    ];
+    expect(thisWeeksAverage(ratings, tokyoNow, 'Asia/Tokyo')).toBe(3);
+    expect(thisWeeksAverage(ratings, tokyoNow, 'UTC')).toBe(4); // the 20th in UTC: both inside
+  });
+
   it('is the mean overall score of the ratings of the last 7 days, one decimal', () => {
     const ratings = [
       { createdAt: at(2025, 7, 20, 9), overallScore: 4.2 },

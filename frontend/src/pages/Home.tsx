@@ -13,6 +13,7 @@ import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatings } from '../queries';
 import { formatDateTime } from '../lib/dates';
+import { useSettings } from '../settings/api';
 
 export const HOME_GROUPS_SHOWN = 3;
 
@@ -58,7 +59,8 @@ function YourGroups() {
 function QuickStats() {
   const groups = useGroups();
   const ratings = useRatings();
-  const average = thisWeeksAverage(ratings.data ?? []);
+  const settings = useSettings();
+  const average = thisWeeksAverage(ratings.data ?? [], new Date(), settings.data?.timeZone ?? undefined);
   return (
     <Card title={<h2 className="card-title">Quick Stats</h2>} className="home-card">
       <div className="quick-stats">

@@ -1,4 +1,4 @@
-import { addDays, dayOf, isInLastWeek, isoWeekOf, lastWeekFirstDay } from './time';
+import { addDays, dayOf, isDayInLastWeek, isInLastWeek, isoWeekOf, lastWeekFirstDay, ratingDay } from './time';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC');
 
@@ -37,5 +37,21 @@ describe('a day and a week in a time zone', () => {
   it('does calendar arithmetic across months and leap days', () => {
     expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+});
+
+describe('the day a rating counts on', () => {
+  it('is its own day, else the day of its time in the zone given', () => {
+    expect(ratingDay({ day: '2026-11-24', createdAt: '2026-11-23T23:30:00Z' }, 'UTC')).toBe('2026-11-24');
+    expect(ratingDay({ createdAt: '2026-11-23T23:30:00Z' }, 'UTC')).toBe('2026-11-23');
+    expect(ratingDay({ createdAt: '2026-11-23T23:30:00Z' }, 'Asia/Tokyo')).toBe('2026-11-24');
+  });
+
+  it('is in the last week from today back six days, never a future day', () => {
+    const now = new Date('2026-11-25T12:00:00Z');
+    expect(isDayInLastWeek('2026-11-25', now, 'UTC')).toBe(true);
+    expect(isDayInLastWeek('2026-11-19', now, 'UTC')).toBe(true);
+    expect(isDayInLastWeek('2026-11-18', now, 'UTC')).toBe(false);
+    expect(isDayInLastWeek('2026-11-26', now, 'UTC')).toBe(false);
   });
 });

@@ -69,6 +69,22 @@ export function lastWeekFirstDay(now: Date, timeZone: string | undefined): strin
   return addDays(dayOf(now, timeZone)!, -(WEEK_DAYS - 1));
 }
 
+/**
+ * The day a rating counts on (issue 19): its `day`, fixed in the person's zone when it was made (or chosen, for an
+ * earlier day); a rating from before days were kept counts on the day of its time in `timeZone`. Days Tracked,
+ * This Week's Average, the weekly means, the weekday pattern, the forecast, streaks and the calendar all count
+ * days through this one function.
+ */
+export function ratingDay(rating: { day?: string | null; createdAt: string }, timeZone: string | undefined): string | null {
+  return rating.day ?? dayOf(rating.createdAt, timeZone);
+}
+
+/** Whether a day (`YYYY-MM-DD`) is one of the last 7 days at `now` (today and the six before), in the zone. */
+export function isDayInLastWeek(day: string, now: Date, timeZone: string | undefined): boolean {
+  const today = dayOf(now, timeZone)!;
+  return day <= today && day >= lastWeekFirstDay(now, timeZone);
+}
+
 /** Whether an instant's day is one of the last 7 days at `now` (today and the six before), in the zone. */
 export function isInLastWeek(instant: Instant, now: Date, timeZone: string | undefined): boolean {
   const day = dayOf(instant, timeZone);
