@@ -11,6 +11,7 @@ import { ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, jsonBody, LARGE_BODY_PAT
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
+import { StartGate, startProgressLog } from './http/start-gate';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { mountBuiltInProvider } from './identity/built-in-provider';
@@ -57,22 +58,52 @@ export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
 export interface RunningApp {
   app: INestApplication;
   infra: Infrastructure;
+  /** Resolves once the read models have caught up and the API answers (rejects when the start failed). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
+export interface CreateAppOptions {
+  logger?: LogLevel[] | false;
+  /**
+   * Return before the read models have caught up (main: the port listens meanwhile and answers 503 "starting");
+   * `ready` says when they have. Without it, createApp returns once the app answers.
+   */
+  serveWhileStarting?: boolean;
+}
+
 /** Builds the whole app (API, sign-in, frontend, and in embedded mode the projection worker) for a config. */
-export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<RunningApp> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
   const infra = await createInfrastructure(config);
-  if (config.role !== 'api') {
+  const gate = new StartGate();
+  const startPipeline = async () => {
+    if (config.role === 'api') return;
     try {
+      if (!config.redisUrl) {
+        // The one pipeline of the install (in-process queue): bring the read models to the head straight from
+        // the event store first, in pages (a restart resumes from the checkpoints; a first start rebuilds).
+        const log = startProgressLog(new Logger('ReadModels'));
+        const last = await infra.pipeline.catchUpAtStart((p) => {
+          gate.report({ position: p.position, head: p.head });
+          log(p);
+        });
+        log(last, true);
+      }
       await infra.pipeline.start();
-      // Embedded read models start empty: serve requests only once the replay has caught up.
+      // Serve requests only once the read models have caught up.
       await infra.pipeline.waitUntilCaughtUp();
       infra.reminders.start();
     } catch (err) {
       await infra.close();
       throw err;
     }
+  };
+  // Serving while starting, the build begins once the app is assembled (below), so that the port can listen
+  // at once; otherwise the app is assembled once the read models have caught up.
+  let ready: Promise<void> = Promise.resolve();
+  if (!options.serveWhileStarting) {
+    await startPipeline();
+    gate.open();
   }
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, infra), {
@@ -96,6 +127,8 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   server.set('etag', false);
   // First of all: an overloaded process answers 503 + Retry-After at once rather than queueing more work.
   const shedder = config.loadShedding ? loadShedder(config.loadShedding) : null;
+  // Before anything else: while the read models are being built, API and sign-in answer 503 "starting".
+  app.use(['/api', '/oidc'], gate.handler);
   if (shedder) app.use(['/api', '/oidc'], shedder);
   app.use(
     helmet({
@@ -146,14 +179,24 @@ export async function createApp(config: AppConfig, options: { logger?: LogLevel[
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
+  if (options.serveWhileStarting) {
+    ready = startPipeline().then(() => gate.open());
+    ready.catch(() => undefined);
+  }
 
   return {
     app,
     infra,
+    ready,
     async close() {
+      // A start that failed closed the infrastructure already.
+      const failed = await ready.then(
+        () => false,
+        () => true,
+      );
       shedder?.stop();
       await app.close();
-      await infra.close();
+      if (!failed) await infra.close();
     },
   };
 }

@@ -23,9 +23,9 @@ import { PROJECTIONS } from './projections/projections';
 import { BullMqQueue } from './queue/bullmq-queue';
 import { InProcessQueue } from './queue/in-process-queue';
 import type { JobQueue } from './queue/queue.port';
-import { InMemoryReadModelStore } from './read-models/in-memory-read-model-store';
 import { MongoReadModelStore } from './read-models/mongo-read-model-store';
 import type { ReadModelStore } from './read-models/read-model-store.port';
+import { SqliteReadModelStore } from './read-models/sqlite-read-model-store';
 import { VersionedReadModelStore } from './read-models/versioned-read-model-store';
 import { ReminderScheduler } from './reminders/reminder-scheduler';
 import { WebPushSender } from './reminders/push-sender';
@@ -76,8 +76,8 @@ export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'data
  * The read models behind versioned collection names (see VersionedReadModelStore), so that a projection can
  * be rebuilt into a new version while the active one serves (`npm run projections -- rebuild <name>`).
  */
-export function createReadModels(config: AppConfig): VersionedReadModelStore {
-  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new InMemoryReadModelStore();
+export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): VersionedReadModelStore {
+  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new SqliteReadModelStore(join(config.dataDir, 'read-models.sqlite'));
   return new VersionedReadModelStore(
     inner,
     PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((projector) => projector.collection))] })),
@@ -150,7 +150,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   new Logger('Infrastructure').log(
     [
       `events: ${config.eventStoreUrl ? 'EventStoreDB' : `SQLite in ${config.dataDir}`}`,
-      `read models: ${config.mongoUrl ? 'MongoDB' : 'in memory'}`,
+      `read models: ${config.mongoUrl ? 'MongoDB' : `SQLite in ${config.dataDir}`}`,
       `queue: ${config.redisUrl ? 'BullMQ (Redis)' : 'in-process'}`,
       `sessions: ${redis ? 'Redis' : 'SQLite'}`,
       `keys: ${config.mongoUrl ? 'MongoDB' : 'SQLite'}`,

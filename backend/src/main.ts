@@ -16,8 +16,13 @@ async function main() {
   } catch (err) {
     throw new ConfigurationRefused((err as Error).message);
   }
-  const running = await createApp(config);
+  const running = await createApp(config, { serveWhileStarting: true });
+  // The port listens at once; until the read models have caught up the API answers 503 "starting".
   await listenOnEdge(running.app, config.port);
+  await running.ready.catch(async (err: unknown) => {
+    await running.app.close().catch(() => undefined);
+    throw err;
+  });
   new Logger('Joy').log(`Joy is running at ${config.publicUrl} (role ${config.role})`);
   new Logger('Joy').log(signInNotice(config));
   const shutdown = async (signal: string) => {

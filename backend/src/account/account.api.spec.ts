@@ -8,6 +8,7 @@ import { loadConfig, type AppConfig } from '../config';
 import { metadataFor } from '../event-store/decider';
 import type { EventToAppend } from '../event-store/event-store.port';
 import { FACTOR_NAMES as FACTORS } from '@joy/domain';
+import type { SqliteReadModelStore } from '../read-models/sqlite-read-model-store';
 import type { VersionedReadModelStore } from '../read-models/versioned-read-model-store';
 import { api, signIn } from '../testing/app-harness';
 import { assertEventsMatchContract } from '../testing/event-contract';
@@ -63,10 +64,11 @@ async function startLoggingApp() {
   };
 }
 
-/** Every document of every read-model collection, as JSON (the embedded in-memory store). */
-function allReadModelJson(readModels: VersionedReadModelStore): Map<string, string> {
-  const collections = (readModels.inner as unknown as { collections: Map<string, { docs: Map<string, unknown> }> }).collections;
-  return new Map([...collections].map(([name, c]) => [name, JSON.stringify([...c.docs.entries()])]));
+/** Every document of every read-model collection, as JSON (the embedded default's SQLite store). */
+async function allReadModelJson(readModels: VersionedReadModelStore): Promise<Map<string, string>> {
+  const store = readModels.inner as SqliteReadModelStore;
+  const all = await Promise.all(store.collectionNames().map(async (name) => [name, JSON.stringify(await store.find(name, {}))] as const));
+  return new Map(all);
 }
 
 /** The response of a GET as raw chunks, to see that the body arrives in pieces (streamed, not one buffer). */
@@ -308,7 +310,7 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
     });
 
     it('leaves nothing of her in any read-model collection, and none of her own documents', async () => {
-      const json = allReadModelJson(app.running.infra.readModels as VersionedReadModelStore);
+      const json = await allReadModelJson(app.running.infra.readModels as VersionedReadModelStore);
       expect(json.size).toBeGreaterThan(5);
       for (const [name, text] of json) {
         expect([name, text.toLowerCase().includes('zelphina')]).toEqual([name, false]);

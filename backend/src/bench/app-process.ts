@@ -37,6 +37,8 @@ export interface AppProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
   destroy(): Promise<void>;
   output(): string;
+  /** The running process's id (null when stopped). */
+  pid(): number | null;
 }
 
 export interface AppProcessOptions {
@@ -44,6 +46,8 @@ export interface AppProcessOptions {
   fileSizeLimitKb?: number;
   /** Use this data directory (kept on destroy) instead of a new one. */
   dataDir?: string;
+  /** How long a start may take until the app answers (ms; 60 s unless set): a first start may build read models. */
+  startTimeoutMs?: number;
 }
 
 /** The built app as people run it (`node backend/dist/main.js`), on a free port with its own data directory. */
@@ -58,6 +62,7 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
     baseUrl,
     dataDir,
     output: () => output,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null),
     async start(extraEnv: Record<string, string> = {}) {
       output = '';
       // The browser journeys and the bench opt into the development conveniences (password-less sign-in, sandbox
@@ -71,7 +76,7 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
         : spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
       while (Date.now() < deadline) {
         if (child.exitCode !== null) throw new AppExited(child.exitCode, output);
         try {
@@ -81,7 +86,7 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw new Error(`The app did not start in 60 s:\n${output}`);
+      throw new Error(`The app did not start in ${(options.startTimeoutMs ?? 60_000) / 1000} s:\n${output}`);
     },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       const running = child;

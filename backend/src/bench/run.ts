@@ -17,6 +17,7 @@ import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-stor
 import { freePort, startAppProcess } from './app-process';
 import { burstFigure, connectionsFigure, PRODUCTION_SHEDDING } from './faults';
 import { lighthouseFigures } from './lighthouse';
+import { manyEventsFigures } from './restart';
 import { ratingPageFigures } from './rating-pages';
 
 /**
@@ -284,14 +285,32 @@ function print(): void {
   console.log('\nratio: Joy ÷ baseline for throughput, baseline ÷ Joy for latency (1 = as fast as the bare minimum).');
 }
 
+/** Many events (bench/restart.ts): the start-up rebuild against read + parse, restart time to serving and RSS. */
+async function manyEventsLines(): Promise<string[]> {
+  const sizes = (process.env.BENCH_MANY_EVENTS ?? '100000,1000000').split(',').map(Number);
+  const { rebuild, restart } = await manyEventsFigures(sizes);
+  const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits });
+  return [
+    '| events (seeded through the event store) | rebuild at start | read + parse of the same file | first start to serving (rebuild) | restart to serving | RSS after restart |',
+    '|---|---|---|---|---|---|',
+    ...rebuild.map((r, i) => {
+      const s = restart[i];
+      return `| ${fmt(r.events, 0)} | ${fmt(r.rebuildPerSecond, 0)} events/s | ${fmt(r.readParsePerSecond, 0)} events/s | ${fmt(s.firstStartSeconds)} s | ${fmt(s.restartSeconds, 2)} s | ${fmt(s.rssMb, 0)} MB |`;
+    }),
+  ];
+}
+
 async function main(): Promise<void> {
   await httpFigures();
   await lagFigure();
   await rebuildFigure();
+  const many = await manyEventsLines();
   // Abuse: how the app holds up, not how fast it is (each on a fresh app process).
   const abuse = [...(await burstFigure()), ...(await connectionsFigure())];
   const pages = await ratingPageFigures();
   print();
+  console.log('\nMany events (BENCH_MANY_EVENTS, the embedded default with its read models in SQLite):');
+  for (const line of many) console.log(line);
   console.log('');
   for (const line of pages) console.log(line);
   console.log('\nUnder abuse:');

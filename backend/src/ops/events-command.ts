@@ -9,7 +9,9 @@ import { keysNote } from './keys-command';
 import { exportEvents, ExportFileError, importEvents, truncatedAway } from './events-transfer';
 import { abandonExclusive, createExclusive, finishExclusive, type ExclusiveFile } from './exclusive-file';
 import { progressBar } from './progress';
+import { PROJECTIONS } from '../projections/projections';
 import { quarantineEvent, verifyEvents } from './event-repair';
+import { rebuildAtNextStart } from './rebuild-at-start';
 
 const PAGE = 500;
 const FOLLOW_POLL_MS = 250;
@@ -177,6 +179,10 @@ async function quarantine(args: string[], io: CliIo): Promise<number> {
   try {
     const { backup, reason } = await quarantineEvent(file, position);
     await io.out(`Moved the event at position ${position} (${reason}) into quarantined_events.\nBackup of the file before: ${backup}\n`);
+    // The read models may hold what the event said: the next start builds them again from the events that remain.
+    if (await rebuildAtNextStart(io.env.DATA_DIR, PROJECTIONS.map((p) => p.name))) {
+      await io.out('The read models are rebuilt from the remaining events at the next start of the app.\n');
+    }
     return 0;
   } catch (err) {
     io.err(`${(err as Error).message}\n`);

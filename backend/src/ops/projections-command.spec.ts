@@ -26,7 +26,7 @@ describe('projections CLI on the embedded default', () => {
     expect(await runProjections(['status'], cli.io)).toBe(0);
     const out = cli.out();
     expect(out).toContain(`asked http://localhost:${app.config.port}/api/health/details`);
-    expect(out).toMatch(/memory/);
+    expect(out).toMatch(/read-models\.sqlite/);
     expect(out).toMatch(/^projection\s+checkpoint\s+head\s+lag\s+state$/m);
     const head = await app.running.infra.store.headPosition();
     expect(head).toBeGreaterThan(0);
@@ -46,10 +46,19 @@ describe('projections CLI on the embedded default', () => {
     expect(cli.err()).toMatch(/No app answered/);
   });
 
-  it('rebuild explains that in-memory read models are rebuilt at every start, and exits 0', async () => {
-    const cli = capture({});
-    expect(await runProjections(['rebuild', 'ratings'], cli.io)).toBe(0);
-    expect(cli.out()).toMatch(/rebuilt from the\s+events at every start/);
+  it('rebuild marks the projection for a rebuild at the next start, which rebuilds it with the documents as before', async () => {
+    const cli = capture({ DATA_DIR: app.config.dataDir });
+    expect(await runProjections(['rebuild', 'users'], cli.io)).toBe(0);
+    expect(cli.out()).toMatch(/users is rebuilt from the events at the next start/);
+    const profileIds = async () => (await app.running.infra.readModels.find('user-profiles', {})).map((d) => d._id).sort();
+    const before = await profileIds();
+    expect(before.length).toBeGreaterThan(0);
+    await app.stop();
+    await app.restart();
+    expect(await app.running.infra.readModels.getCheckpoint('$code:users')).toBe(1);
+    expect(await profileIds()).toEqual(before);
+    const head = await app.running.infra.store.headPosition();
+    expect(await app.running.infra.readModels.getCheckpoint('users')).toBe(head);
   });
 
   it('refuses an unknown projection or command', async () => {

@@ -15,12 +15,14 @@ import {
 } from '../read-models/versioned-read-model-store';
 import { openOrExplain, type CliIo, type EventSource } from './cli-io';
 import { openEventSource } from './events-command';
+import { rebuildAtNextStart } from './rebuild-at-start';
 import type { HealthReport } from './health';
 
 const USAGE = `usage: npm run projections -- status | rebuild <name>
   status           each projection's checkpoint, the head, the lag and the state
   rebuild <name>   builds a new version of a projection's read models from position 0 while the active one
-                   serves, then switches to it (MongoDB; the running worker that owns the projection does it)
+                   serves, then switches to it (MongoDB; the running worker that owns the projection does it);
+                   on the embedded default, at the next start of the app
   projections: ${PROJECTIONS.map((p) => p.name).join(', ')}
   With MONGO_URL (and EVENTSTORE_URL / REDIS_URL as the app has them) the stores are read directly; on the
   embedded default the running app is asked at http://localhost:$PORT/api/health/details (with the ops token in DATA_DIR).`;
@@ -42,18 +44,29 @@ export async function runProjections(argv: string[], io: CliIo, options: Project
       io.err(`Unknown projection ${name}; one of: ${PROJECTIONS.map((p) => p.name).join(', ')}\n`);
       return 2;
     }
-    if (!io.env.MONGO_URL) {
-      io.out(
-        'On the embedded default (no MONGO_URL) the read models live in the app\'s memory and are rebuilt from the\n' +
-          `events at every start: restart the app to rebuild ${name}. Nothing to do here.\n`,
-      );
-      return 0;
-    }
+    if (!io.env.MONGO_URL) return markForRebuildAtStart(name, io);
     return rebuildThroughWorker(name, io, options);
   }
   const asked = command === undefined || command === 'help' || command === '--help';
   io.err(`${asked ? '' : `unknown command ${argv.join(' ')}\n`}${USAGE}\n`);
   return asked ? 0 : 2;
+}
+
+/**
+ * The embedded default: the one app process builds its read models at start (pipeline/catch-up.ts). Forgetting the
+ * code version a projection was built with in `read-models.sqlite` makes the next start rebuild it from position 0
+ * (the port answers 503 "starting" meanwhile). Safe while the app runs: it writes that checkpoint only at start.
+ */
+async function markForRebuildAtStart(name: string, io: CliIo): Promise<number> {
+  if (!(await rebuildAtNextStart(io.env.DATA_DIR, [name]))) {
+    io.out(`No read models in ${join(resolve(io.env.DATA_DIR ?? './data'), 'read-models.sqlite')} yet: the app builds them at its first start. Nothing to do here.\n`);
+    return 0;
+  }
+  io.out(
+    `Embedded default: ${name} is rebuilt from the events at the next start of the app (restart it: npm start).\n` +
+      'Meanwhile the API answers 503 "starting" and the log shows the progress.\n',
+  );
+  return 0;
 }
 
 /** A plain text table: a header row, then the rows, columns padded to their widest cell. */
@@ -85,12 +98,12 @@ async function statusFromApp(io: CliIo): Promise<number> {
   } catch (err) {
     io.err(
       `No app answered at ${url} (${(err as Error).message}).\n` +
-        'On the embedded default the read models live in the running app\'s memory: start it (npm start) or set PORT\n' +
+        'On the embedded default the running app is asked (its read models are in DATA_DIR/read-models.sqlite): start it (npm start) or set PORT\n' +
         'to its port. With MONGO_URL set, the stores are read directly instead.\n',
     );
     return 1;
   }
-  io.out(`Embedded default: the read models live in the running app's memory; asked ${url}\n\n`);
+  io.out(`Embedded default: read models in SQLite (read-models.sqlite); asked ${url}\n\n`);
   io.out(statusTable(report.projections));
   for (const [part, state] of Object.entries({ 'event store': report.eventStore, events: report.events, keys: report.keys })) {
     if (state && !state.ok) io.out(`\n${part}: ${state.error}\n`);

@@ -81,9 +81,12 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     }
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: MemberRating = { id: d.ratingId, userId: d.userId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
-    const recent = [rating, ...current.recent.filter((r) => r.id !== rating.id)]
-      .sort(newestFirst)
-      .slice(0, MEMBER_RECENT_RATINGS);
+    // `recent` is kept newest first: the rating goes in its place (what sorting the whole list gave, without
+    // parsing every date of it for each rating).
+    const others = current.recent.filter((r) => r.id !== rating.id);
+    let at = 0;
+    while (at < others.length && newestFirst(others[at], rating) < 0) at++;
+    const recent = [...others.slice(0, at), rating, ...others.slice(at)].slice(0, MEMBER_RECENT_RATINGS);
     return { ...current, latest: recent[0], recent };
   },
 };

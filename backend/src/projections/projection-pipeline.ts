@@ -3,6 +3,7 @@ import type { EventStore, UnreadableEventError } from '../event-store/event-stor
 import type { ConsumerOptions, JobQueue } from '../queue/queue.port';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { versionsOf } from '../read-models/versioned-read-model-store';
+import { type CatchUpProgress, catchUpAtStart } from './pipeline/catch-up';
 import { CheckpointWaiter } from './pipeline/checkpoint-waiter';
 import { PipelineConsumers } from './pipeline/consumers';
 import { queueName, reactorCheckpoint, reactorQueueName, RELAY_CHECKPOINT, type Route } from './pipeline/jobs';
@@ -43,6 +44,7 @@ export class ProjectionPipeline implements ReadYourWrites {
   private readonly relay: Relay;
   private readonly rebuilder: Rebuilder;
   private readonly waiter: CheckpointWaiter;
+  private readonly typesByProjection: ReadonlyMap<string, ReadonlySet<string>>;
 
   constructor(
     private readonly store: EventStore,
@@ -60,6 +62,7 @@ export class ProjectionPipeline implements ReadYourWrites {
       names.add(reactor.name);
     }
     const typesByProjection = new Map(projections.map((p) => [p.name, eventTypesOf(p)]));
+    this.typesByProjection = typesByProjection;
     const routes: Route[] = [
       ...projections.map((p) => ({ queue: queueName(p.name), checkpoint: p.name, jobPrefix: p.name, types: typesByProjection.get(p.name)! })),
       ...this.reactors.map((r) => ({
@@ -96,14 +99,30 @@ export class ProjectionPipeline implements ReadYourWrites {
   }
 
   async start(): Promise<void> {
+    await this.ensureIndexes();
+    this.consumers.start(this.projections, this.reactors);
+    this.relay.start();
+    this.rebuilder.start();
+  }
+
+  /**
+   * Brings every projection and reactor to the head straight from the event store, before `start` (see
+   * pipeline/catch-up.ts): only where this process is the one pipeline (the embedded default).
+   */
+  async catchUpAtStart(onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
+    await this.ensureIndexes();
+    return catchUpAtStart(
+      { store: this.store, readModels: this.readModels, projections: this.projections, typesByProjection: this.typesByProjection, reactors: this.reactors },
+      onProgress,
+    );
+  }
+
+  private async ensureIndexes(): Promise<void> {
     for (const projection of this.projections) {
       for (const projector of projection.projectors) {
         for (const field of projector.indexes ?? []) await this.readModels.ensureIndex(projector.collection, field);
       }
     }
-    this.consumers.start(this.projections, this.reactors);
-    this.relay.start();
-    this.rebuilder.start();
   }
 
   async stop(): Promise<void> {

@@ -24,6 +24,11 @@ export interface Projector<D extends object = object> {
  */
 export interface Projection {
   name: string;
+  /**
+   * The version of the projection's code (1 when unset): raise it when its projectors change what they build, and
+   * the embedded default rebuilds its read models at the next start (see pipeline/catch-up.ts).
+   */
+  version?: number;
   projectors: readonly Projector<any>[];
 }
 

@@ -176,8 +176,18 @@ function freezeDeeplyFrozen<T extends object>(value: T): T {
   return Object.freeze(value);
 }
 
+/**
+ * Freezes a freshly made value in place (a parsed document nobody else holds) and marks it as this store's, so
+ * that later documents can share its parts: the read path of a store that parses what it stores.
+ */
+export function adoptFrozen<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  for (const child of Object.values(value)) adoptFrozen(child);
+  return freezeDeeplyFrozen(value as T & object);
+}
+
 /** The stored form of a document: a deep copy, frozen, that shares the parts this store froze before. */
-function frozenDoc(doc: object, id: string, position: number): StoredDoc {
+export function frozenDoc(doc: object, id: string, position: number): StoredDoc {
   const next = copyFields(doc) as StoredDoc;
   next._id = id;
   next._position = position;
@@ -224,7 +234,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function valueAt(doc: StoredDoc, field: string): unknown {
+export function valueAt(doc: StoredDoc, field: string): unknown {
   if (!field.includes('.')) return doc[field];
   let value: unknown = doc;
   for (const part of field.split('.')) {
@@ -239,13 +249,13 @@ function isScalar(value: unknown): value is Scalar {
 }
 
 /** The index keys of a field value: its elements for an array, null for a missing field. */
-function keysOf(value: unknown): Scalar[] {
+export function keysOf(value: unknown): Scalar[] {
   if (value === undefined) return [null];
   if (Array.isArray(value)) return value.filter(isScalar);
   return isScalar(value) ? [value] : [];
 }
 
-function matches(value: unknown, wanted: Scalar): boolean {
+export function matches(value: unknown, wanted: Scalar): boolean {
   if (Array.isArray(value)) return value.some((element) => element === wanted);
   if (wanted === null) return value === null || value === undefined;
   return value === wanted;
@@ -283,7 +293,7 @@ function rank(value: unknown): number {
   }
 }
 
-function compare(a: unknown, b: unknown): number {
+export function compare(a: unknown, b: unknown): number {
   const byRank = rank(a) - rank(b);
   if (byRank !== 0) return byRank;
   if (rank(a) === 3) return 0;

@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   'store.conflict': 'conflict', // another process kept changing the same thing; nothing was saved
   'store.unavailable': 'unavailable', // the event store cannot take writes; nothing was saved
   'server.busy': 'unavailable', // load shed: Retry-After says when to come back
+  'server.starting': 'unavailable', // the read models are still being built at start: Retry-After says when to come back
   internal: 'internal',
   // ratings
   'rating.factor_out_of_range': 'invalid',

@@ -1,0 +1,138 @@
+import { overallScore } from '@joy/domain';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { EventToAppend } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { createReadModels } from '../infrastructure';
+import { ProjectionPipeline } from '../projections/projection-pipeline';
+import { PROJECTIONS } from '../projections/projections';
+import { InProcessQueue } from '../queue/in-process-queue';
+import { startAppProcess } from './app-process';
+
+/**
+ * The embedded default with many events (bench/run.ts prints these): events seeded straight through the event
+ * store (people × days of ratings, not HTTP), the start-up rebuild's events/s against reading and parsing the same
+ * file, and the time a restart takes until the API answers, with the process's resident memory then.
+ */
+
+const DAYS = 100;
+
+function ratingOn(userId: string, day: number): EventToAppend {
+  const ratingId = randomUUID();
+  const at = new Date(Date.UTC(2024, 0, 1 + day, 20)).toISOString();
+  const scores = { relationships: 1 + (day % 5), health: 4, purpose: 3, growth: 5, joy: 1 + ((day * 7) % 5) };
+  return {
+    type: 'RatingSubmitted',
+    data: { ratingId, userId, ...scores, overallScore: overallScore(scores), submittedAt: at },
+    metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at },
+  };
+}
+
+/** `events` ratings: events / 100 people, each a rating a day for 100 days, appended through the event store. */
+export async function seedRatings(dataDir: string, events: number): Promise<void> {
+  const store = new SqliteEventStore(join(dataDir, 'events.sqlite'), { synchronous: 'NORMAL' });
+  const people = Math.max(1, Math.ceil(events / DAYS));
+  let written = 0;
+  for (let p = 0; p < people && written < events; p++) {
+    const userId = `bench-user-${p}`;
+    const count = Math.min(DAYS, events - written);
+    await store.appendToStream(`ratings-${userId}`, Array.from({ length: count }, (_, day) => ratingOn(userId, day)), { expectedVersion: 0 });
+    written += count;
+  }
+  await store.close();
+}
+
+export interface RebuildFigures {
+  events: number;
+  rebuildPerSecond: number;
+  readParsePerSecond: number;
+}
+
+/** The start-up rebuild (pipeline/catch-up.ts) into fresh SQLite read models, against read + parse of the same file. */
+export async function measureRebuild(dataDir: string, events: number): Promise<RebuildFigures> {
+  const store = new SqliteEventStore(join(dataDir, 'events.sqlite'));
+  const readModels = createReadModels({ mongoUrl: null, dataDir });
+  const pipeline = new ProjectionPipeline(store, readModels, new InProcessQueue(), PROJECTIONS);
+  let t0 = performance.now();
+  await pipeline.catchUpAtStart();
+  await readModels.close();
+  const seconds = (performance.now() - t0) / 1000;
+
+  t0 = performance.now();
+  const map = new Map<string, unknown>();
+  for (let from = 0; ; ) {
+    const page = await store.readAll({ from, limit: 5000 });
+    if (page.length === 0) break;
+    for (const e of page) map.set(e.data.ratingId as string, e.data);
+    from = page[page.length - 1].position;
+  }
+  const baseSeconds = (performance.now() - t0) / 1000;
+  await store.close();
+  rmSync(join(dataDir, 'read-models.sqlite'), { force: true });
+  rmSync(join(dataDir, 'read-models.sqlite-wal'), { force: true });
+  rmSync(join(dataDir, 'read-models.sqlite-shm'), { force: true });
+  return { events, rebuildPerSecond: events / seconds, readParsePerSecond: events / baseSeconds };
+}
+
+export interface RestartFigures {
+  events: number;
+  /** The first start (no read models yet: a rebuild) until the API answers, in s. */
+  firstStartSeconds: number;
+  /** A restart after a clean stop until the API answers, in s. */
+  restartSeconds: number;
+  /** Resident memory of the process once it answers after the restart, in MB. */
+  rssMb: number;
+}
+
+function rssMbOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+/** The built app (dist/main.js) on a data directory with `events` seeded ratings: first start, then a restart. */
+export async function measureRestart(dataDir: string, events: number): Promise<RestartFigures> {
+  let t0 = performance.now();
+  const app = await startAppProcess({ SHED_EVENT_LOOP_DELAY_MS: '0' }, { dataDir, startTimeoutMs: 30 * 60_000 });
+  const firstStartSeconds = (performance.now() - t0) / 1000;
+  await app.stop();
+  t0 = performance.now();
+  await app.start();
+  const restartSeconds = (performance.now() - t0) / 1000;
+  const rssMb = rssMbOf(app.pid()!);
+  await app.stop();
+  return { events, firstStartSeconds, restartSeconds, rssMb };
+}
+
+/** Every figure at each size, each on a data directory of its own. */
+export async function manyEventsFigures(sizes: readonly number[]): Promise<{ rebuild: RebuildFigures[]; restart: RestartFigures[] }> {
+  const rebuild: RebuildFigures[] = [];
+  const restart: RestartFigures[] = [];
+  for (const events of sizes) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'joy-bench-many-'));
+    try {
+      let t0 = performance.now();
+      await seedRatings(dataDir, events);
+      console.log(`  seeded ${events.toLocaleString('en')} events in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      t0 = performance.now();
+      rebuild.push(await measureRebuild(dataDir, events));
+      restart.push(await measureRestart(dataDir, events));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return { rebuild, restart };
+}
+
+if (require.main === module) {
+  const sizes = (process.env.BENCH_MANY_EVENTS ?? '100000').split(',').map(Number);
+  manyEventsFigures(sizes).then(
+    (figures) => console.log(JSON.stringify(figures, null, 2)),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

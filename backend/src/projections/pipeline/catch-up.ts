@@ -1,0 +1,104 @@
+import type { EventStore } from '../../event-store/event-store.port';
+import { syncDocsOf } from '../../read-models/in-memory-read-model-store';
+import type { ReadModelStore } from '../../read-models/read-model-store.port';
+import { versionsOf } from '../../read-models/versioned-read-model-store';
+import type { Projection } from '../projector';
+import { applyEventAsync, applyEventNow } from './applier';
+import { reactorCheckpoint, RELAY_CHECKPOINT } from './jobs';
+import type { Reactor } from './reactor';
+
+/** Events read per page by the start-up catch-up. */
+const CATCH_UP_PAGE = 5000;
+
+/** Checkpoint holding the code version of a projection its read models were built with. */
+export const codeVersionKey = (projection: string) => `$code:${projection}`;
+
+export interface CatchUpProgress {
+  /** Where the slowest projection started, where it is, and the head it catches up to. */
+  from: number;
+  position: number;
+  head: number;
+  /** Projections built anew because their code version changed. */
+  reset: readonly string[];
+}
+
+export interface CatchUpDeps {
+  store: EventStore;
+  readModels: ReadModelStore;
+  projections: readonly Projection[];
+  typesByProjection: ReadonlyMap<string, ReadonlySet<string>>;
+  reactors: readonly Reactor[];
+}
+
+/**
+ * The start-up catch-up of a process that runs the whole pipeline over read models that persist (the embedded
+ * default): before the relay starts, every projection and reactor is brought from its checkpoint to the head
+ * straight from the event store, a page of events at a time, each event read and parsed once for all of them,
+ * every page's documents and checkpoints written together. A restart after a clean stop finds nothing to do; the
+ * first start after an upgrade (no read models yet) or after a projection's code version changed rebuilds here.
+ *
+ * A projection whose `version` differs from the one its read models were built with has its collections emptied
+ * and its checkpoint reset first, so it is rebuilt from position 0.
+ */
+export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
+  const { store, readModels, projections, typesByProjection, reactors } = deps;
+  const versioned = versionsOf(readModels);
+  await versioned?.refresh();
+  const reset: string[] = [];
+  for (const projection of projections) {
+    const wanted = projection.version ?? 1;
+    const built = await readModels.getCheckpoint(codeVersionKey(projection.name));
+    if (built === wanted) continue;
+    if ((await readModels.getCheckpoint(projection.name)) > 0) {
+      reset.push(projection.name);
+      if (versioned) await versioned.dropVersion(projection.name, versioned.activeVersion(projection.name));
+      else {
+        for (const collection of new Set(projection.projectors.map((p) => p.collection))) await readModels.dropCollection(collection);
+        await readModels.setCheckpoint(projection.name, 0);
+      }
+    }
+    await readModels.setCheckpoint(codeVersionKey(projection.name), wanted);
+  }
+
+  const projectionAt = await Promise.all(projections.map((p) => readModels.getCheckpoint(p.name)));
+  const reactorAt = await Promise.all(reactors.map((r) => readModels.getCheckpoint(reactorCheckpoint(r.name))));
+  const reactorTypes = reactors.map((r) => new Set(r.eventTypes));
+  const types = projections.map((p) => typesByProjection.get(p.name)!);
+  const from = Math.min(...projectionAt, ...reactorAt, await readModels.getCheckpoint(RELAY_CHECKPOINT));
+  let head = await store.headPosition();
+  const progress = (position: number): CatchUpProgress => ({ from, position, head, reset });
+  const sync = syncDocsOf(readModels);
+  let position = from;
+  onProgress?.(progress(position));
+  while (position < head) {
+    const page = await store.readAll({ from: position, limit: CATCH_UP_PAGE });
+    if (page.length === 0) break;
+    for (const event of page) {
+      for (let i = 0; i < projections.length; i++) {
+        if (event.position <= projectionAt[i] || !types[i].has(event.type)) continue;
+        if (sync) {
+          const pending = applyEventNow(sync, readModels, projections[i], event);
+          if (pending) await pending;
+        } else await applyEventAsync(readModels, projections[i], event);
+      }
+      for (let i = 0; i < reactors.length; i++) {
+        if (event.position <= reactorAt[i] || !reactorTypes[i].has(event.type)) continue;
+        await reactors[i].react(event, { store, readModels });
+      }
+    }
+    position = page[page.length - 1].position;
+    // Every checkpoint moves to the end of the page: the store commits them with the page's documents.
+    for (let i = 0; i < projections.length; i++) {
+      if (projectionAt[i] < position) await readModels.setCheckpoint(projections[i].name, (projectionAt[i] = position));
+    }
+    for (let i = 0; i < reactors.length; i++) {
+      if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
+    }
+    if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
+    if (position >= head) head = await store.headPosition();
+    onProgress?.(progress(position));
+    // A turn of the event loop per page: the port answers (503 "starting", health) meanwhile.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return progress(position);
+}

@@ -1,0 +1,374 @@
+import { Logger } from '@nestjs/common';
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync } from 'node:fs';
+import {
+  adoptFrozen,
+  compare,
+  frozenDoc,
+  keysOf,
+  matches,
+  type SyncDocs,
+  valueAt,
+} from './in-memory-read-model-store';
+import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
+import type { BulkEntry } from './versioned-read-model-store';
+
+/** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
+interface Entry {
+  doc: StoredDoc | null;
+  position: number;
+}
+/** No row at all (never written, or dropped). */
+const ABSENT = 0 as const;
+type State = Entry | typeof ABSENT;
+
+interface Pending {
+  collection: number;
+  id: string;
+  next: Entry;
+  /** What the file holds now (its index keys are removed at the flush). */
+  base: State;
+}
+
+interface DocRow {
+  position: number;
+  doc: string | null;
+}
+
+export interface SqliteReadModelOptions {
+  /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
+  flushMs?: number;
+  /** Pending document writes that make a commit at once (a rebuild writes many documents per transaction). */
+  maxPending?: number;
+  /** Documents kept parsed in memory (read cache). */
+  cacheSize?: number;
+}
+
+/**
+ * The embedded default's read models, persisted in a SQLite file (`read-models.sqlite` in DATA_DIR), so a
+ * restart resumes from the checkpoints instead of replaying every event.
+ *
+ * - Writes are synchronous in memory (this process is the only writer) and committed in groups: every write
+ *   and checkpoint of the last `flushMs` (or `maxPending` documents) goes in ONE transaction. So the file always
+ *   holds documents and checkpoints of the same moment: after a crash, a projection resumes from a checkpoint
+ *   its documents have reached (an event applied to some documents and not others is applied again, and the
+ *   documents' position guard skips what it already has).
+ * - Query semantics are the in-memory store's (and MongoDB's), with the same helpers: equality, array
+ *   membership, null for a missing field, dotted paths; indexes are rows of an `idx` table (an array field has a
+ *   row per element), kept with the documents in the same transaction.
+ * - Documents handed out are frozen (parsed ones too), as in memory; a bounded cache keeps recently used ones.
+ */
+export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
+  private readonly logger = new Logger('ReadModels');
+  private readonly db: Database.Database;
+  private readonly stmt;
+  private readonly collectionIds = new Map<string, number>();
+  /** collection id → declared index fields */
+  private readonly indexes = new Map<number, string[]>();
+  private readonly checkpoints = new Map<string, number>();
+  private readonly dirtyCheckpoints = new Set<string>();
+  /** collection id → id → pending write */
+  private pending = new Map<number, Map<string, Pending>>();
+  private pendingCount = 0;
+  /** collection id → id → committed state */
+  private cache = new Map<number, Map<string, State>>();
+  private cacheCount = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly flushMs: number;
+  private readonly maxPending: number;
+  private readonly cacheSize: number;
+  private readonly commit: () => void;
+
+  constructor(
+    readonly file: string,
+    options: SqliteReadModelOptions = {},
+  ) {
+    this.flushMs = options.flushMs ?? 20;
+    this.maxPending = options.maxPending ?? 20_000;
+    this.cacheSize = options.cacheSize ?? 20_000;
+    const created = file !== ':memory:' && !existsSync(file);
+    this.db = new Database(file);
+    if (created) chmodSync(file, 0o600);
+    this.db.pragma('journal_mode = WAL');
+    // Read models can be rebuilt from the events: a commit lost to a power cut is replayed from the checkpoint.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('cache_size = -16000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+      CREATE TABLE IF NOT EXISTS docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT,
+        PRIMARY KEY (c, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS idx (c INTEGER NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL,
+        PRIMARY KEY (c, field, key, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS indexes (c INTEGER NOT NULL, field TEXT NOT NULL, PRIMARY KEY (c, field)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+    `);
+    this.stmt = {
+      addCollection: this.db.prepare<[string], { id: number }>('INSERT INTO collections (name) VALUES (?) RETURNING id'),
+      get: this.db.prepare<[number, string], DocRow>('SELECT position, doc FROM docs WHERE c = ? AND id = ?'),
+      put: this.db.prepare<[number, string, number, string | null], void>(
+        'INSERT INTO docs (c, id, position, doc) VALUES (?, ?, ?, ?) ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc',
+      ),
+      scan: this.db.prepare<[number], { doc: string }>('SELECT doc FROM docs WHERE c = ? AND doc IS NOT NULL'),
+      byKey: this.db.prepare<[number, string, string], { doc: string }>(
+        'SELECT d.doc FROM idx i JOIN docs d ON d.c = i.c AND d.id = i.id WHERE i.c = ? AND i.field = ? AND i.key = ? AND d.doc IS NOT NULL',
+      ),
+      countKey: this.db.prepare<[number, string, string], number>('SELECT COUNT(*) FROM idx WHERE c = ? AND field = ? AND key = ?').pluck(),
+      addKey: this.db.prepare<[number, string, string, string], void>('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES (?, ?, ?, ?)'),
+      removeKey: this.db.prepare<[number, string, string, string], void>('DELETE FROM idx WHERE c = ? AND field = ? AND key = ? AND id = ?'),
+      addIndex: this.db.prepare<[number, string], void>('INSERT OR IGNORE INTO indexes (c, field) VALUES (?, ?)'),
+      dropDocs: this.db.prepare<[number], void>('DELETE FROM docs WHERE c = ?'),
+      dropKeys: this.db.prepare<[number], void>('DELETE FROM idx WHERE c = ?'),
+      setCheckpoint: this.db.prepare<[string, number], void>(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+      ),
+    };
+    for (const row of this.db.prepare<[], { id: number; name: string }>('SELECT id, name FROM collections').all()) {
+      this.collectionIds.set(row.name, row.id);
+    }
+    for (const row of this.db.prepare<[], { c: number; field: string }>('SELECT c, field FROM indexes').all()) {
+      const fields = this.indexes.get(row.c) ?? [];
+      fields.push(row.field);
+      this.indexes.set(row.c, fields);
+    }
+    for (const row of this.db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all()) {
+      this.checkpoints.set(row.name, row.position);
+    }
+    this.commit = this.db.transaction(() => this.writePending());
+  }
+
+  /** This store itself, unless a subclass or wrapper changed its async methods (they would be bypassed). */
+  syncDocs(): SyncDocs | null {
+    const own = SqliteReadModelStore.prototype;
+    const unchanged = this.get === own.get && this.put === own.put && this.getCheckpoint === own.getCheckpoint && this.setCheckpoint === own.setCheckpoint;
+    return unchanged ? this : null;
+  }
+
+  async ensureIndex(collection: string, field: string): Promise<void> {
+    const c = this.collectionId(collection);
+    const fields = this.indexes.get(c) ?? [];
+    if (fields.includes(field)) return;
+    this.flush();
+    this.db.transaction(() => {
+      this.stmt.addIndex.run(c, field);
+      for (const row of this.stmt.scan.all(c)) {
+        const doc = JSON.parse(row.doc) as StoredDoc;
+        for (const key of keysOf(valueAt(doc, field))) this.stmt.addKey.run(c, field, JSON.stringify(key), doc._id);
+      }
+    })();
+    fields.push(field);
+    this.indexes.set(c, fields);
+  }
+
+  async get<T extends object>(collection: string, id: string): Promise<(T & StoredDoc) | null> {
+    return this.getNow<T>(collection, id);
+  }
+
+  getNow<T extends object>(collection: string, id: string): (T & StoredDoc) | null {
+    const c = this.collectionIds.get(collection);
+    if (c === undefined) return null;
+    const state = this.state(c, id);
+    return state === ABSENT ? null : (state.doc as (T & StoredDoc) | null);
+  }
+
+  /** The (physical) collections this file holds: for operators' checks and the tests. */
+  collectionNames(): string[] {
+    return [...this.collectionIds.keys()];
+  }
+
+  async find<T extends object>(collection: string, query: Query, options: FindOptions = {}): Promise<(T & StoredDoc)[]> {
+    const c = this.collectionIds.get(collection);
+    if (c === undefined) return [];
+    // Queries read the file: what is pending goes there first.
+    this.flush();
+    const fields = Object.keys(query);
+    const indexed = this.indexes.get(c) ?? [];
+    let best: { field: string; key: string; count: number } | null = null;
+    for (const field of fields) {
+      if (!indexed.includes(field)) continue;
+      const key = JSON.stringify(query[field]);
+      const count = this.stmt.countKey.get(c, field, key)!;
+      if (!best || count < best.count) best = { field, key, count };
+    }
+    const rows = best ? this.stmt.byKey.iterate(c, best.field, best.key) : this.stmt.scan.iterate(c);
+    let results: StoredDoc[] = [];
+    for (const row of rows) {
+      const doc = JSON.parse(row.doc) as StoredDoc;
+      if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(adoptFrozen(doc));
+    }
+    if (options.sort) {
+      const { field, direction } = options.sort;
+      const sign = direction === 'desc' ? -1 : 1;
+      // _id breaks ties so that the order (and a limited page) is deterministic.
+      results.sort((a, b) => sign * compare(valueAt(a, field), valueAt(b, field)) || compare(a._id, b._id));
+    }
+    if (options.limit && options.limit > 0) results = results.slice(0, options.limit);
+    return results as (T & StoredDoc)[];
+  }
+
+  async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
+    return this.putNow(collection, id, doc, position);
+  }
+
+  putNow(collection: string, id: string, doc: object | null, position: number): boolean {
+    const c = this.collectionId(collection);
+    const current = this.state(c, id);
+    if (current !== ABSENT && current.position >= position) return false;
+    const next: Entry = { doc: doc === null ? null : frozenDoc(doc, id, position), position };
+    let writes = this.pending.get(c);
+    if (!writes) this.pending.set(c, (writes = new Map()));
+    const existing = writes.get(id);
+    if (existing) existing.next = next;
+    else {
+      const cached = this.cache.get(c);
+      const base = cached?.get(id);
+      writes.set(id, { collection: c, id, next, base: base === undefined ? this.read(c, id) : base });
+      if (base !== undefined) {
+        cached!.delete(id);
+        this.cacheCount--;
+      }
+      this.pendingCount++;
+    }
+    this.written();
+    return true;
+  }
+
+  /** Many guarded writes (what a rebuild's WriteBatch flushes). */
+  async bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number> {
+    let written = 0;
+    for (const e of entries) if (this.putNow(collection, e.id, e.doc, e.position)) written++;
+    return written;
+  }
+
+  async getCheckpoint(name: string): Promise<number> {
+    return this.getCheckpointNow(name);
+  }
+
+  getCheckpointNow(name: string): number {
+    return this.checkpoints.get(name) ?? 0;
+  }
+
+  async setCheckpoint(name: string, position: number): Promise<void> {
+    this.setCheckpointNow(name, position);
+  }
+
+  setCheckpointNow(name: string, position: number): void {
+    this.checkpoints.set(name, position);
+    this.dirtyCheckpoints.add(name);
+    this.written();
+  }
+
+  async dropCollection(collection: string): Promise<void> {
+    const c = this.collectionIds.get(collection);
+    if (c === undefined) return;
+    this.flush();
+    this.db.transaction(() => {
+      this.stmt.dropDocs.run(c);
+      this.stmt.dropKeys.run(c);
+    })();
+    const cached = this.cache.get(c);
+    if (cached) {
+      this.cacheCount -= cached.size;
+      this.cache.delete(c);
+    }
+  }
+
+  /** Commits every pending write and checkpoint now, in one transaction. */
+  flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
+    this.commit();
+    // Committed: the written states become cache entries.
+    for (const [c, writes] of this.pending) for (const [id, w] of writes) this.remember(c, id, w.next);
+    this.pending = new Map();
+    this.pendingCount = 0;
+    this.dirtyCheckpoints.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+
+  private writePending(): void {
+    for (const [c, writes] of this.pending) {
+      const fields = this.indexes.get(c);
+      for (const w of writes.values()) {
+        const { doc, position } = w.next;
+        this.stmt.put.run(c, w.id, position, doc === null ? null : JSON.stringify(doc));
+        if (!fields) continue;
+        const before = w.base === ABSENT ? null : w.base.doc;
+        for (const field of fields) {
+          const old = before ? keysOf(valueAt(before, field)).map((k) => JSON.stringify(k)) : [];
+          const now = doc ? keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k)) : [];
+          for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
+          for (const key of now) if (!old.includes(key)) this.stmt.addKey.run(c, field, key, w.id);
+        }
+      }
+    }
+    for (const name of this.dirtyCheckpoints) this.stmt.setCheckpoint.run(name, this.checkpoints.get(name)!);
+  }
+
+  /** After a write: a commit soon (or now, when enough is pending). */
+  private written(): void {
+    if (this.closed) throw new Error('The read-model store is closed');
+    if (this.pendingCount >= this.maxPending) {
+      this.flush();
+      return;
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        try {
+          this.flush();
+        } catch (err) {
+          // Nothing was committed; the writes stay pending and go with the next commit.
+          this.logger.error(`Read models not written to ${this.file}: ${(err as Error).message}`);
+        }
+      }, this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  private state(c: number, id: string): State {
+    const pending = this.pending.get(c)?.get(id);
+    if (pending) return pending.next;
+    const cached = this.cache.get(c)?.get(id);
+    if (cached !== undefined) return cached;
+    const state = this.read(c, id);
+    this.remember(c, id, state);
+    return state;
+  }
+
+  private read(c: number, id: string): State {
+    const row = this.stmt.get.get(c, id);
+    if (!row) return ABSENT;
+    return { doc: row.doc === null ? null : adoptFrozen(JSON.parse(row.doc) as StoredDoc), position: row.position };
+  }
+
+  private remember(c: number, id: string, state: State): void {
+    if (this.cacheCount >= this.cacheSize) {
+      // Crude but bounded: start over (the file has everything).
+      this.cache = new Map();
+      this.cacheCount = 0;
+    }
+    let cached = this.cache.get(c);
+    if (!cached) this.cache.set(c, (cached = new Map()));
+    if (!cached.has(id)) this.cacheCount++;
+    cached.set(id, state);
+  }
+
+  private collectionId(name: string): number {
+    let c = this.collectionIds.get(name);
+    if (c === undefined) {
+      c = this.stmt.addCollection.get(name)!.id;
+      this.collectionIds.set(name, c);
+    }
+    return c;
+  }
+}
