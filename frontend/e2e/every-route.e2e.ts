@@ -44,6 +44,8 @@ const SIGNED_IN: RouteCheck[] = [
   { path: '/subscribe', name: 'subscribe' },
   { path: '/account', name: 'account', heading: 'Your Account' },
   { path: '/settings', name: 'settings', heading: 'Settings' },
+  { path: '/history', name: 'history', heading: 'Your History', charts: 1 },
+  { path: '/care/sent', name: 'care-sent', heading: 'Care You Sent' },
   { path: '/logos', name: 'logos', heading: 'Logo Concepts' },
   { path: '/help', name: 'help', heading: 'Help & Support' },
   { path: '/privacy', name: 'privacy', heading: 'Privacy Policy' },
