@@ -76,7 +76,17 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly flushMs: number;
-  private readonly maxPending: number;
+  private maxPending: number;
+  /** Set during a bulk load (`bulk`): no timed commits, a commit per `maxPending` documents only. */
+  private bulkDepth = 0;
+  private readonly normalMaxPending: number;
+  /**
+   * Collections this process created or emptied (their rows are all written by this process), and a filter of the
+   * ids written to them since: a document whose id the filter has never seen is absent without reading the file
+   * (what a rebuild's new documents would otherwise cost: one lookup each).
+   */
+  private readonly fresh = new Set<number>();
+  private readonly written_ = new IdFilter();
   private readonly cacheSize: number;
   private readonly commit: () => void;
 
@@ -85,7 +95,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     options: SqliteReadModelOptions = {},
   ) {
     this.flushMs = options.flushMs ?? 20;
-    this.maxPending = options.maxPending ?? 20_000;
+    this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
     this.cacheSize = options.cacheSize ?? 20_000;
     const created = file !== ':memory:' && !existsSync(file);
     this.db = new Database(file);
@@ -142,6 +152,29 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const own = SqliteReadModelStore.prototype;
     const unchanged = this.get === own.get && this.put === own.put && this.getCheckpoint === own.getCheckpoint && this.setCheckpoint === own.setCheckpoint;
     return unchanged ? this : null;
+  }
+
+  /**
+   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed `maxPending` documents at a time
+   * (with the checkpoints set meanwhile, in the same transaction), not every `flushMs`, so a document a rebuild
+   * changes often is serialised once per commit; everything is committed when it ends.
+   */
+  async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
+    if (this.bulkDepth++ === 0) {
+      this.maxPending = Math.max(this.normalMaxPending, maxPending);
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
+    }
+    try {
+      return await load();
+    } finally {
+      if (--this.bulkDepth === 0) {
+        this.maxPending = this.normalMaxPending;
+        if (!this.closed) this.flush();
+      }
+    }
   }
 
   async ensureIndex(collection: string, field: string): Promise<void> {
@@ -223,6 +256,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       const cached = this.cache.get(c);
       const base = cached?.get(id);
       writes.set(id, { collection: c, id, next, base: base === undefined ? this.read(c, id) : base });
+      if (this.fresh.has(c)) this.written_.add(c, id);
       if (base !== undefined) {
         cached!.delete(id);
         this.cacheCount--;
@@ -271,6 +305,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.cacheCount -= cached.size;
       this.cache.delete(c);
     }
+    this.fresh.add(c);
   }
 
   /** Commits every pending write and checkpoint now, in one transaction. */
@@ -321,7 +356,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.flush();
       return;
     }
-    if (!this.timer) {
+    if (!this.timer && this.bulkDepth === 0) {
       this.timer = setTimeout(() => {
         this.timer = null;
         try {
@@ -346,6 +381,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   private read(c: number, id: string): State {
+    if (this.fresh.has(c) && !this.written_.has(c, id)) return ABSENT;
     const row = this.stmt.get.get(c, id);
     if (!row) return ABSENT;
     return { doc: row.doc === null ? null : adoptFrozen(JSON.parse(row.doc) as StoredDoc), position: row.position };
@@ -368,7 +404,47 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     if (c === undefined) {
       c = this.stmt.addCollection.get(name)!.id;
       this.collectionIds.set(name, c);
+      this.fresh.add(c);
     }
     return c;
+  }
+}
+
+/**
+ * A Bloom filter of (collection, id) pairs, of a fixed size (4 MiB): `has` is false only for a pair never added;
+ * true may be wrong (then the file is read, as without the filter). A few million ids keep it well below 10 %.
+ */
+class IdFilter {
+  private static readonly BITS = 1 << 25;
+  private bits: Uint32Array | null = null;
+
+  add(c: number, id: string): void {
+    const bits = (this.bits ??= new Uint32Array(IdFilter.BITS >>> 5));
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      bits[bit >>> 5] |= 1 << (bit & 31);
+    }
+  }
+
+  has(c: number, id: string): boolean {
+    const bits = this.bits;
+    if (!bits) return false;
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      if ((bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  private static hash(c: number, id: string, seed: number): number {
+    let h = Math.imul(seed ^ c, 0x01000193);
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    return (h ^ (h >>> 13)) >>> 0;
   }
 }
