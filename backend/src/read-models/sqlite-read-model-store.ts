@@ -331,21 +331,32 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   private writePending(): void {
+    const docs = new RowBuffer(this.db, 'INSERT INTO docs (c, id, position, doc) VALUES ', '(?, ?, ?, ?)', ' ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc');
+    const keys = new RowBuffer(this.db, 'INSERT OR IGNORE INTO idx (c, field, key, id) VALUES ', '(?, ?, ?, ?)', '');
+    const added: [field: string, key: string, id: string][] = [];
     for (const [c, writes] of this.pending) {
       const fields = this.indexes.get(c);
-      for (const w of writes.values()) {
+      // In key order: a large commit (a rebuild's) then fills the B-tree's pages one after another.
+      const ordered = writes.size > 1000 ? [...writes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : writes.values();
+      for (const w of ordered) {
         const { doc, position } = w.next;
-        this.stmt.put.run(c, w.id, position, doc === null ? null : JSON.stringify(doc));
+        docs.add(c, w.id, position, doc === null ? null : JSON.stringify(doc));
         if (!fields) continue;
         const before = w.base === ABSENT ? null : w.base.doc;
         for (const field of fields) {
           const old = before ? keysOf(valueAt(before, field)).map((k) => JSON.stringify(k)) : [];
           const now = doc ? keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k)) : [];
           for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
-          for (const key of now) if (!old.includes(key)) this.stmt.addKey.run(c, field, key, w.id);
+          for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
         }
       }
+      // The index rows in key order too.
+      if (added.length > 1000) added.sort((a, b) => compareRows(a, b));
+      for (const [field, key, id] of added) keys.add(c, field, key, id);
+      added.length = 0;
     }
+    docs.end();
+    keys.end();
     for (const name of this.dirtyCheckpoints) this.stmt.setCheckpoint.run(name, this.checkpoints.get(name)!);
   }
 
@@ -446,5 +457,47 @@ class IdFilter {
     h ^= h >>> 15;
     h = Math.imul(h, 0x2c1b3c6d);
     return (h ^ (h >>> 13)) >>> 0;
+  }
+}
+
+function compareRows(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/** Rows inserted by a statement of many rows at a time (a round trip into SQLite per row costs more than the row). */
+class RowBuffer {
+  private static readonly ROWS = 100;
+  private static readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private values: unknown[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly head: string,
+    private readonly row: string,
+    private readonly tail: string,
+  ) {}
+
+  add(...row: unknown[]): void {
+    for (const v of row) this.values.push(v);
+    if (++this.rows === RowBuffer.ROWS) this.end();
+  }
+
+  /** Inserts what is buffered. */
+  end(): void {
+    if (this.rows === 0) return;
+    this.statement(this.rows).run(...this.values);
+    this.values = [];
+    this.rows = 0;
+  }
+
+  private statement(rows: number): Database.Statement {
+    let cached = RowBuffer.statements.get(this.db);
+    if (!cached) RowBuffer.statements.set(this.db, (cached = new Map()));
+    const sql = `${this.head}${Array.from({ length: rows }, () => this.row).join(', ')}${this.tail}`;
+    let statement = cached.get(sql);
+    if (!statement) cached.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 }
