@@ -24,7 +24,20 @@ export type RatingDoc = FactorScores & {
   chunk?: string;
 };
 
+/** The last event `ratingDocFrom` was given and its answer: two projectors of a rating ask for the same event in turn. */
+let lastRatingEvent: object | null = null;
+let lastRatingDoc: RatingDoc | null = null;
+
+/** The rating document of a submission (projectors never change what they are given, so one answer serves both). */
 export function ratingDocFrom(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
+  if (event === lastRatingEvent) return lastRatingDoc!;
+  const doc = ratingDocOf(event);
+  lastRatingEvent = event;
+  lastRatingDoc = doc;
+  return doc;
+}
+
+function ratingDocOf(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
   const d = upcastRatingEvent({ type: event.type ?? 'RatingSubmitted', data: event.data as Record<string, unknown> }).data as RatingSubmitted['data'];
   return {
     ...ratingViewOf(d),
@@ -57,6 +70,19 @@ async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> 
   return Array.from({ length: chunkOf(latest.streamVersion) + 1 }, (_, n) => chunkId(userId, n));
 }
 
+/** Every rating id of a user, from their index chunks. */
+async function ratingIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
+  const chunks = await Promise.all((await indexChunkIds(userId, lookup)).map((id) => lookup<RatingIndexDoc>('rating-index', id)));
+  return chunks.flatMap((c) => c?.ratingIds ?? []);
+}
+
+/** The index chunks of a user that hold a (withdrawn) rating. */
+async function chunksHolding({ userId, ratingId }: { userId: string; ratingId: string }, lookup: Lookup): Promise<string[]> {
+  const ids = await indexChunkIds(userId, lookup);
+  const chunks = await Promise.all(ids.map((id) => lookup<RatingIndexDoc>('rating-index', id)));
+  return ids.filter((_id, i) => chunks[i]?.ratingIds.includes(ratingId));
+}
+
 /** A rating document with the values of a correction (same id, time and place in the list). */
 function corrected(doc: RatingDoc, d: RatingCorrected['data']): RatingDoc {
   const { relationships, health, purpose, growth, joy, overallScore } = d;
@@ -74,11 +100,10 @@ export const ratingsProjector: Projector<RatingDoc> = {
   collection: 'ratings',
   eventTypes: RATING_EVENTS,
   indexes: ['userId', 'chunk'],
-  async ids(event, lookup) {
+  // Synchronous but for an account deletion: a rebuild applies a rating without waiting on a promise.
+  ids(event, lookup) {
     if (event.type !== 'UserDeleted') return [dataOf<{ ratingId: string }>(event).ratingId];
-    const { userId } = dataOf<UserDeleted['data']>(event);
-    const chunks = await Promise.all((await indexChunkIds(userId, lookup)).map((id) => lookup<RatingIndexDoc>('rating-index', id)));
-    return chunks.flatMap((c) => c?.ratingIds ?? []);
+    return ratingIdsOfUser(dataOf<UserDeleted['data']>(event).userId, lookup);
   },
   evolve(doc, event) {
     switch (event.type) {
@@ -101,14 +126,10 @@ export const ratingsProjector: Projector<RatingDoc> = {
 export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   collection: 'rating-index',
   eventTypes: ['RatingSubmitted', 'RatingWithdrawn', 'UserDeleted'],
-  async ids(event, lookup) {
+  // Synchronous for a submission (the bulk of a rebuild): no promise to wait on.
+  ids(event, lookup) {
     if (event.type === 'UserDeleted') return indexChunkIds(dataOf<UserDeleted['data']>(event).userId, lookup);
-    if (event.type === 'RatingWithdrawn') {
-      const { userId, ratingId } = dataOf<RatingWithdrawn['data']>(event);
-      const ids = await indexChunkIds(userId, lookup);
-      const chunks = await Promise.all(ids.map((id) => lookup<RatingIndexDoc>('rating-index', id)));
-      return ids.filter((_id, i) => chunks[i]?.ratingIds.includes(ratingId));
-    }
+    if (event.type === 'RatingWithdrawn') return chunksHolding(dataOf<RatingWithdrawn['data']>(event), lookup);
     return [chunkId(dataOf<RatingSubmitted['data']>(event).userId, chunkOf(event.streamVersion))];
   },
   evolve(doc, event) {

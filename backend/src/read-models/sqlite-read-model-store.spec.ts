@@ -56,3 +56,35 @@ describe('SqliteReadModelStore across a restart', () => {
     await store.close();
   });
 });
+
+describe('SqliteReadModelStore loading in bulk (the start-up catch-up)', () => {
+  it('commits only when enough is pending or the load ends, and finds every document it wrote, in the file too', async () => {
+    const file = newFile();
+    // A small read cache: most documents are read back from the file, not from memory.
+    const store = new SqliteReadModelStore(file, { flushMs: 1, maxPending: 10, cacheSize: 5 });
+    const other = new SqliteReadModelStore(file);
+    let seenMidway = -1;
+    await store.bulk(async () => {
+      await store.ensureIndex('fresh', 'group');
+      for (let i = 1; i <= 300; i++) await store.put('fresh', `doc-${i}`, { i, group: i % 3 }, i);
+      await store.setCheckpoint('p', 300);
+      // No timed commit meanwhile: a wait longer than flushMs leaves the last writes pending.
+      await new Promise((resolve) => setImmediate(resolve));
+      seenMidway = await other.getCheckpoint('p');
+      for (let i = 1; i <= 300; i += 7) await store.put('fresh', `doc-${i}`, { i, group: i % 3, again: true }, 300 + i);
+    }, 1000);
+    expect(seenMidway).toBe(0);
+    const reopened = new SqliteReadModelStore(file);
+    expect(await reopened.getCheckpoint('p')).toBe(300);
+    for (let i = 1; i <= 300; i++) {
+      const doc = await store.get<{ i: number; again?: boolean }>('fresh', `doc-${i}`);
+      expect(doc).toEqual(expect.objectContaining({ i, _position: i % 7 === 1 ? 300 + i : i }));
+      expect(await reopened.get('fresh', `doc-${i}`)).toEqual(doc);
+    }
+    expect(await store.get('fresh', 'doc-301')).toBeNull();
+    expect((await reopened.find('fresh', { group: 1 })).length).toBe(100);
+    // Positions stay guarded for documents read back from the file.
+    expect(await store.put('fresh', 'doc-2', { i: 0 }, 1)).toBe(false);
+    await Promise.all([store.close(), other.close(), reopened.close()]);
+  });
+});

@@ -13,6 +13,10 @@ import {
 import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 import type { BulkEntry } from './versioned-read-model-store';
 
+/** SQLite's page cache (KiB), and while loading in bulk (the start-up catch-up). */
+const CACHE_KIB = 16_000;
+const BULK_CACHE_KIB = 128_000;
+
 /** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
 interface Entry {
   doc: StoredDoc | null;
@@ -76,7 +80,17 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly flushMs: number;
-  private readonly maxPending: number;
+  private maxPending: number;
+  /** Set during a bulk load (`bulk`): no timed commits, a commit per `maxPending` documents only. */
+  private bulkDepth = 0;
+  private readonly normalMaxPending: number;
+  /**
+   * Collections this process created or emptied (their rows are all written by this process), and a filter of the
+   * ids written to them since: a document whose id the filter has never seen is absent without reading the file
+   * (what a rebuild's new documents would otherwise cost: one lookup each).
+   */
+  private readonly fresh = new Set<number>();
+  private readonly written_ = new IdFilter();
   private readonly cacheSize: number;
   private readonly commit: () => void;
 
@@ -85,7 +99,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     options: SqliteReadModelOptions = {},
   ) {
     this.flushMs = options.flushMs ?? 20;
-    this.maxPending = options.maxPending ?? 20_000;
+    this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
     this.cacheSize = options.cacheSize ?? 20_000;
     const created = file !== ':memory:' && !existsSync(file);
     this.db = new Database(file);
@@ -93,7 +107,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.db.pragma('journal_mode = WAL');
     // Read models can be rebuilt from the events: a commit lost to a power cut is replayed from the checkpoint.
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('cache_size = -16000');
+    this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
       CREATE TABLE IF NOT EXISTS docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT,
@@ -142,6 +156,34 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const own = SqliteReadModelStore.prototype;
     const unchanged = this.get === own.get && this.put === own.put && this.getCheckpoint === own.getCheckpoint && this.setCheckpoint === own.setCheckpoint;
     return unchanged ? this : null;
+  }
+
+  /**
+   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed `maxPending` documents at a time
+   * (with the checkpoints set meanwhile, in the same transaction), not every `flushMs`, so a document a rebuild
+   * changes often is serialised once per commit; everything is committed when it ends.
+   */
+  async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
+    if (this.bulkDepth++ === 0) {
+      this.maxPending = Math.max(this.normalMaxPending, maxPending);
+      // A larger page cache while loading: inserts into a large file's B-trees read fewer pages back.
+      this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
+    }
+    try {
+      return await load();
+    } finally {
+      if (--this.bulkDepth === 0) {
+        this.maxPending = this.normalMaxPending;
+        if (!this.closed) {
+          this.flush();
+          this.db.pragma(`cache_size = -${CACHE_KIB}`);
+        }
+      }
+    }
   }
 
   async ensureIndex(collection: string, field: string): Promise<void> {
@@ -223,6 +265,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       const cached = this.cache.get(c);
       const base = cached?.get(id);
       writes.set(id, { collection: c, id, next, base: base === undefined ? this.read(c, id) : base });
+      if (this.fresh.has(c)) this.written_.add(c, id);
       if (base !== undefined) {
         cached!.delete(id);
         this.cacheCount--;
@@ -271,6 +314,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.cacheCount -= cached.size;
       this.cache.delete(c);
     }
+    this.fresh.add(c);
   }
 
   /** Commits every pending write and checkpoint now, in one transaction. */
@@ -296,21 +340,32 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   private writePending(): void {
+    const docs = new RowBuffer(this.db, 'INSERT INTO docs (c, id, position, doc) VALUES ', '(?, ?, ?, ?)', ' ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc');
+    const keys = new RowBuffer(this.db, 'INSERT OR IGNORE INTO idx (c, field, key, id) VALUES ', '(?, ?, ?, ?)', '');
+    const added: [field: string, key: string, id: string][] = [];
     for (const [c, writes] of this.pending) {
       const fields = this.indexes.get(c);
-      for (const w of writes.values()) {
+      // In key order: a large commit (a rebuild's) then fills the B-tree's pages one after another.
+      const ordered = writes.size > 1000 ? [...writes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : writes.values();
+      for (const w of ordered) {
         const { doc, position } = w.next;
-        this.stmt.put.run(c, w.id, position, doc === null ? null : JSON.stringify(doc));
+        docs.add(c, w.id, position, doc === null ? null : JSON.stringify(doc));
         if (!fields) continue;
         const before = w.base === ABSENT ? null : w.base.doc;
         for (const field of fields) {
           const old = before ? keysOf(valueAt(before, field)).map((k) => JSON.stringify(k)) : [];
           const now = doc ? keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k)) : [];
           for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
-          for (const key of now) if (!old.includes(key)) this.stmt.addKey.run(c, field, key, w.id);
+          for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
         }
       }
+      // The index rows in key order too.
+      if (added.length > 1000) added.sort((a, b) => compareRows(a, b));
+      for (const [field, key, id] of added) keys.add(c, field, key, id);
+      added.length = 0;
     }
+    docs.end();
+    keys.end();
     for (const name of this.dirtyCheckpoints) this.stmt.setCheckpoint.run(name, this.checkpoints.get(name)!);
   }
 
@@ -321,7 +376,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.flush();
       return;
     }
-    if (!this.timer) {
+    if (!this.timer && this.bulkDepth === 0) {
       this.timer = setTimeout(() => {
         this.timer = null;
         try {
@@ -346,6 +401,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   private read(c: number, id: string): State {
+    if (this.fresh.has(c) && !this.written_.has(c, id)) return ABSENT;
     const row = this.stmt.get.get(c, id);
     if (!row) return ABSENT;
     return { doc: row.doc === null ? null : adoptFrozen(JSON.parse(row.doc) as StoredDoc), position: row.position };
@@ -368,7 +424,89 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     if (c === undefined) {
       c = this.stmt.addCollection.get(name)!.id;
       this.collectionIds.set(name, c);
+      this.fresh.add(c);
     }
     return c;
+  }
+}
+
+/**
+ * A Bloom filter of (collection, id) pairs, of a fixed size (4 MiB): `has` is false only for a pair never added;
+ * true may be wrong (then the file is read, as without the filter). A few million ids keep it well below 10 %.
+ */
+class IdFilter {
+  private static readonly BITS = 1 << 25;
+  private bits: Uint32Array | null = null;
+
+  add(c: number, id: string): void {
+    const bits = (this.bits ??= new Uint32Array(IdFilter.BITS >>> 5));
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      bits[bit >>> 5] |= 1 << (bit & 31);
+    }
+  }
+
+  has(c: number, id: string): boolean {
+    const bits = this.bits;
+    if (!bits) return false;
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      if ((bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  private static hash(c: number, id: string, seed: number): number {
+    let h = Math.imul(seed ^ c, 0x01000193);
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    return (h ^ (h >>> 13)) >>> 0;
+  }
+}
+
+function compareRows(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/** Rows inserted by a statement of many rows at a time (a round trip into SQLite per row costs more than the row). */
+class RowBuffer {
+  private static readonly ROWS = 100;
+  private static readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private values: unknown[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly head: string,
+    private readonly row: string,
+    private readonly tail: string,
+  ) {}
+
+  add(...row: unknown[]): void {
+    for (const v of row) this.values.push(v);
+    if (++this.rows === RowBuffer.ROWS) this.end();
+  }
+
+  /** Inserts what is buffered. */
+  end(): void {
+    if (this.rows === 0) return;
+    this.statement(this.rows).run(...this.values);
+    this.values = [];
+    this.rows = 0;
+  }
+
+  private statement(rows: number): Database.Statement {
+    let cached = RowBuffer.statements.get(this.db);
+    if (!cached) RowBuffer.statements.set(this.db, (cached = new Map()));
+    const sql = `${this.head}${Array.from({ length: rows }, () => this.row).join(', ')}${this.tail}`;
+    let statement = cached.get(sql);
+    if (!statement) cached.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 }

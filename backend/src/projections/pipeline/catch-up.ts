@@ -41,6 +41,21 @@ export interface CatchUpDeps {
  * and its checkpoint reset first, so it is rebuilt from position 0.
  */
 export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
+  // A store that loads in bulk (SQLite) commits a catch-up's writes in large transactions, not every few ms.
+  const inner: object = versionsOf(deps.readModels)?.inner ?? deps.readModels;
+  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress));
+  return catchUp(deps, onProgress);
+}
+
+interface BulkLoader {
+  bulk<T>(load: () => Promise<T>): Promise<T>;
+}
+
+function isBulkLoader(store: object): store is BulkLoader {
+  return typeof (store as Partial<BulkLoader>).bulk === 'function';
+}
+
+async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
   const { store, readModels, projections, typesByProjection, reactors } = deps;
   const versioned = versionsOf(readModels);
   await versioned?.refresh();
