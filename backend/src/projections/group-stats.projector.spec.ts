@@ -73,6 +73,19 @@ describe('group-stats projection', () => {
     expect(await store.get('group-weekly-activity', 'g2:2026-W48')).toBeNull();
   });
 
+  it("counts a rating in the week of its day (the owner's zone), not of the instant it was saved", async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    // Saved on Monday 23 November (W48) for Sunday 22 November (W47), an earlier day filled in.
+    const late = recorded('RatingSubmitted', { ...rated('late', 'bob', 2, '2026-11-23T09:00:00.000Z').data, day: '2026-11-22' }, 100);
+    await applyEvent(store, stats, late);
+    expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 3 });
+    // Its withdrawal names the day, so the same week lets it go.
+    const gone = recorded('RatingWithdrawn', { ratingId: 'late', userId: 'bob', submittedAt: '2026-11-23T09:00:00.000Z', day: '2026-11-22', withdrawnAt: '2026-11-24T09:00:00.000Z', latest: null }, 101);
+    await applyEvent(store, stats, gone);
+    expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2 });
+  });
+
   it('gives the same documents when the events are applied twice', async () => {
     const store = new InMemoryReadModelStore();
     await project(store);

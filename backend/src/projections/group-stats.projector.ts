@@ -1,4 +1,4 @@
-import { isoWeekOf } from '@joy/domain';
+import { isoWeekOfDay, ratingDay } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import { withoutMembership } from './groups.projector';
@@ -91,13 +91,16 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   },
 };
 
-/** The ISO week of an instant, in UTC: `2026-W47` (the one definition of a week, @joy/domain). */
-const utcWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
+/**
+ * The ISO week a rating counts in: that of its day in its owner's zone (`ratingDay`, @joy/domain), e.g. `2026-W47`;
+ * a rating from before days were kept, the UTC week of its time.
+ */
+const weekOfRating = (d: { day?: string; submittedAt: string }) => isoWeekOfDay(ratingDay({ day: d.day, createdAt: d.submittedAt }, 'UTC')!).week;
 
 /** Keyed `<groupId>:<week>` (see weeklyActivityId): `evolve` does not learn which of the rating's groups it is
  * evolving, so the group is in the key only. */
 export interface GroupWeeklyActivityDoc {
-  /** ISO week in UTC, e.g. `2026-W47`. */
+  /** The ISO week its ratings count in (their days), e.g. `2026-W47`. */
   week: string;
   ratingsCount: number;
   /** Distinct members who rated that week. */
@@ -153,9 +156,9 @@ export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
   collection: 'group-weekly-activity',
   eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn'],
   async ids(event, lookup) {
-    const d = dataOf<{ userId: string; submittedAt: string }>(event);
+    const d = dataOf<{ userId: string; submittedAt: string; day?: string }>(event);
     const member = await lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId);
-    const week = utcWeek(d.submittedAt);
+    const week = weekOfRating(d);
     // A correction or withdrawal: the week of the rating in each group the member is in (evolve changes only the
     // documents that hold the rating). A group they left since keeps counting the rating as it was.
     const groups = event.type === 'RatingSubmitted' ? (member?.groups ?? []).filter((g) => g.seq < event.position) : (member?.groups ?? []);
@@ -171,7 +174,7 @@ export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
     }
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: WeeklyRating = { id: d.ratingId, userId: d.userId, tenths: Math.round(d.overallScore * 10) };
-    if (!doc) return weekOf(utcWeek(d.submittedAt), [rating]);
+    if (!doc) return weekOf(weekOfRating(d), [rating]);
     if (doc.ratings) return doc.ratings.some((r) => r.id === rating.id) ? doc : weekOf(doc.week, [...doc.ratings, rating]);
     // A document from before the list: counts on as it did.
     const current = doc;

@@ -112,6 +112,7 @@ describe('ratings decider', () => {
             ratingId: 'r2',
             userId: 'u1',
             submittedAt: r2.at.toISOString(),
+            day: '2026-11-20', // the week it counted in
             withdrawnAt: later.toISOString(),
             latest: { ratingId: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 5, overallScore: 3.4, submittedAt: at.toISOString(), day: '2026-11-20' },
           },

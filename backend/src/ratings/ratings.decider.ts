@@ -36,7 +36,15 @@ export type RatingCorrected = DomainEvent<'RatingCorrected', RatingFacts & { cor
  */
 export type RatingWithdrawn = DomainEvent<
   'RatingWithdrawn',
-  { ratingId: string; userId: string; submittedAt: string; withdrawnAt: string; latest: Omit<RatingFacts, 'userId' | 'note'> | null }
+  {
+    ratingId: string;
+    userId: string;
+    submittedAt: string;
+    /** The withdrawn rating's day (the week it counted in); absent on events from before days were kept. */
+    day?: string;
+    withdrawnAt: string;
+    latest: Omit<RatingFacts, 'userId' | 'note'> | null;
+  }
 >;
 export type RatingEvent = RatingSubmitted | RatingCorrected | RatingWithdrawn;
 
@@ -257,7 +265,7 @@ function decideWithdraw({ ratingId, userId, at }: WithdrawRating, state: Ratings
   return [
     {
       type: 'RatingWithdrawn',
-      data: { ratingId, userId, submittedAt: rating.submittedAt, withdrawnAt: at.toISOString(), latest: latest ? latestFacts : null },
+      data: { ratingId, userId, submittedAt: rating.submittedAt, day: rating.day, withdrawnAt: at.toISOString(), latest: latest ? latestFacts : null },
     },
   ];
 }
