@@ -17,7 +17,7 @@ import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
 import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
-import { checkKeyFile } from './ops/integrity';
+import { checkKeyFile, RefusedToStart } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { BullMqQueue } from './queue/bullmq-queue';
@@ -77,7 +77,7 @@ export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'data
  * be rebuilt into a new version while the active one serves (`npm run projections -- rebuild <name>`).
  */
 export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): VersionedReadModelStore {
-  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : new SqliteReadModelStore(join(config.dataDir, 'read-models.sqlite'));
+  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
   return new VersionedReadModelStore(
     inner,
     PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((projector) => projector.collection))] })),
@@ -186,4 +186,21 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await redis?.quit();
     },
   };
+}
+
+/**
+ * The embedded default's read models. A file SQLite cannot read is refused by name: it holds only what the events
+ * say, so moving it aside is safe, and the next start builds it again (the port answers 503 "starting" meanwhile).
+ */
+function openReadModelFile(file: string): SqliteReadModelStore {
+  try {
+    return new SqliteReadModelStore(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
+    throw new RefusedToStart(
+      `${file} is damaged (${code}: ${(err as Error).message}). It holds only the read models, which Joy builds from the events: ` +
+        `move it aside (mv "${file}" "${file}.damaged") and start again; the first start rebuilds them.`,
+    );
+  }
 }

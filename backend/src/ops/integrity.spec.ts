@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
@@ -96,5 +96,24 @@ describe('start-up integrity', () => {
     await app.start({ ACCEPT_LOST_KEYS: '1' });
     await app.stop();
     await app.start(); // the loss was accepted once, for good
+  });
+
+  it('refuses to start on a damaged read-models.sqlite, naming it and the way out; moved aside, the next start rebuilds it', async () => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'cy@integrity.example', 'Cy');
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(1))).status).toBe(201);
+    await app.stop();
+    const file = join(app.dataDir, 'read-models.sqlite');
+    writeFileSync(file, 'not a database, but long enough to be read as one by SQLite: '.repeat(100));
+    for (const extra of ['-wal', '-shm']) rmSync(`${file}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${file} is damaged`);
+    expect(refused.output).toContain(`mv "${file}" "${file}.damaged"`);
+
+    renameSync(file, `${file}.damaged`);
+    await app.start();
+    expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(1);
   });
 });
