@@ -31,6 +31,34 @@ function Thanks({ care }: { care: ReceivedCareActionView }) {
   );
 }
 
+/** One care action in a list (received on Home, sent on /care/sent): kind, title, message, when, status, and `children`. */
+export function CareListItem({
+  care,
+  title,
+  children,
+}: {
+  care: { kind: Parameters<typeof CareIcon>[0]['kind']; message: string | null; sentAt: string; status: Parameters<typeof statusText>[0] };
+  title: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <li className="care-received__item">
+      <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
+      <div className="care-received__text">
+        <span className="care-received__title">{title}</span>
+        {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
+        <span className="care-received__meta">
+          <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
+            {receivedWhen(care.sentAt)}
+          </time>
+          <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
+          {children}
+        </span>
+      </div>
+    </li>
+  );
+}
+
 /** Home: "Care You Received", newest first; shown only when there is some. */
 export function CareReceived() {
   const received = useReceivedCare();
@@ -40,20 +68,9 @@ export function CareReceived() {
     <Card title={<h2 className="card-title">Care You Received</h2>} className="home-card care-received">
       <ul className="care-received__list" data-testid="care-received">
         {list.map((care) => (
-          <li key={care.id} className="care-received__item">
-            <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
-            <div className="care-received__text">
-              <span className="care-received__title">{receivedTitle(care)}</span>
-              {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
-              <span className="care-received__meta">
-                <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
-                  {receivedWhen(care.sentAt)}
-                </time>
-                <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
-                <Thanks care={care} />
-              </span>
-            </div>
-          </li>
+          <CareListItem key={care.id} care={care} title={receivedTitle(care)}>
+            <Thanks care={care} />
+          </CareListItem>
         ))}
       </ul>
     </Card>

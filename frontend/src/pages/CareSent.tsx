@@ -1,7 +1,7 @@
 import { HeartOutlined } from '@ant-design/icons';
-import { Avatar, Card, Tag, Typography } from 'antd';
-import { CareIcon } from '../care/CareIcon';
-import { receivedWhen, sentTitle, statusText } from '../care/logic';
+import { Card, Tag, Typography } from 'antd';
+import { CareListItem } from '../care/CareReceived';
+import { sentTitle } from '../care/logic';
 import { useSentCare } from '../care/queries';
 import '../care/care.css';
 import { LinkButton } from '../components/LinkButton';
@@ -34,24 +34,13 @@ export default function CareSentPage() {
         <Card>
           <ul className="care-received__list" data-testid="care-sent">
             {list.map((care) => (
-              <li key={care.id} className="care-received__item">
-                <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
-                <div className="care-received__text">
-                  <span className="care-received__title">{sentTitle(care)}</span>
-                  {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
-                  <span className="care-received__meta">
-                    <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
-                      {receivedWhen(care.sentAt)}
-                    </time>
-                    <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
-                    {care.thankedAt && (
-                      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt)}`}>
-                        Thanked
-                      </Tag>
-                    )}
-                  </span>
-                </div>
-              </li>
+              <CareListItem key={care.id} care={care} title={sentTitle(care)}>
+                {care.thankedAt && (
+                  <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt)}`}>
+                    Thanked
+                  </Tag>
+                )}
+              </CareListItem>
             ))}
           </ul>
         </Card>
