@@ -63,4 +63,23 @@ describe('the History page', () => {
     expect(within(items[0]).getByRole('button', { name: /Edit rating/ })).toBeInTheDocument();
     expect(asked).toEqual([String(year)]);
   });
+
+  it('says when nothing is rated yet this year, with the way to rate, and when the ratings cannot be loaded', async () => {
+    const year = new Date().getFullYear();
+    installFakeServer({
+      'GET /api/joy-ratings': async () => ({ status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } }),
+      [`GET /api/joy-ratings/calendar?year=${year}`]: async () => ({ status: 200, body: { year, days: [], currentStreak: 0, longestStreak: 0 } }),
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <HistoryPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(`No ratings in ${year} yet.`, { exact: false })).toBeInTheDocument();
+    expect(screen.getByText('Rate today on Home').closest('a')).toHaveAttribute('href', '/');
+    expect(await screen.findByText('Your ratings could not be loaded. Please reload the page.')).toBeInTheDocument();
+    expect(screen.queryAllByTestId('rating-history-item')).toHaveLength(0);
+  });
 });

@@ -5,6 +5,7 @@ import { ChartTable } from '../charts/ChartTable';
 import { EChart } from '../charts/EChart';
 import { RatingHistory } from '../components/RatingHistory';
 import { PageHeader } from '../components/PageHeader';
+import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/PageLoading';
 import { StatCard } from '../dashboard/StatCard';
 import { calendarOption } from '../history/calendarOption';
@@ -51,7 +52,11 @@ export default function HistoryPage() {
           <Typography.Text type="danger">Your calendar could not be loaded. Please reload the page.</Typography.Text>
         ) : (
           <>
-            {cal.days.length === 0 && <Typography.Paragraph type="secondary">No ratings in {year} yet.</Typography.Paragraph>}
+            {cal.days.length === 0 && (
+              <Typography.Paragraph type="secondary">
+                No ratings in {year} yet. {year === thisYear && <Link to="/">Rate today on Home</Link>}
+              </Typography.Paragraph>
+            )}
             <EChart
               className="history-calendar__chart"
               option={option}
@@ -67,6 +72,7 @@ export default function HistoryPage() {
           </>
         )}
       </Card>
+      {ratings.isError && <Typography.Text type="danger">Your ratings could not be loaded. Please reload the page.</Typography.Text>}
       {ratings.data && ratings.data.length > 0 && <RatingHistory ratings={ratings.data} />}
     </div>
   );
