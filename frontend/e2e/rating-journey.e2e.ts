@@ -66,10 +66,19 @@ describe('a person signs in, rates their joy, and signs out', () => {
     const { page, context } = await newPage(browser);
     await signInThroughLanding(page, server.baseUrl, 'bob@example.com', 'Bob');
     await page.getByText('Welcome back, Bob!').waitFor();
+    // Sign-in is held until the toast has been seen: on a busy machine the toast's 500 ms can pass before the
+    // test looks, and the page has gone on to sign-in by then.
+    let releaseSignIn!: () => void;
+    const toastSeen = new Promise<void>((resolve) => (releaseSignIn = resolve));
+    await page.route('**/api/login**', async (route) => {
+      await toastSeen;
+      await route.continue();
+    });
     // The session ends behind the page's back (as when it expires).
     await context.clearCookies();
     await page.getByRole('button', { name: 'Save Rating' }).click();
     await page.getByText('You are logged out. Logging in again...').waitFor();
+    releaseSignIn();
     await page.waitForURL(/\/oidc\/interaction\//);
     await context.close();
   });
