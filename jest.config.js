@@ -10,10 +10,11 @@
 /** Tests read the shared domain package from its source, so they never need it built first. */
 const domainSource = { '^@joy/domain$': '<rootDir>/packages/domain/src/index.ts' };
 
-/** Backend specs of pure code: deciders, projectors, analytics, rules, the error mapping, the in-memory stores. */
+/** Backend specs of pure code: deciders, projectors, request bodies through the validation pipe, analytics, rules, the error mapping, the in-memory stores. */
 const BACKEND_UNIT = [
   '**/*.decider.spec.ts',
   '**/*.projector.spec.ts',
+  '**/*.dto.spec.ts',
   '**/insights/analytics.spec.ts',
   '**/names/name-rule.spec.ts',
   '**/http/api-exception.filter.spec.ts',

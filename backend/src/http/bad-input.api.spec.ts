@@ -70,6 +70,16 @@ describe('bad input never breaks anything', () => {
     });
   }
 
+  // The name rule over HTTP, once (groups/groups.dto.spec.ts and names/name-rule.spec.ts have the rest of it).
+  it('refuses a group name with a right-to-left override: 400 naming the field, nothing stored', async () => {
+    const before = await app.running.infra.store.headPosition();
+    const res = await api(app.baseUrl, cookie).post('/api/groups', { name: 'Family\u202Eylimaf' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('name must not contain control, direction-changing or invisible characters');
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: res.body.message, errors: [{ field: 'name', message: res.body.message }] });
+    expect(await app.running.infra.store.headPosition()).toBe(before);
+  });
+
   it('does not let a __proto__ key pollute any object', async () => {
     await api(app.baseUrl, cookie).post('/api/groups').set('Content-Type', 'application/json').send('{"__proto__": {"polluted": "yes"}, "name": "x"}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -5,12 +5,38 @@ import { metadataFor } from '../event-store/decider';
 import { runSignInFlow } from './dev-sign-in-client';
 import { identityLinkStream, legacyIdentityLinkStream } from './identity.decider';
 
+/** The form of the development sign-in, reached as a browser would; returns its URL and cookies. */
+async function openSignInForm(baseUrl: string): Promise<{ url: string; cookie: string }> {
+  const cookies = new Map<string, string>();
+  const go = async (url: string) => {
+    const res = await fetch(new URL(url, baseUrl), { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return res;
+  };
+  let res = await go('/api/login');
+  for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
+    const next = res.headers.get('location')!;
+    if (next.includes('/oidc/interaction/')) {
+      await go(next);
+      return { url: `${new URL(next, baseUrl).pathname}/login`, cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    }
+    res = await go(next);
+  }
+  throw new Error('no sign-in form');
+}
+
+/** One app for the whole file: each case signs in people of its own, and the restarts keep everyone's data. */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.destroy());
+
 describe('sign-in over HTTP (embedded default, development provider)', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.destroy());
 
   it('answers 401 Unauthorized to a signed-out caller', async () => {
     const res = await api(app.baseUrl).get('/api/auth/user');
@@ -95,11 +121,6 @@ describe('sign-in over HTTP (embedded default, development provider)', () => {
 });
 
 describe('identity links under keyed names, and the links of installs before them', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.destroy());
 
   const issuer = () => `${app.config.publicUrl}/oidc`;
   const linkEvents = async (stream: string) => (await app.running.infra.store.readStream(stream)).map((e) => ({ type: e.type, userId: e.data.userId }));
@@ -138,48 +159,43 @@ describe('identity links under keyed names, and the links of installs before the
 
 describe('the upgrade of identity links at start-up (embedded default)', () => {
   it('renames a live legacy link to its keyed name and drops the legacy link of a deleted account', async () => {
-    const app = await startTestApp();
-    try {
-      const store = app.running.infra.store;
-      const issuer = `${app.config.publicUrl}/oidc`;
-      const ctx = { actorUserId: 'system', now: new Date() };
-      const at = ctx.now.toISOString();
-      // As an install before keyed hashes left them: one live person, one whose account was deleted.
-      const live = { userId: 'UpgradedLiveUser000001', email: 'still.here@example.com' };
-      const gone = { userId: 'UpgradedGoneUser000001', email: 'long.gone@example.com' };
-      for (const p of [live, gone]) {
-        await store.appendToStream(legacyIdentityLinkStream(issuer, p.email), [{ type: 'IdentityLinked', data: { userId: p.userId, linkedAt: at }, metadata: metadataFor(ctx, `link-${p.userId}`) }], { expectedVersion: 0 });
-        const registered = { userId: p.userId, issuer, subject: p.email, email: p.email, firstName: 'Up', profileImageUrl: null };
-        await store.appendToStream(`user-${p.userId}`, [{ type: 'UserRegistered', data: registered, metadata: metadataFor(ctx, `reg-${p.userId}`) }], { expectedVersion: 0 });
-      }
-      await store.appendToStream(
-        legacyIdentityLinkStream(issuer, gone.email),
-        [{ type: 'IdentityUnlinked', data: { userId: gone.userId, reason: 'account_deleted', unlinkedAt: at }, metadata: metadataFor(ctx, `unlink-${gone.userId}`) }],
-        { expectedVersion: 1 },
-      );
-
-      await app.stop();
-      await app.restart();
-      const after = app.running.infra.store;
-      const names = async (stream: string) => (await after.readStream(stream)).map((e) => `${e.streamVersion}:${e.type}:${e.data.userId}`);
-      expect(await names(legacyIdentityLinkStream(issuer, live.email))).toEqual([]);
-      expect(await names(identityLinkStream(app.running.infra.lookup, issuer, live.email))).toEqual([`1:IdentityLinked:${live.userId}`]);
-      expect(await names(legacyIdentityLinkStream(issuer, gone.email))).toEqual([]);
-      expect(await names(identityLinkStream(app.running.infra.lookup, issuer, gone.email))).toEqual([]);
-
-      const cookie = await signIn(app.baseUrl, live.email, 'Up');
-      expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.id).toBe(live.userId);
-      const fresh = await signIn(app.baseUrl, gone.email, 'Up');
-      expect((await api(app.baseUrl, fresh).get('/api/auth/user')).body.id).not.toBe(gone.userId);
-    } finally {
-      await app.destroy();
+    const store = app.running.infra.store;
+    const issuer = `${app.config.publicUrl}/oidc`;
+    const ctx = { actorUserId: 'system', now: new Date() };
+    const at = ctx.now.toISOString();
+    // As an install before keyed hashes left them: one live person, one whose account was deleted.
+    const live = { userId: 'UpgradedLiveUser000001', email: 'still.here@example.com' };
+    const gone = { userId: 'UpgradedGoneUser000001', email: 'long.gone@example.com' };
+    for (const p of [live, gone]) {
+      await store.appendToStream(legacyIdentityLinkStream(issuer, p.email), [{ type: 'IdentityLinked', data: { userId: p.userId, linkedAt: at }, metadata: metadataFor(ctx, `link-${p.userId}`) }], { expectedVersion: 0 });
+      const registered = { userId: p.userId, issuer, subject: p.email, email: p.email, firstName: 'Up', profileImageUrl: null };
+      await store.appendToStream(`user-${p.userId}`, [{ type: 'UserRegistered', data: registered, metadata: metadataFor(ctx, `reg-${p.userId}`) }], { expectedVersion: 0 });
     }
+    await store.appendToStream(
+      legacyIdentityLinkStream(issuer, gone.email),
+      [{ type: 'IdentityUnlinked', data: { userId: gone.userId, reason: 'account_deleted', unlinkedAt: at }, metadata: metadataFor(ctx, `unlink-${gone.userId}`) }],
+      { expectedVersion: 1 },
+    );
+
+    await app.stop();
+    await app.restart();
+    const after = app.running.infra.store;
+    const names = async (stream: string) => (await after.readStream(stream)).map((e) => `${e.streamVersion}:${e.type}:${e.data.userId}`);
+    expect(await names(legacyIdentityLinkStream(issuer, live.email))).toEqual([]);
+    expect(await names(identityLinkStream(app.running.infra.lookup, issuer, live.email))).toEqual([`1:IdentityLinked:${live.userId}`]);
+    expect(await names(legacyIdentityLinkStream(issuer, gone.email))).toEqual([]);
+    expect(await names(identityLinkStream(app.running.infra.lookup, issuer, gone.email))).toEqual([]);
+
+    const cookie = await signIn(app.baseUrl, live.email, 'Up');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.id).toBe(live.userId);
+    const fresh = await signIn(app.baseUrl, gone.email, 'Up');
+    expect((await api(app.baseUrl, fresh).get('/api/auth/user')).body.id).not.toBe(gone.userId);
   });
 });
 
 describe('a session cookie of one install', () => {
   it('is worthless on another, even one holding the same session rows (each install signs with its own secret)', async () => {
-    const first = await startTestApp();
+    const first = app;
     const cookie = await signIn(first.baseUrl, 'traveller@example.com', 'Traveller');
     expect((await api(first.baseUrl, cookie).get('/api/auth/user')).status).toBe(200);
     await first.stop();
@@ -194,7 +210,41 @@ describe('a session cookie of one install', () => {
     } finally {
       await other.destroy();
       await first.restart();
-      await first.destroy();
     }
+  });
+});
+
+describe('the development sign-in form: the name rule on the first name (names/name-rule.spec.ts has the rule itself)', () => {
+  async function submitSignInForm(firstName: string): Promise<Response> {
+    const form = await openSignInForm(app.baseUrl);
+    return fetch(new URL(form.url, app.baseUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie },
+      body: new URLSearchParams({ email: 'eve@example.com', firstName }).toString(),
+    });
+  }
+
+  it('refuses a direction override in the first name on the development sign-in form, naming the field', async () => {
+    const res = await submitSignInForm('Ada\u202E');
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('First name must not contain control, direction-changing or invisible characters');
+  });
+
+  it('answers a huge field on the development sign-in form with 413 and the form, never 500 or an echo', async () => {
+    const huge = 'x'.repeat(50 * 1024);
+    const res = await submitSignInForm(huge);
+    expect(res.status).toBe(413);
+    const page = await res.text();
+    expect(page).toContain('The form was too large');
+    expect(page).not.toContain('xxxxxxxxxx');
+  });
+
+  it('refuses a first name over 80 characters without echoing it whole', async () => {
+    const res = await submitSignInForm('y'.repeat(5000));
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    expect(page).toContain('First name can be at most 80 characters.');
+    expect(page).not.toContain('y'.repeat(81));
   });
 });

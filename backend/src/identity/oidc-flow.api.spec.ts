@@ -88,12 +88,19 @@ describe('OpenID Connect with an external OIDC_ISSUER: PKCE and nonce too', () =
   let app: TestApp;
   const seen: URLSearchParams[] = [];
   const tokenRequests: URLSearchParams[] = [];
+  // The provider's "login page" signs in whoever the test chose, with these claims.
+  const claimed: Record<string, { email: string; given_name: string }> = {
+    'external-subject-1': { email: 'ext@example.com', given_name: 'Extra' },
+    spoofer: { email: 'spoofer@example.com', given_name: 'Ada\u202Egnp.exe' },
+    zoe: { email: 'zoe@example.com', given_name: 'Zoe\u0308' },
+  };
+  let next = 'external-subject-1';
 
   beforeAll(async () => {
     provider = await startExternalProvider({
       clientId: 'joy-external',
-      claims: () => ({ email: 'ext@example.com', given_name: 'Extra' }),
-      accountId: () => 'external-subject-1',
+      claims: (id) => claimed[id],
+      accountId: () => next,
       before: (server) => {
         server.use((req, _res, next) => {
           if (req.path === '/auth') seen.push(new URLSearchParams(req.url.split('?')[1]));
@@ -120,5 +127,25 @@ describe('OpenID Connect with an external OIDC_ISSUER: PKCE and nonce too', () =
     expect(seen[0].get('code_challenge_method')).toBe('S256');
     expect(seen[0].get('nonce')).toBeTruthy();
     expect(tokenRequests[0].get('code_verifier')).toMatch(/^[\w-]{43}$/);
+  });
+
+  async function signInAs(account: string): Promise<string> {
+    next = account;
+    const cookie = await signInThroughProvider(app.baseUrl);
+    if (!cookie) throw new Error('no session');
+    return cookie;
+  }
+
+  // Names claimed by the provider go through the same name rule (names/name-rule.ts): a claimed name with a
+  // direction override is never shown (null; the person still signs in), and a name is stored in NFC.
+  it('signs in a person whose claimed name has a direction override, and never shows that name', async () => {
+    const cookie = await signInAs('spoofer');
+    const me = (await api(app.baseUrl, cookie).get('/api/auth/user')).body;
+    expect(me).toMatchObject({ email: 'spoofer@example.com', firstName: null });
+  });
+
+  it('stores a claimed name in NFC', async () => {
+    const cookie = await signInAs('zoe');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.firstName).toBe('Zo\u00EB');
   });
 });

@@ -31,6 +31,17 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
   });
   afterAll(() => app.destroy());
 
+  // First, before anyone signs in: the store must still be empty afterwards.
+  it('starts no stored session for a visitor: /api/login, the API and the provider pages leave the session store empty', async () => {
+    await fetch(`${app.baseUrl}/api/login`, { redirect: 'manual' });
+    await providerPage(app);
+    await api(app.baseUrl).get('/api/auth/user');
+    await api(app.baseUrl).get('/api/groups');
+    await api(app.baseUrl).post('/api/joy-ratings', {});
+    await signInWithPassword(app.baseUrl, 'nobody@example.com', 'wrong-password-here');
+    // sessions.sqlite, or Redis when the suite runs on the production backends (TEST_APP_BACKENDS=env).
+    expect(await storedSessionCount(app)).toBe(0);
+  });
   it('shows Sign in with Email and Password, links to Create account, and has no password-less form', async () => {
     const { status, html, cacheControl } = await providerPage(app);
     expect(status).toBe(200);
@@ -170,28 +181,23 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
   it('tells every visitor that this install is no demo', async () => {
     expect((await api(app.baseUrl).get('/api/install')).body).toEqual({ demo: false, optIns: [] });
   });
+
+  // The wrong passwords above are far from the address limit (20) that the last describe block reaches.
+  it('throttles wrong passwords per account: after 5 wrong passwords, 429 "Too many attempts, try again in 15 minutes", even with the right one', async () => {
+    const email = 'ingrid.throttle@example.com';
+    await signUp(app.baseUrl, { ...ADA, email });
+    for (let i = 0; i < 5; i++) expect((await signInWithPassword(app.baseUrl, email, `wrong-password-${i}`)).status).toBe(401);
+    const blocked = await signInWithPassword(app.baseUrl, email, ADA.password);
+    expect(blocked.status).toBe(429);
+    expect(blocked.cookie).toBeNull();
+    expect(text(blocked.html)).toContain('Too many attempts, try again in 15 minutes.');
+    // Another account from the same address is not blocked by it.
+    await signUp(app.baseUrl, { ...ADA, email: 'jorunn.ok@example.com' });
+    expect((await signInWithPassword(app.baseUrl, 'jorunn.ok@example.com', ADA.password)).cookie).not.toBeNull();
+  });
 });
 
 // One app per describe block: passport's strategy is one per process, so two apps may not live side by side.
-describe('sessions of visitors', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp(REAL);
-  });
-  afterAll(() => app.destroy());
-
-  it('starts no stored session for a visitor: /api/login, the API and the provider pages leave the session store empty', async () => {
-    await fetch(`${app.baseUrl}/api/login`, { redirect: 'manual' });
-    await providerPage(app);
-    await api(app.baseUrl).get('/api/auth/user');
-    await api(app.baseUrl).get('/api/groups');
-    await api(app.baseUrl).post('/api/joy-ratings', {});
-    await signInWithPassword(app.baseUrl, 'nobody@example.com', 'wrong-password-here');
-    // sessions.sqlite, or Redis when the suite runs on the production backends (TEST_APP_BACKENDS=env).
-    expect(await storedSessionCount(app)).toBe(0);
-  });
-});
-
 describe('SIGNUP=closed', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -211,25 +217,13 @@ describe('SIGNUP=closed', () => {
   });
 });
 
-describe('throttling wrong passwords', () => {
+// An app of its own: once the address is blocked, nobody signs in from it with a password.
+describe('throttling wrong passwords per address', () => {
   let app: TestApp;
-  beforeEach(async () => {
+  beforeAll(async () => {
     app = await startTestApp(REAL);
   });
-  afterEach(() => app.destroy());
-
-  it('per account: after 5 wrong passwords, 429 "Too many attempts, try again in 15 minutes", even with the right one', async () => {
-    const email = 'ingrid.throttle@example.com';
-    await signUp(app.baseUrl, { ...ADA, email });
-    for (let i = 0; i < 5; i++) expect((await signInWithPassword(app.baseUrl, email, `wrong-password-${i}`)).status).toBe(401);
-    const blocked = await signInWithPassword(app.baseUrl, email, ADA.password);
-    expect(blocked.status).toBe(429);
-    expect(blocked.cookie).toBeNull();
-    expect(text(blocked.html)).toContain('Too many attempts, try again in 15 minutes.');
-    // Another account from the same address is not blocked by it.
-    await signUp(app.baseUrl, { ...ADA, email: 'jorunn.ok@example.com' });
-    expect((await signInWithPassword(app.baseUrl, 'jorunn.ok@example.com', ADA.password)).cookie).not.toBeNull();
-  });
+  afterAll(() => app.destroy());
 
   it('per address: 20 wrong passwords over many e-mails block that address, whatever X-Forwarded-For it sends', async () => {
     await signUp(app.baseUrl, { ...ADA, email: 'kolfinna.real@example.com' });
