@@ -3,8 +3,14 @@ import { MESSAGES } from './groups.decider';
 
 interface Group { id: string; name: string; description: string | null; inviteCode: string; createdAt: string }
 
+/** One app for the file: each block signs in people of its own. */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.destroy());
+
 describe('groups over HTTP', () => {
-  let app: TestApp;
   let ada: string;
   let bob: string;
   let cy: string;
@@ -19,13 +25,11 @@ describe('groups over HTTP', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
     ada = await signIn(app.baseUrl, 'ada@example.com', 'Ada');
     bob = await signIn(app.baseUrl, 'bob@example.com', 'Bob');
     cy = await signIn(app.baseUrl, 'cy@example.com', '');
     for (const [name, cookie] of Object.entries({ ada, bob, cy })) ids[name] = (await as(cookie).get('/api/auth/user')).body.id;
   });
-  afterAll(() => app.destroy());
 
   it('refuses every groups route to a signed-out caller with 401', async () => {
     const before = await head();
@@ -237,13 +241,8 @@ describe('groups over HTTP', () => {
 });
 
 describe('leaving a group over HTTP', () => {
-  let app: TestApp;
   const as = (cookie?: string) => api(app.baseUrl, cookie);
   const head = () => app.running.infra.store.headPosition();
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.destroy());
 
   it('lets a member leave: gone from their list, 404 for them, one member fewer for the others; nobody else can make them leave', async () => {
     const [ann, ben, outsider] = [
@@ -295,5 +294,56 @@ describe('leaving a group over HTTP', () => {
     expect(join.status).toBe(404);
     expect(join.body.code).toBe('group.invite_not_found');
     expect((await as(fay).get('/api/groups')).body).toEqual([]);
+  });
+});
+
+describe('groups under concurrent requests', () => {
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+
+  it('lets exactly one of 10 simultaneous joins of one user to one group through; the rest get 409', async () => {
+    const ada = await signIn(app.baseUrl, 'ada@race.example', 'Ada');
+    const bob = await signIn(app.baseUrl, 'bob@race.example', 'Bob');
+    const bobId = (await as(bob).get('/api/auth/user')).body.id;
+    const group = (await as(ada).post('/api/groups', { name: 'Family' })).body;
+
+    const results = await Promise.all(Array.from({ length: 10 }, () => as(bob).post('/api/groups/join', { inviteCode: group.inviteCode })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    for (const r of results.filter((r) => r.status === 409)) expect(r.body.message).toBe('You are already a member of this group.');
+
+    const joins = (await app.running.infra.store.readStream(`user-${bobId}`)).filter((e) => e.type === 'MemberJoined');
+    expect(joins).toHaveLength(1);
+    expect(joins[0].data).toMatchObject({ groupId: group.id, role: 'member' });
+    expect((await as(ada).get(`/api/groups/${group.id}`)).body.memberCount).toBe(2);
+  });
+
+  it('gives 20 simultaneous creations (7 users, up to 3 each) 20 different invite codes', async () => {
+    const users = await Promise.all(Array.from({ length: 7 }, (_, i) => signIn(app.baseUrl, `u${i}@race.example`, `U${i}`)));
+    // 6 users × 3 + 1 user × 2 = 20, every user within the free plan.
+    const creations = users.flatMap((cookie, i) => Array.from({ length: i < 6 ? 3 : 2 }, (_, n) => ({ cookie, name: `Group ${i}.${n}` })));
+    expect(creations).toHaveLength(20);
+
+    const results = await Promise.all(creations.map(({ cookie, name }) => as(cookie).post('/api/groups', { name })));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const codes = results.map((r) => r.body.inviteCode as string);
+    expect(new Set(codes).size).toBe(20);
+
+    const reserved = (await app.running.infra.store.readAll({ from: 0, limit: 10_000 })).filter((e) => e.type === 'InviteCodeReserved');
+    expect(new Set(reserved.map((e) => e.streamId)).size).toBe(reserved.length);
+    for (const [i, cookie] of users.entries()) {
+      expect((await as(cookie).get('/api/groups')).body).toHaveLength(i < 6 ? 3 : 2);
+    }
+  });
+
+  it('keeps a free user at 3 groups when 5 creations race', async () => {
+    const cy = await signIn(app.baseUrl, 'cy@race.example', 'Cy');
+    const results = await Promise.all(Array.from({ length: 5 }, (_, n) => as(cy).post('/api/groups', { name: `Race ${n}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of results.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(403);
+      expect(r.body.message).toBe('Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.');
+    }
+    // A group that lost the race for the last slot has no members: nobody sees it.
+    expect((await as(cy).get('/api/groups')).body).toHaveLength(3);
   });
 });

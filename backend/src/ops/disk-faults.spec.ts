@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AppProcess, startAppProcess } from '../bench/app-process';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { api, signIn } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 
 jest.setTimeout(90_000);
 
@@ -37,8 +38,9 @@ describe('a full disk', () => {
     expect(acknowledged.length).toBeGreaterThan(5);
     expect(refused).toEqual({ status: 503, retryAfter: '30', message: 'Saving is unavailable right now, so nothing was saved. Please try again later.' });
 
-    await new Promise((r) => setTimeout(r, 1100)); // past the cached probe
-    const health = await api(app.baseUrl).get('/api/health');
+    // Health probes a write at most once a second: wait until it has probed since the disk filled.
+    let health = await api(app.baseUrl).get('/api/health');
+    await waitUntil(async () => (health = await api(app.baseUrl).get('/api/health')).status !== 200, 5000, 50);
     expect(health.status).toBe(503);
     expect(health.body.eventStore.ok).toBe(false);
     expect(health.body.eventStore.error).toMatch(/^events\.sqlite: /);
