@@ -74,8 +74,8 @@ describe('EventStoreDB faults, on the wire', () => {
     const before = standIn.subscriptionRequests;
     const iterator = store.subscribe({ from: 0 })[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toBeInstanceOf(EventStoreRefusedError);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // a window for a spinning retry: nothing to wait for
-    // Asked for once, refused, never again.
+    // Asked for once, refused, never again: the subscription has ended (nothing left in it that could retry).
+    await expect(iterator.next()).resolves.toEqual({ done: true, value: undefined });
     expect(standIn.subscriptionRequests - before).toBe(1);
   });
 
@@ -87,7 +87,8 @@ describe('EventStoreDB faults, on the wire', () => {
     standIn.dropSubscriptions(); // it resubscribes (a drop is retried) and is refused
     await expect(pending).rejects.toThrow(/denied access \(/);
     const requests = standIn.subscriptionRequests;
-    await new Promise((resolve) => setTimeout(resolve, 500)); // a window for a spinning retry: nothing to wait for
+    // The subscription has ended (nothing left in it that could resubscribe), and asked no more.
+    await expect(iterator.next()).resolves.toEqual({ done: true, value: undefined });
     expect(standIn.subscriptionRequests).toBe(requests);
   });
 

@@ -98,15 +98,20 @@ describe('health', () => {
     repair.prepare("DELETE FROM events WHERE event_id = 'damaged-1'").run();
     repair.close();
   });
+});
 
-  // Last: the key file stays lost for the rest of this app's life.
-  it('answers 503 naming keys.sqlite when it disappears under the running app, and what to do before the next start', async () => {
-    await waitUntil(async () => (await api(app.baseUrl).get('/api/health')).status === 200, 5000, 50);
-    expect((await api(app.baseUrl).get('/api/health')).status).toBe(200);
-    rmSync(join(app.config.dataDir, 'keys.sqlite'));
-    const res = await api(app.baseUrl).get('/api/health');
-    expect(res.status).toBe(503);
-    expect(res.body.keys.ok).toBe(false);
-    expect(res.body.keys.error).toMatch(/^keys\.sqlite was removed from the data directory while the app runs: restore it from a backup/);
+describe('health when keys.sqlite disappears under the running app', () => {
+  it('answers 503 naming keys.sqlite and what to do before the next start', async () => {
+    const app = await startTestApp();
+    try {
+      expect((await api(app.baseUrl).get('/api/health')).status).toBe(200);
+      rmSync(join(app.config.dataDir, 'keys.sqlite'));
+      const res = await api(app.baseUrl).get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body.keys.ok).toBe(false);
+      expect(res.body.keys.error).toMatch(/^keys\.sqlite was removed from the data directory while the app runs: restore it from a backup/);
+    } finally {
+      await app.destroy();
+    }
   });
 });
