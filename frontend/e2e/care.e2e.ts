@@ -69,11 +69,12 @@ describe('care actions: a premium member sends flowers to a member who rated low
     await card.getByText('Flowers from Ana').waitFor();
     await card.getByText('Thinking of you, Bea. Coffee on Sunday?').waitFor();
     await card.getByText('Today').waitFor();
-    for (let i = 0; i < 20 && (await card.getByText('Delivered').count()) === 0; i++) {
-      await bea.page.waitForTimeout(250);
-      await bea.page.reload();
-      await bea.page.getByRole('heading', { name: 'Care You Received' }).waitFor();
+    // The reactor fulfils it in the background: wait until the API says so (not a fixed time), then show it.
+    const delivered = async () => ((await (await bea.page.request.get(`${server.baseUrl}/api/care-actions/received`)).json()) as { status: string }[]).some((c) => c.status === 'fulfilled');
+    for (const deadline = Date.now() + 5_000; !(await delivered()); ) {
+      if (Date.now() > deadline) throw new Error('the flowers were never delivered');
     }
+    await bea.page.reload();
     await card.getByText('Delivered').waitFor();
     await screenshot(bea.page, 'care-received-phone');
 

@@ -13,6 +13,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { EventStoreDbStandIn } from './server';
+import { waitUntil } from '../../testing/wait';
 
 /*
  * The stand-in as the official client sees it, without the adapter: the protocol messages this client version
@@ -102,7 +103,7 @@ describe('the EventStoreDB stand-in through the official client', () => {
     const second = await next();
     expect([first.type, second.type]).toEqual([type, type]);
     // Caught up once the events written so far are delivered; only then comes the live one.
-    for (let i = 0; !signals.includes('caughtUp') && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil(() => signals.includes('caughtUp'), 2000, 10);
     expect(signals).toEqual(['confirmation', 'caughtUp']);
     // The 40 events the filter skipped moved a checkpoint on, between the two matching events.
     expect(checkpoints.length).toBeGreaterThan(0);
