@@ -1,21 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, type IncomingHttpHeaders } from 'node:http';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
+import { writeBuild } from '../testing/frontend-build';
 import { COMPRESSION_THRESHOLD_BYTES } from './frontend';
-
-/** A frontend build as `vite build` leaves it: each text file with its .br and .gz twins (frontend/scripts/precompress.ts). */
-function writeBuild(dir: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(dir, path);
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, text);
-    writeFileSync(`${file}.br`, brotliCompressSync(Buffer.from(text)));
-    writeFileSync(`${file}.gz`, gzipSync(Buffer.from(text)));
-  }
-}
 
 const SCRIPT = `console.log(${JSON.stringify('joy '.repeat(500))});`;
 const INDEX = '<!doctype html><html lang="en"><head><title>Joy</title></head><body><div id="root"></div></body></html>';

@@ -1,21 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, type IncomingHttpHeaders } from 'node:http';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { api, signIn, startTestApp, type TestApp } from '../testing/app-harness';
+import { writeBuild } from '../testing/frontend-build';
 import { LANDING_FILE, PRERENDERED_FILES } from './frontend';
-
-/** A frontend build as `vite build` leaves it: the app shell, the prerendered landing page, each with its twins. */
-function writeBuild(dir: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(dir, path);
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, text);
-    writeFileSync(`${file}.br`, brotliCompressSync(Buffer.from(text)));
-    writeFileSync(`${file}.gz`, gzipSync(Buffer.from(text)));
-  }
-}
 
 const APP = '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>';
 const LANDING = '<!doctype html><html><head><title>Joy</title></head><body><h1>Discover what truly makes you happy</h1></body></html>';

@@ -345,7 +345,7 @@ export const ID_TOKEN_KEY_ID = 'install:oidc-signing-key';
  * The install's ID-token signing key (ES256), kept in the key store beside the lookup secret so that every api
  * replica signs alike: a P-256 private key is the 32 random bytes the key store makes.
  */
-async function idTokenSigningKey(keys: KeyStore): Promise<Record<string, string>> {
+export async function idTokenSigningKey(keys: KeyStore): Promise<Record<string, string>> {
   const secret = await keys.keyFor(ID_TOKEN_KEY_ID);
   if (!secret) throw new Error(`The install's sign-in signing key (${ID_TOKEN_KEY_ID}) was destroyed in the key store: restore the key store from a backup`);
   const ecdh = createECDH('prime256v1');

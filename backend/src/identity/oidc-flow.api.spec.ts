@@ -1,7 +1,12 @@
 import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { api, startTestApp, TestApp } from '../testing/app-harness';
 import { ExternalProvider, signInThroughProvider, startExternalProvider } from '../testing/external-oidc-provider';
+import { idTokenSigningKey } from './built-in-provider';
 import { runSignInFlow } from './dev-sign-in-client';
+import { SqliteKeyStore } from './key-stores';
 import { FLOW_COOKIE } from './oidc-flow';
 
 /** The query of the authorization request the app sends the browser to. */
@@ -41,12 +46,14 @@ describe('OpenID Connect with the built-in provider: PKCE and nonce', () => {
     expect(keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
     expect(keys[0].d).toBeUndefined();
     // The key lives in the install's key store: another install (another key store) has another key.
-    const other = await startTestApp();
+    expect((await idTokenSigningKey(app.running.infra.keys)).kid).toBe(keys[0].kid);
+    const dir = mkdtempSync(join(tmpdir(), 'joy-other-install-'));
+    const otherKeys = new SqliteKeyStore(join(dir, 'keys.sqlite'));
     try {
-      const otherDoc = await (await fetch(`${other.baseUrl}/oidc/jwks`)).json();
-      expect(otherDoc.keys[0].kid).not.toBe(keys[0].kid);
+      expect((await idTokenSigningKey(otherKeys)).kid).not.toBe(keys[0].kid);
     } finally {
-      await other.destroy();
+      await otherKeys.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

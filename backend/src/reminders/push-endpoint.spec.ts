@@ -33,4 +33,19 @@ describe('push endpoints the server may send to', () => {
     expect(await endpointProblem('https://looks-public.example/x', false, resolvesTo('127.0.0.1'))).toBe(ENDPOINT_MESSAGES.notPublic);
     expect(await endpointProblem('https://nowhere.invalid/x', false, async () => Promise.reject(new Error('ENOTFOUND')))).toBe(ENDPOINT_MESSAGES.unresolved);
   });
+
+  // The refusals a real install (no PUSH_ALLOW_INSECURE_ENDPOINTS) answers at POST /api/push/subscriptions with 400
+  // push.endpoint_refused naming endpoint; push.api.spec.ts keeps one of them over HTTP.
+  it.each([
+    ['http', 'http://8.8.8.8/push/x', ENDPOINT_MESSAGES.notHttps],
+    ['a private address', 'https://10.0.0.7/push/x', ENDPOINT_MESSAGES.notPublic],
+    ['the cloud metadata address', 'https://169.254.169.254/latest', ENDPOINT_MESSAGES.notPublic],
+    ['IPv6 loopback', 'https://[::1]:8443/push/x', ENDPOINT_MESSAGES.notPublic],
+    ['a name that resolves to loopback', 'https://localhost/push/x', ENDPOINT_MESSAGES.notPublic],
+    ['a URL with credentials', 'https://user:pw@8.8.8.8/push/x', ENDPOINT_MESSAGES.notUrl],
+  ])('refuses an endpoint on %s', async (_label, endpoint, message) => {
+    // What localhost resolves to, without asking a resolver (a unit test does no I/O).
+    const resolve = async (host: string) => (host === 'localhost' ? ['127.0.0.1', '::1'] : Promise.reject(new Error(`unexpected lookup of ${host}`)));
+    expect(await endpointProblem(endpoint, false, resolve)).toBe(message);
+  });
 });
