@@ -221,8 +221,15 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   async find<T extends object>(collection: string, query: Query, options: FindOptions = {}): Promise<(T & StoredDoc)[]> {
     const c = this.collectionIds.get(collection);
     if (c === undefined) return [];
-    // Queries read the file: what is pending goes there first.
-    this.flush();
+    // Queries read the file: what is pending goes there first. When the disk refuses that commit (full), the query
+    // still answers: the file's documents with the pending writes laid over them.
+    let unwritten: Map<string, Pending> | undefined;
+    try {
+      this.flush();
+    } catch (err) {
+      this.logger.error(`Read models not written to ${this.file}: ${(err as Error).message}`);
+      unwritten = this.pending.get(c);
+    }
     const fields = Object.keys(query);
     const indexed = this.indexes.get(c) ?? [];
     let best: { field: string; key: string; count: number } | null = null;
@@ -236,7 +243,12 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     let results: StoredDoc[] = [];
     for (const row of rows) {
       const doc = JSON.parse(row.doc) as StoredDoc;
+      if (unwritten?.has(doc._id)) continue;
       if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(adoptFrozen(doc));
+    }
+    for (const { next } of unwritten?.values() ?? []) {
+      const doc = next.doc;
+      if (doc && fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
     if (options.sort) {
       const { field, direction } = options.sort;
