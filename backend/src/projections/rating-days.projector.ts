@@ -48,7 +48,7 @@ function withEntries(userId: string, day: string, ratings: DayRatingEntry[]): Ra
   const sums: DaySums = { day, count: ratings.length, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
   for (const e of ratings) {
     sums.overallTenths += e[2];
-    FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i]));
+    FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i] as number));
   }
   const firstAt = ratings.reduce((min, e) => (Date.parse(e[1]) < Date.parse(min) ? e[1] : min), ratings[0][1]);
   return { ...sums, userId, firstAt, ratings };
