@@ -6,7 +6,7 @@ import { createQueryClient } from '../api';
 import { fullLabel } from '../dashboard/summary';
 import { bindNotifier } from '../lib/toast';
 import DashboardPage from '../pages/Dashboard';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 import { overallScore, type FactorScores, type RatingView } from '@joy/domain';
 
@@ -23,7 +23,7 @@ const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warnin
 function renderDashboard(initial: RatingView[]) {
   let ratings = [...initial];
   const calls: { method: string; id: string; body?: FactorScores }[] = [];
-  const routes: Parameters<typeof installFakeServer>[0] = { 'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }) };
+  const routes: Parameters<typeof installFakeServer>[0] = { 'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }), ...summaryRoute(() => ratings) };
   for (const r of initial) {
     routes[`PUT /api/joy-ratings/${r.id}`] = async () => {
       const body = JSON.parse(String(fetchMock.mock.calls.at(-1)![1]!.body)) as FactorScores;
