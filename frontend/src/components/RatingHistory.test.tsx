@@ -121,4 +121,31 @@ describe('rating history on the Dashboard: edit and delete', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show more (3 older)' }));
     expect(historyItems()).toHaveLength(13);
   });
+
+  it('loads the next page of the list when Show more goes past the first page, counting the older ones from the summary', async () => {
+    // 57 ratings: the server answers the newest 50 and names the next page in X-Next-Before.
+    const all = ratingsFrom(Array.from({ length: 57 }, (_, i) => 1 + (i % 5)));
+    const fetchMock = installFakeServer({
+      'GET /api/joy-ratings': { status: 200, body: all.slice(0, 50), headers: { 'X-Next-Before': 'cursor-50' } },
+      'GET /api/joy-ratings?limit=50&before=cursor-50': { status: 200, body: all.slice(50) },
+      ...summaryRoute(() => all),
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <DashboardPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Your Ratings' })).toBeInTheDocument();
+    for (let shown = 10; shown < 50; shown += 10) fireEvent.click(screen.getByRole('button', { name: `Show more (${57 - shown} older)` }));
+    expect(historyItems()).toHaveLength(50);
+    const nextPage = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/joy-ratings?limit=50&before=cursor-50');
+    expect(nextPage()).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more (7 older)' }));
+    await waitFor(() => expect(historyItems()).toHaveLength(57));
+    expect(nextPage()).toHaveLength(1);
+    expect(historyItems()[56]).toHaveTextContent(fullLabel(all[56].createdAt));
+    expect(screen.queryByRole('button', { name: /Show more/ })).not.toBeInTheDocument();
+  }, 90_000);
 });

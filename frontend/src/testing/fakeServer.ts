@@ -1,6 +1,6 @@
 import { daySumsByDay, ratingSummaryOf, type RatingView } from '@joy/domain';
 
-type FakeAnswer = { status: number; body?: unknown };
+type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /**
  * A tiny fake of the API for component tests: routes "METHOD /path" to a status and JSON body. A key ending in `*`
@@ -12,12 +12,13 @@ export function installFakeServer(routes: FakeRoutes) {
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${(init?.method ?? 'GET').toUpperCase()} ${String(input)}`;
     const route = routes[key] ?? Object.entries(routes).find(([k]) => k.endsWith('*') && key.startsWith(k.slice(0, -1)))?.[1];
-    const { status, body } = route ? (typeof route === 'function' ? await route(String(input)) : route) : { status: 404, body: { statusCode: 404, code: 'request.not_found', message: 'Not Found' } };
+    const { status, body, headers = {} } = route ? (typeof route === 'function' ? await route(String(input)) : route) : { status: 404, body: { statusCode: 404, code: 'request.not_found', message: 'Not Found' } };
     const text = body === undefined ? '' : JSON.stringify(body);
     return {
       ok: status >= 200 && status < 300,
       status,
       statusText: status === 401 ? 'Unauthorized' : '',
+      headers: { get: (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] ?? null },
       text: async () => text,
       json: async () => JSON.parse(text),
     } as Response;
