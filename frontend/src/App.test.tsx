@@ -1,13 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import { browser } from './lib/session';
 import { renderAppAt } from './testing/renderApp';
-import { installFakeServer } from './testing/fakeServer';
+import { installFakeServer, summaryRoute } from './testing/fakeServer';
 
 const signedOut = { 'GET /api/auth/user': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } };
 const signedIn = (firstName: string | null, isPremium = false) => ({
   'GET /api/auth/user': { status: 200, body: { id: 'u1', email: 'maya@example.com', firstName, profileImageUrl: null } },
   'GET /api/subscription-status': { status: 200, body: { isPremium, status: isPremium ? 'active' : 'free' } },
   'GET /api/joy-ratings': { status: 200, body: [] },
+  ...summaryRoute(() => []),
   'GET /api/joy-ratings/latest': { status: 200, body: null },
   'GET /api/groups': { status: 200, body: [] },
 });

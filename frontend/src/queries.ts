@@ -1,24 +1,63 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, isUnauthorizedError } from './api';
+import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest, isUnauthorizedError } from './api';
+import { useMemo } from 'react';
 import { ADVANCED_INSIGHTS_KEY } from './insights/advanced';
 import { TOASTS, toast } from './lib/toast';
-import type { CorrectRatingRequest, GroupView, RatingCalendarView, RatingView, SubmitRatingRequest } from '@joy/domain';
+import type { CorrectRatingRequest, GroupView, RatingCalendarView, RatingSummaryView, RatingView, SubmitRatingRequest } from '@joy/domain';
 
 export const RATINGS_KEY = ['/api/joy-ratings'] as const;
 export const LATEST_RATING_KEY = ['/api/joy-ratings/latest'] as const;
 export const GROUPS_KEY = ['/api/groups'] as const;
 
 /**
- * Everything a rating shows in: the list and latest (Dashboard, Insights, Home), the premium analytics and the
- * groups' figures (a prefix: every group's detail, members and ratings). Refetched after a save, an edit or a delete.
+ * Everything a rating shows in: the list's pages, the summaries and the calendar (all under the RATINGS_KEY prefix),
+ * latest (Dashboard, Insights, Home), the premium analytics and the groups' figures (a prefix: every group's
+ * detail, members and ratings). Refetched after a save, an edit or a delete.
  */
 export function invalidateRatingViews(client: ReturnType<typeof useQueryClient>): Promise<unknown> {
   return Promise.all([RATINGS_KEY, LATEST_RATING_KEY, ADVANCED_INSIGHTS_KEY, GROUPS_KEY].map((queryKey) => client.invalidateQueries({ queryKey })));
 }
 
-/** The user's ratings, newest first. */
-export function useRatings() {
-  return useQuery<RatingView[]>({ queryKey: RATINGS_KEY });
+/** Ratings per page of the list (the server's default): the Dashboard's 14-rating trend fits in the first. */
+export const RATINGS_PAGE = 50;
+
+export interface RatingsPage {
+  ratings: RatingView[];
+  /** The cursor of the next page (the X-Next-Before header); null on the last page. */
+  next: string | null;
+}
+
+/** One page of GET /api/joy-ratings: the first without a cursor, then the one after `before`. */
+export async function fetchRatingsPage(before: string | null): Promise<RatingsPage> {
+  const res = await apiRequest('GET', before === null ? '/api/joy-ratings' : `/api/joy-ratings?limit=${RATINGS_PAGE}&before=${encodeURIComponent(before)}`);
+  return { ratings: (await res.json()) as RatingView[], next: res.headers?.get('X-Next-Before') ?? null };
+}
+
+/**
+ * The user's ratings, newest first, a page at a time (GET /api/joy-ratings, then `?before=` the cursor the last page
+ * named): `ratings` holds the pages loaded so far, `fetchNextPage` loads one more while `hasNextPage`.
+ */
+export function useRatingPages() {
+  const query = useInfiniteQuery<RatingsPage, Error, InfiniteData<RatingsPage>, readonly string[], string | null>({
+    queryKey: [...RATINGS_KEY, 'pages'],
+    queryFn: ({ pageParam }) => fetchRatingsPage(pageParam),
+    initialPageParam: null,
+    getNextPageParam: (last) => last.next,
+  });
+  const ratings = useMemo(() => query.data?.pages.flatMap((p) => p.ratings), [query.data]);
+  return { ...query, ratings };
+}
+
+/**
+ * GET /api/joy-ratings/summary: the ratings of the days `from` to `to` (each null: open) in aggregate: count, days
+ * tracked and the means, computed by the server from its per-day sums (under RATINGS_KEY: refreshed with it).
+ */
+export function useRatingSummary(from: string | null, to: string | null, options: { enabled?: boolean } = {}) {
+  const params = new URLSearchParams();
+  if (from !== null) params.set('from', from);
+  if (to !== null) params.set('to', to);
+  const query = params.toString();
+  return useQuery<RatingSummaryView>({ queryKey: [...RATINGS_KEY, query ? `summary?${query}` : 'summary'], enabled: options.enabled ?? true });
 }
 
 /** GET /api/joy-ratings/calendar?year=YYYY: the year's rated days and the streaks (under RATINGS_KEY: refreshed with it). */

@@ -39,7 +39,17 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     return JSON.parse(res.body as string);
   };
   const importInto = (cookie: string, file: unknown, on: TestApp = app) => as(cookie, on).post('/api/account/import', file as object);
-  const ratingsOf = async (cookie: string, on: TestApp = app): Promise<RatingView[]> => (await as(cookie, on).get('/api/joy-ratings')).body;
+  /** The whole list, page after page (GET /api/joy-ratings answers one page; X-Next-Before names the next). */
+  const ratingsOf = async (cookie: string, on: TestApp = app): Promise<RatingView[]> => {
+    const all: RatingView[] = [];
+    for (let url = '/api/joy-ratings?limit=200'; ; ) {
+      const res = await as(cookie, on).get(url);
+      all.push(...(res.body as RatingView[]));
+      const next = res.headers['x-next-before'] as string | undefined;
+      if (!next) return all;
+      url = `/api/joy-ratings?limit=200&before=${next}`;
+    }
+  };
 
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_WRITES_PER_MIN: '10000' });

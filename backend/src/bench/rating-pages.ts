@@ -1,4 +1,4 @@
-import { overallScore } from '@joy/domain';
+import { addDays, overallScore, type RatingSummaryView } from '@joy/domain';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,9 +10,10 @@ import { startAppProcess } from './app-process';
 /*
  * The rating list of a person with a long history, for `npm run bench` (printed, never asserted): BENCH_RATINGS
  * (default 50,000) ratings of one person, two an hour up to now, seeded into the built app's event store (not
- * through HTTP), then GET /api/joy-ratings?limit=50 (the first page) and ?limit=50&before= (a page deep in the
- * list) against the whole list (GET /api/joy-ratings), each BENCH_PAGE_REQUESTS (default 50) times one after
- * another over HTTP, with their median and 99th percentile. Run alone with `node backend/dist/bench/rating-pages.js`.
+ * through HTTP), then GET /api/joy-ratings (the first page, 50 by default), ?limit=50&before= (a page deep in the
+ * list) and the figures of the charts, GET /api/joy-ratings/summary (over the whole history, and over the last 30
+ * days), each BENCH_PAGE_REQUESTS (default 50) times one after another over HTTP, with their median and 99th
+ * percentile. Run alone with `node backend/dist/bench/rating-pages.js`.
  */
 
 const RATINGS = Number(process.env.BENCH_RATINGS ?? 50_000);
@@ -31,11 +32,12 @@ function ratingEvent(userId: string, at: Date, i: number): EventToAppend {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const fmt = (ms: number) => ms.toLocaleString('en', { maximumFractionDigits: 1 });
 
-async function timed(url: string, cookie: string): Promise<{ p50: number; p99: number; bytes: number; count: number; next: string | null }> {
+async function timed(url: string, cookie: string): Promise<{ p50: number; p99: number; bytes: number; count: number; next: string | null; body: unknown }> {
   const times: number[] = [];
   let bytes = 0;
   let count = 0;
   let next: string | null = null;
+  let body: unknown = null;
   for (let i = 0; i < REQUESTS; i++) {
     const t0 = performance.now();
     const res = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'identity' } });
@@ -43,11 +45,12 @@ async function timed(url: string, cookie: string): Promise<{ p50: number; p99: n
     times.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text}`);
     bytes = text.length;
-    count = (JSON.parse(text) as unknown[]).length;
+    body = JSON.parse(text);
+    count = Array.isArray(body) ? body.length : 1;
     next = res.headers.get('x-next-before');
   }
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes, count, next };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes, count, next, body };
 }
 
 export async function ratingPageFigures(): Promise<string[]> {
@@ -69,10 +72,12 @@ export async function ratingPageFigures(): Promise<string[]> {
 
     await app.start();
     cookie = await signIn(app.baseUrl, email, 'Long');
-    // The read models are rebuilt at start: wait until the list has every rating.
-    const first = await timed(`${app.baseUrl}/api/joy-ratings?limit=50`, cookie);
-    const whole = await timed(`${app.baseUrl}/api/joy-ratings`, cookie);
-    if (whole.count !== RATINGS) throw new Error(`the list has ${whole.count} ratings, not ${RATINGS}`);
+    const first = await timed(`${app.baseUrl}/api/joy-ratings`, cookie);
+    const summary = await timed(`${app.baseUrl}/api/joy-ratings/summary`, cookie);
+    const total = (summary.body as RatingSummaryView).count;
+    if (total !== RATINGS) throw new Error(`the summary counts ${total} ratings, not ${RATINGS}`);
+    const today = new Date().toISOString().slice(0, 10);
+    const month = await timed(`${app.baseUrl}/api/joy-ratings/summary?from=${addDays(today, -30)}&to=${today}`, cookie);
     // A page in the middle of the list: follow the cursors of 200-rating pages to half way.
     let before = '';
     for (let seen = 0; seen < RATINGS / 2; seen += 200) {
@@ -83,9 +88,10 @@ export async function ratingPageFigures(): Promise<string[]> {
     const n = RATINGS.toLocaleString('en');
     return [
       `Rating list of a person with ${n} ratings (${REQUESTS} requests each, one after another, over HTTP):`,
-      `- first page, GET /api/joy-ratings?limit=50: p50 ${fmt(first.p50)} ms, p99 ${fmt(first.p99)} ms (${first.count} ratings, ${first.bytes.toLocaleString('en')} B)`,
+      `- first page, GET /api/joy-ratings: p50 ${fmt(first.p50)} ms, p99 ${fmt(first.p99)} ms (${first.count} ratings, ${first.bytes.toLocaleString('en')} B)`,
       `- a page half way down (?limit=50&before=…): p50 ${fmt(deep.p50)} ms, p99 ${fmt(deep.p99)} ms (${deep.count} ratings)`,
-      `- the whole list, GET /api/joy-ratings: p50 ${fmt(whole.p50)} ms, p99 ${fmt(whole.p99)} ms (${whole.count.toLocaleString('en')} ratings, ${whole.bytes.toLocaleString('en')} B)`,
+      `- the figures of the whole history, GET /api/joy-ratings/summary: p50 ${fmt(summary.p50)} ms, p99 ${fmt(summary.p99)} ms (${summary.bytes.toLocaleString('en')} B, ${(summary.body as RatingSummaryView).daysTracked.toLocaleString('en')} days)`,
+      `- the figures of the last 30 days, ?from=&to=: p50 ${fmt(month.p50)} ms, p99 ${fmt(month.p99)} ms`,
     ];
   } finally {
     await app.destroy();

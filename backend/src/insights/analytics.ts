@@ -1,6 +1,10 @@
 import {
   addDays,
   type AdvancedInsights,
+  type DaySums,
+  daySumsByDay,
+  daySumsOf,
+  meanOverallOf,
   dayNumber,
   dayOf,
   FACTOR_NAMES,
@@ -17,7 +21,8 @@ import {
 } from '@joy/domain';
 
 /**
- * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings, by the day
+ * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings (as their days'
+ * sums, DaySums: what the rating-days read model keeps; `…OfDays`), by the day
  * each rating counts on (`ratingDay`: its `day` in the person's zone) and "today" in the person's zone. No I/O, so
  * each is tested given/when/then with hand-checkable numbers (analytics.spec.ts).
  *
@@ -45,38 +50,48 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 /** The day a rating counts on; ratings from before days were kept, the UTC day of their time. */
 const dayOfRating = (r: { day?: string; createdAt: string }) => ratingDay(r, 'UTC')!;
 
-/** Per ISO week, oldest first: the mean of each factor and of the overall score over the whole history. */
-export function weeklyFactorMeans(ratings: ReadonlyArray<RatingInput>): WeeklyFactorMeans[] {
-  const weeks = new Map<string, { weekStart: string; ratings: RatingInput[] }>();
-  for (const r of ratings) {
-    const { week, weekStart } = isoWeekOfDay(dayOfRating(r));
-    const bucket = weeks.get(week) ?? { weekStart, ratings: [] };
-    bucket.ratings.push(r);
-    weeks.set(week, bucket);
+/** The day sums of some ratings, each on the day it counts on (`dayOfRating`), oldest day first. */
+export const daySumsOfRatings = (ratings: ReadonlyArray<RatingInput>): DaySums[] => daySumsByDay(ratings.map((r) => ({ ...r, day: dayOfRating(r) })));
+
+/**
+ * Per ISO week, oldest first: the mean of each factor and of the overall score over the whole history. From the
+ * days' sums: a week's mean is its sums over its count, the same mean as over its ratings one by one.
+ */
+export function weeklyFactorMeansOfDays(days: ReadonlyArray<DaySums>): WeeklyFactorMeans[] {
+  const weeks = new Map<string, { weekStart: string; sums: DaySums }>();
+  for (const d of days) {
+    const { week, weekStart } = isoWeekOfDay(d.day);
+    const bucket = weeks.get(week) ?? { weekStart, sums: daySumsOf(weekStart, []) };
+    weeks.set(week, { weekStart, sums: added(bucket.sums, d) });
   }
   return [...weeks.entries()]
     .sort(([, a], [, b]) => a.weekStart.localeCompare(b.weekStart))
-    .map(([week, { weekStart, ratings: rs }]) => {
-      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, round2(mean(rs.map((r) => r[f])))])) as FactorScores;
-      return { week, weekStart, count: rs.length, ...factors, overall: round2(mean(rs.map((r) => r.overallScore))) };
+    .map(([week, { weekStart, sums }]) => {
+      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, round2(sums[f] / sums.count)])) as FactorScores;
+      return { week, weekStart, count: sums.count, ...factors, overall: round2(meanOverallOf(sums)) };
     });
 }
 
+export const weeklyFactorMeans = (ratings: ReadonlyArray<RatingInput>) => weeklyFactorMeansOfDays(daySumsOfRatings(ratings));
+
 /** Mon..Sun: the mean overall score of the ratings of days on that weekday, and their count. */
-export function weekdayPattern(ratings: ReadonlyArray<RatingInput>): WeekdayMean[] {
-  const scores: number[][] = WEEKDAYS.map(() => []);
-  for (const r of ratings) scores[weekdayOfDay(dayOfRating(r))].push(r.overallScore);
-  return WEEKDAYS.map((weekday, i) => ({ weekday, count: scores[i].length, mean: scores[i].length ? round2(mean(scores[i])) : null }));
+export function weekdayPatternOfDays(days: ReadonlyArray<DaySums>): WeekdayMean[] {
+  const sums = WEEKDAYS.map(() => daySumsOf('', []));
+  for (const d of days) {
+    const i = weekdayOfDay(d.day);
+    sums[i] = added(sums[i], d);
+  }
+  return WEEKDAYS.map((weekday, i) => ({ weekday, count: sums[i].count, mean: sums[i].count ? round2(meanOverallOf(sums[i])) : null }));
 }
 
+export const weekdayPattern = (ratings: ReadonlyArray<RatingInput>) => weekdayPatternOfDays(daySumsOfRatings(ratings));
+
 /** The mean overall score of each day with ratings, oldest first (`day` = days since the epoch). */
-export function dailyMeans(ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt' | 'day'>>): { day: number; mean: number }[] {
-  const days = new Map<number, number[]>();
-  for (const r of ratings) {
-    const d = dayNumber(dayOfRating(r));
-    days.set(d, [...(days.get(d) ?? []), r.overallScore]);
-  }
-  return [...days.entries()].sort(([a], [b]) => a - b).map(([day, xs]) => ({ day, mean: mean(xs) }));
+export function dailyMeans(days: ReadonlyArray<DaySums>): { day: number; mean: number }[] {
+  return days
+    .filter((d) => d.count > 0)
+    .map((d) => ({ day: dayNumber(d.day), mean: meanOverallOf(d) }))
+    .sort((a, b) => a.day - b.day);
 }
 
 /**
@@ -84,12 +99,8 @@ export function dailyMeans(ratings: ReadonlyArray<Pick<RatingInput, 'overallScor
  * 8 weeks up to the last rated day (the latest 7 daily means when that window holds fewer). Null with fewer
  * than 7 distinct days of data.
  */
-export function forecastWeek(
-  ratings: ReadonlyArray<Pick<RatingInput, 'overallScore' | 'createdAt' | 'day'>>,
-  now: Date = new Date(),
-  timeZone = 'UTC',
-): ForecastDay[] | null {
-  const all = dailyMeans(ratings);
+export function forecastWeekOfDays(days: ReadonlyArray<DaySums>, now: Date = new Date(), timeZone = 'UTC'): ForecastDay[] | null {
+  const all = dailyMeans(days);
   if (all.length < FORECAST_MIN_DAYS) return null;
   const last = all[all.length - 1].day;
   let points = all.filter((p) => p.day > last - FORECAST_WINDOW_DAYS);
@@ -115,7 +126,28 @@ export function forecastWeek(
   });
 }
 
+export const forecastWeek = (ratings: ReadonlyArray<RatingInput>, now: Date = new Date(), timeZone = 'UTC') =>
+  forecastWeekOfDays(daySumsOfRatings(ratings), now, timeZone);
+
+/** The analytics of a history given as its days' sums, `since` its oldest rating's time (null without ratings). */
+export function advancedInsightsOfDays(days: ReadonlyArray<DaySums>, since: string | null, now: Date = new Date(), timeZone = 'UTC'): AdvancedInsights {
+  return { weeklyFactors: weeklyFactorMeansOfDays(days), weekdayPattern: weekdayPatternOfDays(days), forecast: forecastWeekOfDays(days, now, timeZone), since };
+}
+
+/** The oldest of some times (ISO), as written; null for none. */
+export const oldestTime = (times: Iterable<string>): string | null => {
+  let min: string | null = null;
+  for (const t of times) if (min === null || Date.parse(t) < Date.parse(min)) min = t;
+  return min;
+};
+
 export function advancedInsights(ratings: ReadonlyArray<RatingInput>, now: Date = new Date(), timeZone = 'UTC'): AdvancedInsights {
-  const since = ratings.reduce<string | null>((min, r) => (min === null || Date.parse(r.createdAt) < Date.parse(min) ? r.createdAt : min), null);
-  return { weeklyFactors: weeklyFactorMeans(ratings), weekdayPattern: weekdayPattern(ratings), forecast: forecastWeek(ratings, now, timeZone), since };
+  return advancedInsightsOfDays(daySumsOfRatings(ratings), oldestTime(ratings.map((r) => r.createdAt)), now, timeZone);
+}
+
+/** Two sums added (a week's, a weekday's). */
+function added(a: DaySums, b: DaySums): DaySums {
+  const sum = { ...a, count: a.count + b.count, overallTenths: a.overallTenths + b.overallTenths };
+  for (const f of FACTOR_NAMES) sum[f] = a[f] + b[f];
+  return sum;
 }

@@ -2,11 +2,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { type AdvancedInsights, DomainError } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
-import type { RatingDoc } from '../projections/ratings.projector';
-import { newestRatingFirst } from '../ratings/ratings.handlers';
+import { ratingDaysOf } from '../ratings/rating-summary.handlers';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
-import { advancedInsights } from './analytics';
+import { advancedInsightsOfDays, oldestTime } from './analytics';
 
 export const ADVANCED_INSIGHTS_PREMIUM_ONLY =
   'Advanced analytics are a Joy Premium feature. Upgrade to see your full history, trends and forecast.';
@@ -15,7 +14,7 @@ export class GetAdvancedInsightsQuery {
   constructor(readonly userId: string) {}
 }
 
-/** GET /api/insights/advanced: premium only; computed from ALL the user's own ratings. */
+/** GET /api/insights/advanced: premium only; computed over the user's whole history from its days' sums (rating-days), not from each rating. */
 @QueryHandler(GetAdvancedInsightsQuery)
 export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsightsQuery, AdvancedInsights> {
   constructor(
@@ -26,8 +25,7 @@ export class GetAdvancedInsightsHandler implements IQueryHandler<GetAdvancedInsi
 
   async execute({ userId }: GetAdvancedInsightsQuery): Promise<AdvancedInsights> {
     if (!(await this.isPremium(userId))) throw new DomainError('plan.premium_required', ADVANCED_INSIGHTS_PREMIUM_ONLY);
-    const docs = await this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'asc' } });
-    // Oldest first by the time each was made (an imported rating comes later in the stream than it was made).
-    return advancedInsights(docs.sort((a, b) => newestRatingFirst(b, a)), new Date(), await this.timeZoneOf(userId));
+    const [days, timeZone] = await Promise.all([ratingDaysOf(this.readModels, userId, null, null), this.timeZoneOf(userId)]);
+    return advancedInsightsOfDays(days, oldestTime(days.map((d) => d.firstAt)), new Date(), timeZone);
   }
 }

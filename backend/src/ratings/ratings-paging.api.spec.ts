@@ -29,6 +29,16 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
   const as = (cookie?: string) => api(app.baseUrl, cookie);
   const ids = (list: RatingView[]) => list.map((r) => r.id);
 
+  /**
+   * The whole list as the account export has it (read from the events, not through the pages), newest first: what
+   * following the pages must give. The export lists oldest first, ratings made at the same instant in stream order.
+   */
+  async function wholeList(cookie: string): Promise<RatingView[]> {
+    const res = await as(cookie).get('/api/account/export?format=json');
+    expect(res.status).toBe(200);
+    return (JSON.parse(res.text).ratings as RatingView[]).reverse();
+  }
+
   /** Every page from the first, following X-Next-Before; checks that Link names the same cursor. */
   async function allPages(cookie: string, limit: number): Promise<RatingView[][]> {
     const pages: RatingView[][] = [];
@@ -68,7 +78,7 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
   afterAll(() => app?.destroy());
 
   it('answers the newest ratings first, as many as asked, with the next page named in X-Next-Before and Link', async () => {
-    const whole: RatingView[] = (await as(ada).get('/api/joy-ratings')).body;
+    const whole = await wholeList(ada);
     expect(whole).toHaveLength(SEEDED + 51);
     const first = await as(ada).get('/api/joy-ratings?limit=20');
     expect(first.status).toBe(200);
@@ -78,7 +88,7 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
   });
 
   it('gives every rating exactly once, in the order of the whole list, when the pages are followed to the end', async () => {
-    const whole: RatingView[] = (await as(ada).get('/api/joy-ratings')).body;
+    const whole = await wholeList(ada);
     for (const limit of [200, 77]) {
       const pages = await allPages(ada, limit);
       expect(pages.length).toBe(Math.ceil(whole.length / limit));
@@ -92,6 +102,16 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('answers the first page of 50, newest first, with the next page named, when asked with neither limit nor before', async () => {
+    const res = await as(ada).get('/api/joy-ratings');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual((await wholeList(ada)).slice(0, 50));
+    // The one made today through the API comes first.
+    expect(Date.parse(res.body[0].createdAt)).toBeGreaterThan(Date.now() - 3_600_000);
+    expect(res.headers.link).toBe(`</api/joy-ratings?limit=50&before=${res.headers['x-next-before']}>; rel="next"`);
+    expect(ids((await as(ada).get(`/api/joy-ratings?before=${res.headers['x-next-before']}`)).body)).toEqual(ids((await wholeList(ada)).slice(50, 100)));
+  });
+
   it('answers 50 ratings when a page is asked for without a limit, and 200 at most', async () => {
     const first = await as(ada).get('/api/joy-ratings?limit=200');
     expect(first.body).toHaveLength(200);
@@ -99,7 +119,7 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
     const page = await as(ada).get(`/api/joy-ratings?before=${next}`);
     expect(page.status).toBe(200);
     expect(page.body).toHaveLength(50);
-    expect(page.body[0]).toEqual((await as(ada).get('/api/joy-ratings')).body[200]);
+    expect(page.body[0]).toEqual((await wholeList(ada))[200]);
     expect(page.headers.link).toBe(`</api/joy-ratings?limit=50&before=${page.headers['x-next-before']}>; rel="next"`);
   });
 
@@ -112,7 +132,7 @@ describe('the rating list in pages (GET /api/joy-ratings?limit=&before=)', () =>
     expect(page[0]).toMatchObject({ overallScore: 1, joy: 1 });
     // The next page goes on after the last rating shown.
     const next = (await as(ada).get('/api/joy-ratings?limit=2')).headers['x-next-before'];
-    const whole: RatingView[] = (await as(ada).get('/api/joy-ratings')).body;
+    const whole = await wholeList(ada);
     expect(ids((await as(ada).get(`/api/joy-ratings?limit=2&before=${next}`)).body)).toEqual(ids(whole.slice(2, 4)));
   });
 

@@ -3,21 +3,21 @@ import { DomainError } from '@joy/domain';
 import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
-import { FACTOR_NAMES, type FactorScores, type RatingCalendarView, type RatingView } from '@joy/domain';
+import { FACTOR_NAMES, type FactorScores, isCalendarDay, type RatingCalendarView, type RatingSummaryView, type RatingView } from '@joy/domain';
 import {
   CorrectRatingCommand,
   decodeCursor,
   GetLatestRatingQuery,
   GetRatingCalendarQuery,
   GetRatingsPageQuery,
-  GetRatingsQuery,
   type RatingsPage,
   SubmitRatingCommand,
   WithdrawRatingCommand,
 } from './ratings.handlers';
+import { GetRatingSummaryQuery } from './rating-summary.handlers';
 import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
 
-/** Ratings per page when a paged request names no limit, and the most it may name. */
+/** Ratings per page when a request names no limit, and the most it may name. */
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 
@@ -59,10 +59,10 @@ export class RatingsController {
   }
 
   /**
-   * The user's own ratings, newest first, with all five factors. With `limit` (1–200) or `before` (the cursor of
-   * the previous answer), one page of them (50 without `limit`); the next page's cursor comes in the headers
-   * `X-Next-Before` and `Link: <…>; rel="next"`, absent on the last page. Without either, the whole list (the
-   * charts' data). The body is the same array either way (docs/decisions.md, "Paging the rating list").
+   * The user's own ratings, newest first, with all five factors, one page at a time: `limit` (1–200, 50 when left
+   * out) ratings after `before` (the cursor of the previous answer; the first page without it). The next page's
+   * cursor comes in the headers `X-Next-Before` and `Link: <…>; rel="next"`, absent on the last page. The body is
+   * the array of ratings (docs/decisions.md, "Paging the rating list"). Everything at once is the account export's.
    */
   @Get()
   async list(
@@ -71,7 +71,6 @@ export class RatingsController {
     @Query('limit') limit?: unknown,
     @Query('before') before?: unknown,
   ): Promise<RatingView[]> {
-    if (limit === undefined && before === undefined) return this.queries.execute(new GetRatingsQuery(user.id));
     const size = pageLimit(limit);
     const cursor = before === undefined ? undefined : pageCursor(before);
     const page: RatingsPage = await this.queries.execute(new GetRatingsPageQuery(user.id, size, cursor));
@@ -80,6 +79,19 @@ export class RatingsController {
       res.setHeader('Link', `</api/joy-ratings?limit=${size}&before=${page.next}>; rel="next"`);
     }
     return page.ratings;
+  }
+
+  /**
+   * The ratings of the days `from` to `to` (`YYYY-MM-DD`, inclusive, by each rating's own day; either may be left
+   * out) in aggregate: count, days tracked, the mean overall score and the mean of each factor. What the charts and
+   * figures show, without the list (from the rating-days read model).
+   */
+  @Get('summary')
+  summary(@CurrentUser() user: SessionUser, @Query('from') from?: unknown, @Query('to') to?: unknown): Promise<RatingSummaryView> {
+    const first = dayParam('from', from);
+    const last = dayParam('to', to);
+    if (first !== null && last !== null && last < first) invalidThrow('to', 'to must not be before from');
+    return this.queries.execute(new GetRatingSummaryQuery(user.id, first, last));
   }
 
   /** The newest rating, or JSON null before the first. */
@@ -100,6 +112,12 @@ function pageLimit(value: unknown): number {
   const n = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : NaN;
   if (n >= 1 && n <= MAX_PAGE_LIMIT) return n;
   return invalidThrow('limit', `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
+}
+
+/** `from`/`to` of the summary: a calendar day written YYYY-MM-DD, or left out (null). */
+function dayParam(field: string, value: unknown): string | null {
+  if (value === undefined) return null;
+  return isCalendarDay(value) ? value : invalidThrow(field, `${field} must be a date written YYYY-MM-DD`);
 }
 
 /** `before`: a cursor this API gave out (X-Next-Before). */

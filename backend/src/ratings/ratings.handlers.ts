@@ -130,27 +130,6 @@ export class WithdrawRatingHandler implements ICommandHandler<WithdrawRatingComm
   }
 }
 
-export class GetRatingsQuery {
-  constructor(readonly userId: string) {}
-}
-
-@QueryHandler(GetRatingsQuery)
-export class GetRatingsHandler implements IQueryHandler<GetRatingsQuery, RatingView[]> {
-  constructor(
-    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(KEY_STORE) private readonly keys: KeyStore,
-  ) {}
-
-  async execute({ userId }: GetRatingsQuery): Promise<RatingView[]> {
-    const [docs, key] = await Promise.all([
-      this.readModels.find<RatingDoc>('ratings', { userId }, { sort: { field: 'seq', direction: 'desc' } }),
-      this.keys.existingKey(userId),
-    ]);
-    // By the time each was made: an imported rating comes later in the stream than it was made (account-import.ts).
-    return docs.sort(newestRatingFirst).map((doc) => ratingView(doc, key));
-  }
-}
-
 /** Where a page of the list ends: the last rating's time (ms) and position; the next page starts after it. */
 export interface RatingCursor {
   at: number;

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { RatingsController } from './ratings.controller';
 import { TimeZoneModule } from '../settings/time-zone';
-import { CorrectRatingHandler, GetLatestRatingHandler, GetRatingCalendarHandler, GetRatingsHandler, GetRatingsPageHandler, SubmitRatingHandler, WithdrawRatingHandler } from './ratings.handlers';
+import { GetRatingSummaryHandler } from './rating-summary.handlers';
+import { CorrectRatingHandler, GetLatestRatingHandler, GetRatingCalendarHandler, GetRatingsPageHandler, SubmitRatingHandler, WithdrawRatingHandler } from './ratings.handlers';
 
 @Module({
   imports: [CqrsModule, TimeZoneModule],
   controllers: [RatingsController],
-  providers: [SubmitRatingHandler, CorrectRatingHandler, WithdrawRatingHandler, GetRatingsHandler, GetRatingsPageHandler, GetLatestRatingHandler, GetRatingCalendarHandler],
+  providers: [SubmitRatingHandler, CorrectRatingHandler, WithdrawRatingHandler, GetRatingsPageHandler, GetLatestRatingHandler, GetRatingCalendarHandler, GetRatingSummaryHandler],
 })
 export class RatingsModule {}

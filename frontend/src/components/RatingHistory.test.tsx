@@ -6,7 +6,7 @@ import { createQueryClient } from '../api';
 import { fullLabel } from '../dashboard/summary';
 import { bindNotifier } from '../lib/toast';
 import DashboardPage from '../pages/Dashboard';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 import { overallScore, type FactorScores, type RatingView } from '@joy/domain';
 
@@ -23,7 +23,7 @@ const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warnin
 function renderDashboard(initial: RatingView[]) {
   let ratings = [...initial];
   const calls: { method: string; id: string; body?: FactorScores }[] = [];
-  const routes: Parameters<typeof installFakeServer>[0] = { 'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }) };
+  const routes: Parameters<typeof installFakeServer>[0] = { 'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }), ...summaryRoute(() => ratings) };
   for (const r of initial) {
     routes[`PUT /api/joy-ratings/${r.id}`] = async () => {
       const body = JSON.parse(String(fetchMock.mock.calls.at(-1)![1]!.body)) as FactorScores;
@@ -121,4 +121,31 @@ describe('rating history on the Dashboard: edit and delete', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show more (3 older)' }));
     expect(historyItems()).toHaveLength(13);
   });
+
+  it('loads the next page of the list when Show more goes past the first page, counting the older ones from the summary', async () => {
+    // 57 ratings: the server answers the newest 50 and names the next page in X-Next-Before.
+    const all = ratingsFrom(Array.from({ length: 57 }, (_, i) => 1 + (i % 5)));
+    const fetchMock = installFakeServer({
+      'GET /api/joy-ratings': { status: 200, body: all.slice(0, 50), headers: { 'X-Next-Before': 'cursor-50' } },
+      'GET /api/joy-ratings?limit=50&before=cursor-50': { status: 200, body: all.slice(50) },
+      ...summaryRoute(() => all),
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <DashboardPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Your Ratings' })).toBeInTheDocument();
+    for (let shown = 10; shown < 50; shown += 10) fireEvent.click(screen.getByRole('button', { name: `Show more (${57 - shown} older)` }));
+    expect(historyItems()).toHaveLength(50);
+    const nextPage = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/joy-ratings?limit=50&before=cursor-50');
+    expect(nextPage()).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more (7 older)' }));
+    await waitFor(() => expect(historyItems()).toHaveLength(57));
+    expect(nextPage()).toHaveLength(1);
+    expect(historyItems()[56]).toHaveTextContent(fullLabel(all[56].createdAt));
+    expect(screen.queryByRole('button', { name: /Show more/ })).not.toBeInTheDocument();
+  }, 90_000);
 });

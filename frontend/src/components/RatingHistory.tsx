@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Card, Modal, Popconfirm } from 'antd';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { fullLabel } from '../dashboard/summary';
 import { formatDate } from '../lib/dates';
 import { formatScore, scoreBand } from '../lib/score';
@@ -12,9 +12,13 @@ import { RatingForm } from './RatingForm';
 export const HISTORY_PAGE = 10;
 
 interface RatingHistoryProps {
-  /** Newest first, as GET /api/joy-ratings answers. */
+  /** Newest first, as GET /api/joy-ratings answers: the pages loaded so far. */
   ratings: readonly RatingView[];
   title?: string;
+  /** How many ratings there are in all (the summary's count); the ratings given when left out. */
+  total?: number;
+  /** The list's next page, when there is one: asked for once "Show more" goes past the ratings loaded. */
+  more?: { hasMore: boolean; loading: boolean; load: () => unknown };
 }
 
 /**
@@ -22,11 +26,16 @@ interface RatingHistoryProps {
  * form in a dialog, prefilled; saved with PUT) and Delete (after a confirmation; DELETE). Every tile and chart
  * follows, because both refresh the rating queries (queries.ts, invalidateRatingViews).
  */
-export function RatingHistory({ ratings, title = 'Your Ratings' }: RatingHistoryProps) {
+export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings.length, more }: RatingHistoryProps) {
   const [shown, setShown] = useState(HISTORY_PAGE);
   const [editing, setEditing] = useState<RatingView | null>(null);
   const remove = useDeleteRating();
   const headingId = useId();
+  // More are to be shown than are loaded: the next page of the list.
+  const wantsPage = more !== undefined && shown > ratings.length && more.hasMore && !more.loading;
+  useEffect(() => {
+    if (wantsPage) more.load();
+  }, [wantsPage, more]);
 
   return (
     <Card className="rating-history-card" title={<h2 className="card-title" id={headingId}>{title}</h2>}>
@@ -71,9 +80,9 @@ export function RatingHistory({ ratings, title = 'Your Ratings' }: RatingHistory
           );
         })}
       </ul>
-      {ratings.length > shown && (
-        <Button className="rating-history__more" onClick={() => setShown((n) => n + HISTORY_PAGE)}>
-          Show more ({ratings.length - shown} older)
+      {total > shown && (
+        <Button className="rating-history__more" loading={more?.loading && shown > ratings.length} onClick={() => setShown((n) => n + HISTORY_PAGE)}>
+          Show more ({total - shown} older)
         </Button>
       )}
       <Modal

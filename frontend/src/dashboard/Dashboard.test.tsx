@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import DashboardPage from '../pages/Dashboard';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingView } from '@joy/domain';
 
@@ -17,7 +17,7 @@ jest.setTimeout(30000);
 
 function renderWith(ratings: RatingView[] | { status: number }) {
   const body = Array.isArray(ratings) ? { status: 200, body: ratings } : ratings;
-  installFakeServer({ 'GET /api/joy-ratings': body });
+  installFakeServer({ 'GET /api/joy-ratings': body, ...summaryRoute(() => (Array.isArray(ratings) ? ratings : [])) });
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>

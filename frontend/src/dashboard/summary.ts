@@ -3,7 +3,7 @@
  * the API lists them. Scores are shown with one decimal; every derived number is rounded to one decimal
  * before it is compared or shown, so what the person sees is what the rules used.
  */
-import { type FactorName, FACTORS, meanScore, ratingDay, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { daySumsByDay, type FactorName, FACTORS, meanScore, ratingDay, ratingSummaryOf, type RatingSummaryView, type RatingView, roundToOneDecimal } from '@joy/domain';
 import { formatDateTime, formatShortDay, formatTime } from '../lib/dates';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
@@ -67,15 +67,29 @@ export interface DashboardSummary {
   count: number;
 }
 
-/** The four summary cards of the dashboard. */
+/** What the figures take from every rating: the server's summary (GET /api/joy-ratings/summary). */
+export type RatingTotals = Pick<RatingSummaryView, 'count' | 'daysTracked' | 'averages'>;
+
+/** The totals of a list of ratings, by the rule the server's summary follows (each rating on its `ratingDay`). */
+export function totalsOf(ratings: ReadonlyArray<RatingView>, timeZone?: string): RatingTotals {
+  const days = daySumsByDay(ratings.flatMap((r) => {
+    const day = ratingDay(r, timeZone);
+    return day ? [{ ...r, day }] : [];
+  }));
+  return ratingSummaryOf(days, { from: null, to: null });
+}
+
+/**
+ * The four summary cards of the dashboard: the latest score and the trend from the newest ratings (newest first:
+ * the list's first page), days tracked, the average and the count from the totals of every rating.
+ */
+export function dashboardSummaryOf(recent: ReadonlyArray<RatingView>, totals: RatingTotals): DashboardSummary {
+  return { overall: latestScore(recent), trend: scoreTrend(recent), daysTracked: totals.daysTracked, average: totals.averages.overall, count: totals.count };
+}
+
+/** The four summary cards of a whole list of ratings. */
 export function dashboardSummary(ratings: ReadonlyArray<RatingView>, timeZone?: string): DashboardSummary {
-  return {
-    overall: latestScore(ratings),
-    trend: scoreTrend(ratings),
-    daysTracked: daysTracked(ratings, timeZone),
-    average: averageScore(ratings),
-    count: ratings.length,
-  };
+  return dashboardSummaryOf(ratings, totalsOf(ratings, timeZone));
 }
 
 /** The latest `n` ratings, oldest first (chart order). */

@@ -5,7 +5,7 @@ import { createQueryClient } from '../api';
 import { AppRoutes } from '../App';
 import { antdPageTests } from '../testing/antdPages';
 import GroupsPage from '../pages/Groups';
-import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute, type FakeRoutes } from '../testing/fakeServer';
 
 
 const me = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', profileImageUrl: null };
@@ -28,6 +28,7 @@ const base: FakeRoutes = {
   'GET /api/auth/user': { status: 200, body: me },
   'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'free' } },
   'GET /api/joy-ratings': { status: 200, body: [] },
+  ...summaryRoute(() => []),
   'GET /api/joy-ratings/latest': { status: 200, body: null },
 };
 

@@ -1,11 +1,11 @@
-import type { AdvancedInsights } from '@joy/domain';
+import type { AdvancedInsights, RatingView } from '@joy/domain';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import InsightsPage from '../pages/Insights';
-import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute, type FakeRoutes } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 
 jest.mock('../charts/EChart', () => ({
@@ -38,6 +38,9 @@ const advanced: AdvancedInsights = {
   since: '2026-01-05T12:00:00.000Z',
 };
 
+/** The list's first page and the summary of `ratings`, as the server answers them. */
+const ratingRoutes = (ratings: RatingView[]): FakeRoutes => ({ 'GET /api/joy-ratings': { status: 200, body: ratings }, ...summaryRoute(() => ratings) });
+
 function renderWith(routes: FakeRoutes) {
   const fetchMock = installFakeServer(routes);
   render(
@@ -54,7 +57,7 @@ const requested = (fetchMock: jest.Mock, path: string) => fetchMock.mock.calls.s
 
 describe('Joy Insights by plan', () => {
   it('shows a free user the last 30 days only, says so, and offers what Joy Premium adds', async () => {
-    const fetchMock = renderWith({ 'GET /api/joy-ratings': { status: 200, body: recentAndOld() }, 'GET /api/subscription-status': free });
+    const fetchMock = renderWith({ ...ratingRoutes(recentAndOld()), 'GET /api/subscription-status': free });
     expect(await screen.findByText('Showing your last 30 days')).toBeInTheDocument();
     // Only the ten 4s: the 1s from 40 days ago would pull the averages down.
     expect(within(screen.getByTestId('card-days')).getByText('10 ratings in total')).toBeInTheDocument();
@@ -75,14 +78,14 @@ describe('Joy Insights by plan', () => {
 
   it('tells a free user with only older ratings that nothing is in the last 30 days, with the Premium card', async () => {
     const old = ratingsFrom([3, 3], new Date(Date.now() - 40 * DAY).toISOString(), DAY);
-    renderWith({ 'GET /api/joy-ratings': { status: 200, body: old }, 'GET /api/subscription-status': free });
+    renderWith({ ...ratingRoutes(old), 'GET /api/subscription-status': free });
     expect(await screen.findByRole('heading', { name: 'No Ratings in the Last 30 Days' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Joy Premium adds' })).toBeInTheDocument();
   });
 
   it('shows a premium user the full history and the Advanced Analytics with their text alternatives', async () => {
     renderWith({
-      'GET /api/joy-ratings': { status: 200, body: recentAndOld() },
+      ...ratingRoutes(recentAndOld()),
       'GET /api/subscription-status': premium,
       'GET /api/insights/advanced': { status: 200, body: advanced },
     });
@@ -106,7 +109,7 @@ describe('Joy Insights by plan', () => {
 
   it('explains a missing forecast to a premium user with fewer than 7 days of ratings', async () => {
     renderWith({
-      'GET /api/joy-ratings': { status: 200, body: ratingsFrom([4, 4]) },
+      ...ratingRoutes(ratingsFrom([4, 4])),
       'GET /api/subscription-status': premium,
       'GET /api/insights/advanced': { status: 200, body: { ...advanced, forecast: null } },
     });

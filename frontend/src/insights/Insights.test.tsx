@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import InsightsPage from '../pages/Insights';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingView } from '@joy/domain';
 
@@ -15,7 +15,7 @@ jest.mock('../charts/EChart', () => ({
 jest.setTimeout(30000);
 
 function renderWith(ratings: RatingView[]) {
-  installFakeServer({ 'GET /api/joy-ratings': { status: 200, body: ratings } });
+  installFakeServer({ 'GET /api/joy-ratings': { status: 200, body: ratings }, ...summaryRoute(() => ratings) });
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>

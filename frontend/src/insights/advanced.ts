@@ -3,7 +3,7 @@
  * (@joy/domain: GET /api/insights/advanced, computed by the server from the whole history), the free plan's 30-day window
  * and the formatting of the numbers. Pure and tested (advanced.test.ts).
  */
-import { DAY_MS, FACTORS, type ForecastDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
+import { addDays, DAY_MS, dayOf, FACTORS, type ForecastDay, ratingDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import { formatShortDay, formatWeekday } from '../lib/dates';
 
 export const ADVANCED_INSIGHTS_KEY = ['/api/insights/advanced'] as const;
@@ -24,6 +24,19 @@ export const PREMIUM_ADDS: readonly string[] = [
 export function ratingsWithinDays<T extends Pick<RatingView, 'createdAt'>>(ratings: ReadonlyArray<T>, days: number, now: Date = new Date()): T[] {
   const from = now.getTime() - days * DAY_MS;
   return ratings.filter((r) => Date.parse(r.createdAt) >= from);
+}
+
+/**
+ * The first day of the free plan's window in the person's zone: the day `days` days before today. The window is
+ * counted in the ratings' own days (as the server's summary counts), so a missed day rated today belongs to its day.
+ */
+export function windowFirstDay(days: number, timeZone: string | undefined, now: Date = new Date()): string {
+  return addDays(dayOf(now, timeZone)!, -days);
+}
+
+/** The ratings whose day is `from` or later, order kept. */
+export function ratingsFromDay<T extends Pick<RatingView, 'createdAt'> & { day?: string }>(ratings: ReadonlyArray<T>, from: string, timeZone?: string): T[] {
+  return ratings.filter((r) => (ratingDay(r, timeZone) ?? '') >= from);
 }
 
 const one = (n: number) => n.toFixed(1);

@@ -8,7 +8,7 @@
  * together; when every area has the same average they are "level" and none is strongest or weakest, so one
  * factor is never named both.
  */
-import { averageScore, daysTracked, scoreTrend } from '../dashboard/summary';
+import { averageScore, type RatingTotals, scoreTrend, totalsOf } from '../dashboard/summary';
 import { type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
 
 /** SPEC §9: the 7-Day Average uses the latest 7 ratings. */
@@ -92,20 +92,35 @@ export interface InsightsSummary {
   categories: CategoryAverage[];
 }
 
-export function insightsSummary(ratings: ReadonlyArray<RatingView>, timeZone?: string): InsightsSummary {
-  const categories = categoryAverages(ratings);
-  const seven = sevenDayAverage(ratings);
-  const overall = averageScore(ratings);
+/** The average of each factor from the totals (the server's summary), in form order; empty without ratings. */
+export function categoriesOf(totals: RatingTotals): CategoryAverage[] {
+  if (totals.count === 0) return [];
+  return FACTORS.map((f) => ({ name: f.name, label: f.label, average: totals.averages[f.name] as number, color: CATEGORY_COLORS[f.name] }));
+}
+
+/**
+ * The Insights figures: the trend and the 7-day average from the newest ratings (newest first: the list's first
+ * page), everything else from the totals of the ratings shown (the server's summary of the same days).
+ */
+export function insightsSummaryOf(recent: ReadonlyArray<RatingView>, totals: RatingTotals): InsightsSummary {
+  const categories = categoriesOf(totals);
+  const seven = sevenDayAverage(recent);
+  const overall = totals.averages.overall;
   return {
-    count: ratings.length,
-    recentTrend: scoreTrend(ratings),
+    count: totals.count,
+    recentTrend: scoreTrend(recent),
     areas: rankAreas(categories),
-    daysTracked: daysTracked(ratings, timeZone),
+    daysTracked: totals.daysTracked,
     sevenDayAverage: seven,
     overallAverage: overall,
     sevenDayDifference: seven === null || overall === null ? null : roundToOneDecimal(seven - overall) || 0,
     categories,
   };
+}
+
+/** The Insights figures of a whole list of ratings. */
+export function insightsSummary(ratings: ReadonlyArray<RatingView>, timeZone?: string): InsightsSummary {
+  return insightsSummaryOf(ratings, totalsOf(ratings, timeZone));
 }
 
 /** Words for the Recent Trend card. */

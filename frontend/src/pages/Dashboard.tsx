@@ -16,7 +16,7 @@ import { DaysTrackedCard, StatCard } from '../dashboard/StatCard';
 import { FACTORS_CHART_HEIGHT, factorsOption, joyTrendOption } from '../dashboard/chartOptions';
 import {
   currentFactorTiles,
-  dashboardSummary,
+  dashboardSummaryOf,
   formatTrend,
   fullLabel,
   trendColor,
@@ -26,13 +26,16 @@ import {
 } from '../dashboard/summary';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageHeader } from '../components/PageHeader';
-import { ratingsLoadState } from '../components/RatingsLoadState';
+import { bothQueries, ratingsLoadState } from '../components/RatingsLoadState';
 import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { formatScore, scoreBand } from '../lib/score';
-import { useRatings } from '../queries';
+import { useRatingPages, useRatingSummary } from '../queries';
 import { FACTORS, type RatingView } from '@joy/domain';
+
+/** The averages before the summary has come (the page shows its loading state then). */
+const NO_AVERAGES = { overall: null, relationships: null, health: null, purpose: null, growth: null, joy: null };
 
 function SummaryCards({ summary }: { summary: DashboardSummary }) {
   const { overall, trend, daysTracked, average, count } = summary;
@@ -144,15 +147,17 @@ function ratedAt(iso: string): string {
 }
 
 export default function DashboardPage() {
-  const ratings = useRatings();
-  const list = useMemo(() => ratings.data ?? [], [ratings.data]);
-  const summary = useMemo(() => dashboardSummary(list), [list]);
+  // The newest ratings a page at a time (the trend, the latest, the history list) and the totals of every rating.
+  const pages = useRatingPages();
+  const totals = useRatingSummary(null, null);
+  const list = useMemo(() => pages.ratings ?? [], [pages.ratings]);
+  const summary = useMemo(() => dashboardSummaryOf(list, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [list, totals.data]);
   const points = useMemo(() => trendPoints(list), [list]);
   const latest = list[0];
 
   const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
 
-  const notReady = ratingsLoadState(ratings, header);
+  const notReady = ratingsLoadState(bothQueries(pages, totals), header);
   if (notReady) return notReady;
 
   if (!latest) {
@@ -193,7 +198,7 @@ export default function DashboardPage() {
             </Card>
           </Col>
         </Row>
-        {list.length >= 2 ? (
+        {summary.count >= 2 ? (
           <>
             <TrendCharts points={points} />
             <CurrentScores latest={latest} />
@@ -206,7 +211,7 @@ export default function DashboardPage() {
             description="Rate once more to see your Joy Trend, the PERMA Factors Breakdown and your current PERMA scores."
           />
         )}
-        <RatingHistory ratings={list} />
+        <RatingHistory ratings={list} total={summary.count} more={{ hasMore: pages.hasNextPage, loading: pages.isFetchingNextPage, load: pages.fetchNextPage }} />
       </div>
     </>
   );

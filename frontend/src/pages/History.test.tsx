@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import { bindNotifier } from '../lib/toast';
 import HistoryPage from './History';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, summaryRoute } from '../testing/fakeServer';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingCalendarView } from '@joy/domain';
 
@@ -36,6 +36,7 @@ describe('the History page', () => {
     const asked: string[] = [];
     installFakeServer({
       'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }),
+      ...summaryRoute(() => ratings),
       [`GET /api/joy-ratings/calendar?year=${year}`]: async () => {
         asked.push(String(year));
         return { status: 200, body: calendar };

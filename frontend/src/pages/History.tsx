@@ -11,7 +11,7 @@ import { StatCard } from '../dashboard/StatCard';
 import { calendarOption } from '../history/calendarOption';
 import { formatDate } from '../lib/dates';
 import { formatScore } from '../lib/score';
-import { useRatingCalendar, useRatings } from '../queries';
+import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries';
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
@@ -23,7 +23,8 @@ export default function HistoryPage() {
   const thisYear = new Date().getFullYear();
   const [year, setYear] = useState(thisYear);
   const calendar = useRatingCalendar(year);
-  const ratings = useRatings();
+  const ratings = useRatingPages();
+  const totals = useRatingSummary(null, null);
   // Phones get the weeks running down the screen: a year across 360 px would be cells of a few pixels.
   const compact = typeof window !== 'undefined' && window.innerWidth < 600;
   const cal = calendar.data;
@@ -73,7 +74,13 @@ export default function HistoryPage() {
         )}
       </Card>
       {ratings.isError && <Typography.Text type="danger">Your ratings could not be loaded. Please reload the page.</Typography.Text>}
-      {ratings.data && ratings.data.length > 0 && <RatingHistory ratings={ratings.data} />}
+      {ratings.ratings && ratings.ratings.length > 0 && (
+        <RatingHistory
+          ratings={ratings.ratings}
+          total={totals.data?.count}
+          more={{ hasMore: ratings.hasNextPage, loading: ratings.isFetchingNextPage, load: ratings.fetchNextPage }}
+        />
+      )}
     </div>
   );
 }

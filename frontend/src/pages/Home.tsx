@@ -8,12 +8,13 @@ import { LinkButton } from '../components/LinkButton';
 import { PageLoading } from '../components/PageLoading';
 import { RatingForm } from '../components/RatingForm';
 import { ReminderCard } from '../settings/ReminderCard';
-import { formatScore, thisWeeksAverage } from '../lib/score';
+import { formatScore } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
-import { useGroups, useLatestRating, useRatings } from '../queries';
+import { useGroups, useLatestRating, useRatingSummary } from '../queries';
 import { formatDateTime } from '../lib/dates';
 import { useSettings } from '../settings/api';
+import { dayOf, lastWeekFirstDay } from '@joy/domain';
 
 export const HOME_GROUPS_SHOWN = 3;
 
@@ -58,14 +59,17 @@ function YourGroups() {
 
 function QuickStats() {
   const groups = useGroups();
-  const ratings = useRatings();
   const settings = useSettings();
-  const average = thisWeeksAverage(ratings.data ?? [], new Date(), settings.data?.timeZone ?? undefined);
+  // This Week's Average: the ratings of the last 7 days (today and the six before) in the person's zone.
+  const zone = settings.data?.timeZone ?? undefined;
+  const now = new Date();
+  const week = useRatingSummary(lastWeekFirstDay(now, zone), dayOf(now, zone));
+  const average = week.data?.averages.overall ?? null;
   return (
     <Card title={<h2 className="card-title">Quick Stats</h2>} className="home-card">
       <div className="quick-stats">
         <Statistic title="Groups" value={groups.data?.length ?? 0} loading={groups.isLoading} />
-        <Statistic title="This Week's Average" value={formatScore(average)} loading={ratings.isLoading} />
+        <Statistic title="This Week's Average" value={formatScore(average)} loading={week.isLoading} />
       </div>
     </Card>
   );

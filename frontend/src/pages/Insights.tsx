@@ -25,20 +25,22 @@ import {
   FREE_WINDOW_NOTE,
   PREMIUM_ADDS,
   forecastRows,
-  ratingsWithinDays,
+  ratingsFromDay,
+  windowFirstDay,
   weekdayRows,
   weeklyRows,
 } from '../insights/advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
-import { areaNames, CATEGORY_COLORS, insightsSummary, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
+import { areaNames, CATEGORY_COLORS, insightsSummaryOf, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { RatingHistory } from '../components/RatingHistory';
-import { ratingsLoadState } from '../components/RatingsLoadState';
+import { bothQueries, ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
-import { useRatings } from '../queries';
-import { type AdvancedInsights, FACTORS, type SubscriptionStatusView } from '@joy/domain';
+import { useRatingPages, useRatingSummary } from '../queries';
+import { browserTimeZone, useSettings } from '../settings/api';
+import { type AdvancedInsights, dayOf, FACTORS, type SubscriptionStatusView } from '@joy/domain';
 import { formatDate } from '../lib/dates';
 
 const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
@@ -48,6 +50,9 @@ const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
   'consistency-milestone': <TrophyOutlined />,
   'strongest-area': <StarOutlined />,
 };
+
+/** The averages before the summary has come (the page shows its loading state then). */
+const NO_AVERAGES = { overall: null, relationships: null, health: null, purpose: null, growth: null, joy: null };
 
 function signed(diff: number): string {
   return formatTrend(diff);
@@ -231,18 +236,28 @@ function AdvancedAnalytics() {
 }
 
 export default function InsightsPage() {
-  const ratings = useRatings();
   const subscription = useQuery<SubscriptionStatusView>({ queryKey: SUBSCRIPTION_STATUS_KEY });
-  // Free: the last 30 days only. Premium, or the plan unknown (its check failed): the ratings as they are.
+  // Free: the last 30 days only (by the ratings' days, in the person's zone). Premium, or the plan unknown (its check
+  // failed): every rating.
   const plan = subscription.data?.isPremium === true ? 'premium' : subscription.data?.isPremium === false ? 'free' : 'unknown';
-  const all = useMemo(() => ratings.data ?? [], [ratings.data]);
-  const list = useMemo(() => (plan === 'free' ? ratingsWithinDays(all, FREE_WINDOW_DAYS) : all), [all, plan]);
-  const summary = useMemo(() => insightsSummary(list), [list]);
+  const settings = useSettings();
+  const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
+  const from = plan === 'free' ? windowFirstDay(FREE_WINDOW_DAYS, zone) : null;
+  const pages = useRatingPages();
+  // Not before the plan is known: a free user would otherwise glimpse the full history.
+  const totals = useRatingSummary(from, null, { enabled: !subscription.isLoading });
+  const all = useMemo(() => pages.ratings ?? [], [pages.ratings]);
+  const list = useMemo(() => (from === null ? all : ratingsFromDay(all, from, zone)), [all, from, zone]);
+  const summary = useMemo(() => insightsSummaryOf(list, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [list, totals.data]);
+  // Older pages hold more of the window while the last rating loaded was made in it (none made before its day rates it).
+  const last = all.at(-1);
+  const windowGoesOn = from === null || (last !== undefined && (dayOf(last.createdAt, zone) ?? '') >= from);
+  const more = { hasMore: pages.hasNextPage && windowGoesOn, loading: pages.isFetchingNextPage, load: pages.fetchNextPage };
   const header = <PageHeader title="Joy Insights" subtitle="Patterns in your ratings, and ideas for where to put your energy." />;
 
-  const notReady = ratingsLoadState(ratings, header);
+  const notReady = ratingsLoadState(bothQueries(pages, totals), header);
   if (notReady) return notReady;
-  if (subscription.isLoading) {
+  if (subscription.isLoading || totals.isPending) {
     // Not before the plan is known: a free user would otherwise glimpse the full history.
     return (
       <>
@@ -304,7 +319,7 @@ export default function InsightsPage() {
         <PersonalizedInsights summary={summary} />
         {plan === 'free' && <PremiumAddsCard />}
         {plan === 'premium' && <AdvancedAnalytics />}
-        <RatingHistory ratings={list} title={plan === 'free' ? 'Your Ratings (Last 30 Days)' : 'Your Ratings'} />
+        <RatingHistory ratings={list} total={summary.count} more={more} title={plan === 'free' ? 'Your Ratings (Last 30 Days)' : 'Your Ratings'} />
       </div>
     </>
   );

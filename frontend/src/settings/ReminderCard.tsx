@@ -1,16 +1,17 @@
 import { BellOutlined } from '@ant-design/icons';
 import { Alert } from 'antd';
-import { useRatings } from '../queries';
+import { useRatingSummary } from '../queries';
+import { dayOf } from '@joy/domain';
 import { browserTimeZone, useSettings } from './api';
-import { isTodayRated } from './reminder';
 
 /** Home's in-app reminder: shown while today (in the person's zone) has no rating, with a link to the form. */
 export function ReminderCard() {
   const settings = useSettings();
-  const ratings = useRatings();
-  if (settings.isLoading || ratings.isLoading || !ratings.data) return null;
   const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
-  if (isTodayRated(ratings.data, zone)) return null;
+  const today = dayOf(new Date(), zone)!;
+  // Today's ratings in aggregate (one day's sums), only once the zone is known.
+  const rated = useRatingSummary(today, today, { enabled: !settings.isLoading });
+  if (settings.isLoading || !rated.data || rated.data.count > 0) return null;
   return (
     <Alert
       type="info"

@@ -57,6 +57,21 @@ export interface RatingCalendarView {
   longestStreak: number;
 }
 
+/**
+ * GET /api/joy-ratings/summary?from=YYYY-MM-DD&to=YYYY-MM-DD (each optional, inclusive; by the ratings' own day):
+ * the caller's ratings of those days in aggregate, from the per-day sums the server keeps (no list is read).
+ */
+export interface RatingSummaryView {
+  from: string | null;
+  to: string | null;
+  /** How many ratings. */
+  count: number;
+  /** How many distinct days have at least one rating. */
+  daysTracked: number;
+  /** The mean overall score and the mean of each factor, one decimal (as `meanScore`); null without ratings. */
+  averages: { overall: number | null } & Record<FactorName, number | null>;
+}
+
 // ---- groups -------------------------------------------------------------------------------------------
 
 /** POST /api/groups */

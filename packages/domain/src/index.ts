@@ -8,3 +8,4 @@ export * from './api';
 export * from './errors';
 export * from './settings';
 export * from './rating-days';
+export * from './rating-summary';

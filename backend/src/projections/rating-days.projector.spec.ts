@@ -1,0 +1,120 @@
+import type { RecordedEvent } from '../event-store/event-store.port';
+import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
+import { recorded } from '../testing/events';
+import { applyEvent } from './pipeline/applier';
+import { PROJECTIONS } from './projections';
+
+const days = PROJECTIONS.find((p) => p.name === 'rating-days')!;
+
+let position = 0;
+const ev = (type: string, data: object): RecordedEvent => recorded(type, data, ++position);
+const scores = (r: number, h: number, p: number, g: number, j: number) => ({ relationships: r, health: h, purpose: p, growth: g, joy: j, overallScore: Math.round(((r + h + p + g + j) / 5) * 10) / 10 });
+const submitted = (ratingId: string, userId: string, day: string | undefined, at: string, s = scores(3, 3, 3, 3, 3)) =>
+  ev('RatingSubmitted', { ratingId, userId, ...s, submittedAt: at, ...(day ? { day } : {}) });
+const corrected = (ratingId: string, userId: string, day: string, at: string, s: ReturnType<typeof scores>) =>
+  ev('RatingCorrected', { ratingId, userId, ...s, submittedAt: at, day, note: null, correctedAt: '2026-11-30T08:00:00.000Z' });
+const withdrawn = (ratingId: string, userId: string, day: string | undefined, at: string) =>
+  ev('RatingWithdrawn', { ratingId, userId, submittedAt: at, ...(day ? { day } : {}), withdrawnAt: '2026-11-30T09:00:00.000Z', latest: null });
+
+async function storeWith(events: RecordedEvent[]) {
+  const store = new InMemoryReadModelStore();
+  await store.ensureIndex('rating-days', 'userId');
+  for (const e of events) await applyEvent(store, days, e);
+  return store;
+}
+
+/** What a reader sees of a day: its count and sums (not the bookkeeping). */
+const sumsOf = async (store: InMemoryReadModelStore, id: string) => {
+  const doc = await store.get<Record<string, unknown>>('rating-days', id);
+  if (!doc) return null;
+  const { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt } = doc;
+  return { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt };
+};
+
+describe('rating-days projection', () => {
+  beforeEach(() => (position = 0));
+
+  it('given ratings on two days in the person\'s zone, keeps per day the count and the sums of the overall score and each factor', async () => {
+    const store = await storeWith([
+      // Made at 23:30 UTC on the 19th, but for the 20th in the person's zone: it counts on its own day.
+      submitted('r1', 'ada', '2026-11-20', '2026-11-19T23:30:00.000Z', scores(5, 4, 3, 2, 1)),
+      submitted('r2', 'ada', '2026-11-20', '2026-11-20T12:00:00.000Z', scores(4, 4, 4, 4, 5)),
+      submitted('r3', 'ada', '2026-11-21', '2026-11-21T08:00:00.000Z', scores(2, 2, 2, 2, 2)),
+      submitted('b1', 'bob', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(1, 1, 1, 1, 1)),
+    ]);
+    // 3.0 + 4.2 = 7.2 → 72 tenths.
+    expect(await sumsOf(store, 'ada:2026-11-20')).toEqual({
+      day: '2026-11-20', count: 2, overallTenths: 72, relationships: 9, health: 8, purpose: 7, growth: 6, joy: 6, firstAt: '2026-11-19T23:30:00.000Z',
+    });
+    expect(await sumsOf(store, 'ada:2026-11-21')).toMatchObject({ count: 1, overallTenths: 20, joy: 2 });
+    expect(await sumsOf(store, 'bob:2026-11-20')).toMatchObject({ count: 1, overallTenths: 10 });
+    expect((await store.find('rating-days', { userId: 'ada' })).map((d) => d.day).sort()).toEqual(['2026-11-20', '2026-11-21']);
+  });
+
+  it('counts a rating from before days were kept on the UTC day of its time', async () => {
+    const store = await storeWith([submitted('old', 'ada', undefined, '2025-03-01T23:59:00.000Z')]);
+    expect(await sumsOf(store, 'ada:2025-03-01')).toMatchObject({ count: 1, overallTenths: 30 });
+  });
+
+  it('given a correction, replaces that rating\'s values in its day\'s sums', async () => {
+    const store = await storeWith([
+      submitted('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(3, 3, 3, 3, 3)),
+      submitted('r2', 'ada', '2026-11-20', '2026-11-20T09:00:00.000Z', scores(2, 2, 2, 2, 2)),
+      corrected('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(5, 5, 5, 5, 4)),
+    ]);
+    // 4.8 + 2.0
+    expect(await sumsOf(store, 'ada:2026-11-20')).toMatchObject({ count: 2, overallTenths: 68, relationships: 7, joy: 6 });
+  });
+
+  it('given a withdrawal, takes the rating out of its day, and the day goes with its last rating; a correction after changes nothing', async () => {
+    const store = await storeWith([
+      submitted('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(3, 3, 3, 3, 3)),
+      submitted('r2', 'ada', '2026-11-20', '2026-11-20T09:00:00.000Z', scores(5, 5, 5, 5, 5)),
+      submitted('r3', 'ada', '2026-11-21', '2026-11-21T09:00:00.000Z'),
+      withdrawn('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z'),
+      withdrawn('r3', 'ada', '2026-11-21', '2026-11-21T09:00:00.000Z'),
+      corrected('r3', 'ada', '2026-11-21', '2026-11-21T09:00:00.000Z', scores(1, 1, 1, 1, 1)),
+    ]);
+    expect(await sumsOf(store, 'ada:2026-11-20')).toEqual({
+      day: '2026-11-20', count: 1, overallTenths: 50, relationships: 5, health: 5, purpose: 5, growth: 5, joy: 5, firstAt: '2026-11-20T09:00:00.000Z',
+    });
+    expect(await sumsOf(store, 'ada:2026-11-21')).toBeNull();
+  });
+
+  it('counts an imported rating (made long before it arrives) on its own day', async () => {
+    const store = await storeWith([
+      submitted('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z'),
+      submitted('imported', 'ada', '2024-02-29', '2024-02-29T10:00:00.000Z', scores(4, 4, 4, 4, 4)),
+    ]);
+    expect(await sumsOf(store, 'ada:2024-02-29')).toMatchObject({ count: 1, overallTenths: 40, firstAt: '2024-02-29T10:00:00.000Z' });
+    expect(await store.get('rating-day-span', 'ada')).toMatchObject({ first: '2024-02-29', last: '2026-11-20' });
+  });
+
+  it('given an account deletion, leaves nothing of that person, and the other person\'s days as they were', async () => {
+    const store = await storeWith([
+      submitted('r1', 'ada', '2026-01-02', '2026-01-02T08:00:00.000Z'),
+      submitted('r2', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z'),
+      submitted('r3', 'ada', '2025-12-31', '2026-01-01T08:00:00.000Z'),
+      submitted('b1', 'bob', '2026-11-20', '2026-11-20T08:00:00.000Z'),
+      ev('UserDeleted', { userId: 'ada', deletedAt: '2026-11-22T00:00:00.000Z' }),
+    ]);
+    expect(await store.find('rating-days', { userId: 'ada' })).toEqual([]);
+    expect(await store.get('rating-day-span', 'ada')).toBeNull();
+    expect(await sumsOf(store, 'bob:2026-11-20')).toMatchObject({ count: 1 });
+    expect(await store.get('rating-day-span', 'bob')).toMatchObject({ first: '2026-11-20', last: '2026-11-20' });
+  });
+
+  it('gives the same documents when events are applied twice', async () => {
+    const events = [
+      submitted('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(2, 3, 4, 5, 1)),
+      submitted('r2', 'ada', '2026-11-20', '2026-11-20T09:00:00.000Z'),
+      corrected('r1', 'ada', '2026-11-20', '2026-11-20T08:00:00.000Z', scores(5, 5, 5, 5, 5)),
+      withdrawn('r2', 'ada', '2026-11-20', '2026-11-20T09:00:00.000Z'),
+    ];
+    const store = await storeWith(events);
+    const once = await store.get('rating-days', 'ada:2026-11-20');
+    for (const e of events) await applyEvent(store, days, e);
+    expect(await store.get('rating-days', 'ada:2026-11-20')).toEqual(once);
+    expect(once).toMatchObject({ count: 1, overallTenths: 50 });
+  });
+});

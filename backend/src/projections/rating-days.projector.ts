@@ -1,0 +1,116 @@
+import { addDays, type DaySums, FACTOR_NAMES, tenthsOf } from '@joy/domain';
+import type { UserDeleted } from '../identity/identity.decider';
+import { dayOfStoredRating } from '../ratings/rating-events';
+import type { RatingCorrected, RatingSubmitted } from '../ratings/ratings.decider';
+import { dataOf, type Lookup, type Projector } from './projector';
+
+/**
+ * One standing rating of a day, as the day's document keeps it: what a correction replaces and a withdrawal takes
+ * out of the sums (the events carry the new values only). `[ratingId, submittedAt, overall × 10, relationships,
+ * health, purpose, growth, joy]`: a tuple, so a day of many ratings stays small.
+ */
+export type DayRatingEntry = [string, string, number, number, number, number, number, number];
+
+/**
+ * rating-days: per person and day (keyed `<userId>:<YYYY-MM-DD>`, the ratings' own day in the person's zone), the
+ * count and the sums of the day's standing ratings (DaySums), with each rating's values, and the time of its
+ * earliest rating (the history the analytics cover). The summary (GET /api/joy-ratings/summary) and the premium
+ * analytics read these instead of every rating. An event changes one document: its day's.
+ */
+export interface RatingDayDoc extends DaySums {
+  userId: string;
+  /** The `submittedAt` of the day's earliest standing rating. */
+  firstAt: string;
+  ratings: DayRatingEntry[];
+}
+
+/** rating-day-span: per person (keyed by user id), their first and last rated day: which day documents an account deletion removes. */
+export interface RatingDaySpanDoc {
+  userId: string;
+  first: string;
+  last: string;
+}
+
+export const dayDocId = (userId: string, day: string) => `${userId}:${day}`;
+
+type RatingFields = { ratingId: string; userId: string; submittedAt: string; day?: string };
+
+/** The day a rating event counts on: its own, or (events from before days were kept) the UTC day of its time. */
+const dayOfEvent = (d: RatingFields) => dayOfStoredRating(d);
+
+function entryOf(d: RatingSubmitted['data'] | RatingCorrected['data']): DayRatingEntry {
+  return [d.ratingId, d.submittedAt, tenthsOf(d.overallScore), d.relationships, d.health, d.purpose, d.growth, d.joy];
+}
+
+/** The day's document with these entries: sums recomputed from them (a day holds a handful), none left: gone. */
+function withEntries(userId: string, day: string, ratings: DayRatingEntry[]): RatingDayDoc | null {
+  if (ratings.length === 0) return null;
+  const sums: DaySums = { day, count: ratings.length, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
+  for (const e of ratings) {
+    sums.overallTenths += e[2];
+    FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i] as number));
+  }
+  const firstAt = ratings.reduce((min, e) => (Date.parse(e[1]) < Date.parse(min) ? e[1] : min), ratings[0][1]);
+  return { ...sums, userId, firstAt, ratings };
+}
+
+/** Every day document of a person, from their span (read before rating-day-span forgets it). */
+async function dayDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
+  const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
+  if (!span) return [];
+  const ids: string[] = [];
+  for (let day = span.first; day <= span.last; day = addDays(day, 1)) ids.push(dayDocId(userId, day));
+  return ids;
+}
+
+const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
+
+export const ratingDaysProjector: Projector<RatingDayDoc> = {
+  collection: 'rating-days',
+  eventTypes: RATING_EVENTS,
+  indexes: ['userId'],
+  // Synchronous but for an account deletion: a rebuild applies a rating without waiting on a promise.
+  ids(event, lookup) {
+    if (event.type === 'UserDeleted') return dayDocIdsOfUser(dataOf<UserDeleted['data']>(event).userId, lookup);
+    const d = dataOf<RatingFields>(event);
+    return [dayDocId(d.userId, dayOfEvent(d))];
+  },
+  evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    const d = dataOf<RatingFields>(event);
+    const day = dayOfEvent(d);
+    const others = (doc?.ratings ?? []).filter((e) => e[0] !== d.ratingId);
+    switch (event.type) {
+      case 'RatingSubmitted':
+        // Submitted twice (a redelivery): as it was.
+        if (doc && others.length < doc.ratings.length) return doc;
+        return withEntries(d.userId, day, [...others, entryOf(dataOf<RatingSubmitted['data']>(event))]);
+      case 'RatingCorrected':
+        // A correction of a rating this day does not hold (withdrawn) changes nothing.
+        if (!doc || others.length === doc.ratings.length) return doc;
+        return withEntries(d.userId, day, [...others, entryOf(dataOf<RatingCorrected['data']>(event))]);
+      default:
+        // RatingWithdrawn: out of its day's sums.
+        if (!doc || others.length === doc.ratings.length) return doc;
+        return withEntries(d.userId, day, others);
+    }
+  },
+};
+
+/**
+ * rating-day-span: the first and last day a person rated (submissions only: a span is never narrowed, it only has
+ * to contain every day document). Last in its projection: on UserDeleted, rating-days reads it before it goes.
+ */
+export const ratingDaySpanProjector: Projector<RatingDaySpanDoc> = {
+  collection: 'rating-day-span',
+  eventTypes: ['RatingSubmitted', 'UserDeleted'],
+  ids: (event) => [dataOf<{ userId: string }>(event).userId],
+  evolve(doc, event) {
+    if (event.type === 'UserDeleted') return null;
+    const d = dataOf<RatingFields>(event);
+    const day = dayOfEvent(d);
+    if (!doc) return { userId: d.userId, first: day, last: day };
+    if (day >= doc.first && day <= doc.last) return doc;
+    return { userId: d.userId, first: day < doc.first ? day : doc.first, last: day > doc.last ? day : doc.last };
+  },
+};
