@@ -1,16 +1,6 @@
 import type { WeeklyFactorMeans } from '@joy/domain';
-import { forecastRows, ratingsWithinDays, weekdayRows, weeklyRows } from './advanced';
+import { forecastRows, weekdayRows, weeklyRows } from './advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from './advancedChartOptions';
-
-const now = new Date('2026-11-22T12:00:00Z');
-const at = (createdAt: string) => ({ id: createdAt, createdAt });
-
-describe('ratingsWithinDays', () => {
-  it('keeps the ratings of the last 30 days, in their order, and drops older ones', () => {
-    const ratings = [at('2026-11-22T11:00:00Z'), at('2026-10-23T12:00:00Z'), at('2026-10-23T11:59:59Z'), at('2025-01-01T00:00:00Z')];
-    expect(ratingsWithinDays(ratings, 30, now).map((r) => r.createdAt)).toEqual(['2026-11-22T11:00:00Z', '2026-10-23T12:00:00Z']);
-  });
-});
 
 const week: WeeklyFactorMeans = { week: '2026-W47', weekStart: '2026-11-16', count: 3, relationships: 4, health: 3, purpose: 3, growth: 3.67, joy: 3.33, overall: 3.4 };
 

@@ -3,7 +3,7 @@
  * (@joy/domain: GET /api/insights/advanced, computed by the server from the whole history), the free plan's 30-day window
  * and the formatting of the numbers. Pure and tested (advanced.test.ts).
  */
-import { addDays, DAY_MS, dayOf, FACTORS, type ForecastDay, ratingDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
+import { addDays, dayOf, FACTORS, type ForecastDay, ratingDay, type RatingView, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import { formatShortDay, formatWeekday } from '../lib/dates';
 
 export const ADVANCED_INSIGHTS_KEY = ['/api/insights/advanced'] as const;
@@ -20,11 +20,6 @@ export const PREMIUM_ADDS: readonly string[] = [
   'A forecast of the coming week with its uncertainty',
 ];
 
-/** The ratings of the last `days` days before `now` (inclusive of the boundary instant), order kept. */
-export function ratingsWithinDays<T extends Pick<RatingView, 'createdAt'>>(ratings: ReadonlyArray<T>, days: number, now: Date = new Date()): T[] {
-  const from = now.getTime() - days * DAY_MS;
-  return ratings.filter((r) => Date.parse(r.createdAt) >= from);
-}
 
 /**
  * The first day of the free plan's window in the person's zone: the day `days` days before today. The window is

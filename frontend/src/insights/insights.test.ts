@@ -1,8 +1,9 @@
 import { scoreBand } from '../lib/score';
+import { totalsOf } from '../dashboard/summary';
 import { ratingsFrom, withOverall } from '../testing/ratings';
 import {
   CATEGORY_COLORS,
-  categoryAverages,
+  categoriesOf,
   insightsSummary,
   personalizedInsights,
   rankAreas,
@@ -15,7 +16,7 @@ const titles = (ratings: Parameters<typeof insightsSummary>[0]) => personalizedI
 
 describe('category averages', () => {
   it('average each factor to one decimal, in form order, with the five fixed colours', () => {
-    const averages = categoryAverages(ratingsFrom([{ relationships: 5, health: 2 }, { relationships: 4, health: 2 }, { relationships: 4, health: 1 }]));
+    const averages = categoriesOf(totalsOf(ratingsFrom([{ relationships: 5, health: 2 }, { relationships: 4, health: 2 }, { relationships: 4, health: 1 }])));
     expect(averages.map((c) => [c.label, c.average])).toEqual([
       ['Relationships', 4.3],
       ['Health', 1.7],
@@ -35,14 +36,14 @@ describe('category averages', () => {
     const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
     const scoreHues = [1, 2.5, 3, 3.5, 4, 4.5].map((score) => hue(scoreBand(score).color));
     for (const color of Object.values(CATEGORY_COLORS)) for (const h of scoreHues) expect(apart(hue(color), h)).toBeGreaterThanOrEqual(25);
-    expect(categoryAverages([])).toEqual([]);
+    expect(categoriesOf(totalsOf([]))).toEqual([]);
   });
 
   it('name every area tied at the top or the bottom, and none when all are level (never one both strongest and weakest)', () => {
     const labels = (areas: { label: string }[]) => areas.map((a) => a.label);
-    const tied = rankAreas(categoryAverages(ratingsFrom([{ relationships: 4, health: 5, purpose: 5, growth: 2, joy: 2 }])));
+    const tied = rankAreas(categoriesOf(totalsOf(ratingsFrom([{ relationships: 4, health: 5, purpose: 5, growth: 2, joy: 2 }]))));
     expect([labels(tied.strongest), labels(tied.weakest), tied.level]).toEqual([['Health', 'Purpose'], ['Growth', 'Joy'], null]);
-    const allEqual = rankAreas(categoryAverages(ratingsFrom([3])));
+    const allEqual = rankAreas(categoriesOf(totalsOf(ratingsFrom([3]))));
     expect(allEqual).toEqual({ strongest: [], weakest: [], level: 3 });
     expect(rankAreas([])).toEqual({ strongest: [], weakest: [], level: null });
   });
@@ -50,7 +51,7 @@ describe('category averages', () => {
   it('compare the one-decimal averages that are shown (4.26 and 4.34 are both 4.3: a tie)', () => {
     // Purpose 4.26 → 4.3 shown, Joy 4.34 → 4.3 shown: a tie, both named.
     const fifty = Array.from({ length: 50 }, (_, i) => ({ relationships: 1, health: 1, growth: 1, purpose: i < 13 ? 5 : 4, joy: i < 17 ? 5 : 4 }));
-    const averages = categoryAverages(ratingsFrom(fifty));
+    const averages = categoriesOf(totalsOf(ratingsFrom(fifty)));
     expect(averages.find((c) => c.name === 'purpose')?.average).toBe(4.3);
     expect(averages.find((c) => c.name === 'joy')?.average).toBe(4.3);
     expect(rankAreas(averages).strongest.map((a) => a.label)).toEqual(['Purpose', 'Joy']);

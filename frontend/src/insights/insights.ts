@@ -9,7 +9,7 @@
  * factor is never named both.
  */
 import { averageScore, type RatingTotals, scoreTrend, totalsOf } from '../dashboard/summary';
-import { type FactorName, FACTORS, meanScore, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { type FactorName, FACTORS, type RatingView, roundToOneDecimal } from '@joy/domain';
 
 /** SPEC §9: the 7-Day Average uses the latest 7 ratings. */
 export const SEVEN_DAY_WINDOW = 7;
@@ -40,16 +40,6 @@ export interface CategoryAverage {
   color: string;
 }
 
-/** The average of each factor over the given ratings, in form order; empty without ratings. */
-export function categoryAverages(ratings: ReadonlyArray<RatingView>): CategoryAverage[] {
-  if (ratings.length === 0) return [];
-  return FACTORS.map((f) => ({
-    name: f.name,
-    label: f.label,
-    average: meanScore(ratings.map((r) => r[f.name])) as number,
-    color: CATEGORY_COLORS[f.name],
-  }));
-}
 
 export interface AreaRanking {
   /** Every area at the highest average (in form order); empty when level or without ratings. */

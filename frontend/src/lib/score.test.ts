@@ -1,5 +1,18 @@
 import { FACTORS, overallScore } from '@joy/domain';
-import { BAND_WORDS, defaultFactorScores, formatScore, scoreBand, scorePercent, thisWeeksAverage } from './score';
+import { dayOf, daySumsByDay, lastWeekFirstDay, ratingDay, ratingSummaryOf } from '@joy/domain';
+import { BAND_WORDS, defaultFactorScores, formatScore, scoreBand, scorePercent } from './score';
+
+/**
+ * This Week's Average as Home shows it: GET /api/joy-ratings/summary for the last 7 days (from
+ * lastWeekFirstDay to today, in the person's zone), whose answer the server computes with ratingSummaryOf.
+ */
+function thisWeeksAverage(ratings: Array<{ createdAt: string; day?: string; overallScore: number }>, now: Date, timeZone?: string): number | null {
+  const rated = ratings.flatMap((r) => {
+    const day = ratingDay(r, timeZone);
+    return day ? [{ ...defaultFactorScores(), overallScore: r.overallScore, day }] : [];
+  });
+  return ratingSummaryOf(daySumsByDay(rated), { from: lastWeekFirstDay(now, timeZone), to: dayOf(now, timeZone) }).averages.overall;
+}
 
 describe('factors', () => {
   it('are the five PERMA factors with their labels, in order', () => {

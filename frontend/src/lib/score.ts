@@ -1,4 +1,4 @@
-import { type FactorScores, isDayInLastWeek, MAX_SCORE, meanScore, ratingDay, type RatingView } from '@joy/domain';
+import { type FactorScores, MAX_SCORE } from '@joy/domain';
 
 export const DEFAULT_FACTOR_SCORE = 3;
 
@@ -46,20 +46,3 @@ export function scoreBand(score: number): ScoreBand {
   return band ? { message: band.message, color: band.color } : ROOM_TO_GROW;
 }
 
-/**
- * "This Week's Average" (PRODUCT.md): the mean overall score of the ratings whose day (`ratingDay`) is one of the
- * last 7 days (today and the six before) in the person's zone (`timeZone`: their setting; the browser's when
- * unset), or null when there are none.
- */
-export function thisWeeksAverage(
-  ratings: ReadonlyArray<Pick<RatingView, 'createdAt' | 'overallScore'> & { day?: string }>,
-  now: Date = new Date(),
-  timeZone?: string,
-): number | null {
-  return meanScore(
-    ratings.filter((r) => {
-      const day = ratingDay(r, timeZone);
-      return day !== null && isDayInLastWeek(day, now, timeZone);
-    }).map((r) => r.overallScore),
-  );
-}
