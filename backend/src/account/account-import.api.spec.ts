@@ -1,7 +1,7 @@
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
 import { metadataFor } from '../event-store/decider';
 import type { EventToAppend } from '../event-store/event-store.port';
-import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { allRatingsOf, api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { IMPORT_MESSAGES, MAX_IMPORT_RATINGS } from './account-import';
 
 jest.setTimeout(120_000);
@@ -39,17 +39,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     return JSON.parse(res.body as string);
   };
   const importInto = (cookie: string, file: unknown, on: TestApp = app) => as(cookie, on).post('/api/account/import', file as object);
-  /** The whole list, page after page (GET /api/joy-ratings answers one page; X-Next-Before names the next). */
-  const ratingsOf = async (cookie: string, on: TestApp = app): Promise<RatingView[]> => {
-    const all: RatingView[] = [];
-    for (let url = '/api/joy-ratings?limit=200'; ; ) {
-      const res = await as(cookie, on).get(url);
-      all.push(...(res.body as RatingView[]));
-      const next = res.headers['x-next-before'] as string | undefined;
-      if (!next) return all;
-      url = `/api/joy-ratings?limit=200&before=${next}`;
-    }
-  };
+  const ratingsOf = (cookie: string, on: TestApp = app) => allRatingsOf<RatingView>(on.baseUrl, cookie);
 
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_WRITES_PER_MIN: '10000' });

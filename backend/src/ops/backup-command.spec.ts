@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AppProcess, startAppProcess } from '../bench/app-process';
-import { api, signIn } from '../testing/app-harness';
+import { allRatingsOf, api, signIn } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
@@ -88,11 +88,7 @@ describe('npm run backup during writes', () => {
 
     // The copy starts as an install of its own; the same session cookies are still signed in there.
     restored = await startAppProcess({ DATA_DIR: to });
-    const ratingsOf = async (cookie: string) => {
-      const res = await api(restored!.baseUrl, cookie).get('/api/joy-ratings');
-      expect(res.status).toBe(200);
-      return new Set((res.body as { id: string }[]).map((r) => r.id));
-    };
+    const ratingsOf = async (cookie: string) => new Set((await allRatingsOf(restored!.baseUrl, cookie)).map((r) => r.id));
     const [adaRatings, bobRatings] = [await ratingsOf(ada), await ratingsOf(bob)];
     for (const write of before) expect((write.cookie === ada ? adaRatings : bobRatings).has(write.id)).toBe(true);
     expect((await api(restored.baseUrl, ada).get('/api/auth/user')).body.firstName).toBe('Ada');

@@ -189,3 +189,19 @@ export function api(baseUrl: string, cookie?: string) {
     delete: (path: string) => withCookie(agent.delete(path)),
   };
 }
+
+/**
+ * A person's whole rating list, newest first, page after page (GET /api/joy-ratings answers one page at a time;
+ * X-Next-Before names the next). Fails the test on any answer other than 200.
+ */
+export async function allRatingsOf<T = { id: string }>(baseUrl: string, cookie: string): Promise<T[]> {
+  const all: T[] = [];
+  for (let url = '/api/joy-ratings?limit=200'; ; ) {
+    const res = await api(baseUrl, cookie).get(url);
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    all.push(...(res.body as T[]));
+    const next = res.headers['x-next-before'] as string | undefined;
+    if (!next) return all;
+    url = `/api/joy-ratings?limit=200&before=${encodeURIComponent(next)}`;
+  }
+}
