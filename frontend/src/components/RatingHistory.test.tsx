@@ -1,12 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
-import { createQueryClient } from '../api';
 import { fullLabel } from '../dashboard/summary';
 import { bindNotifier } from '../lib/toast';
 import DashboardPage from '../pages/Dashboard';
 import { installFakeServer, summaryRoute } from '../testing/fakeServer';
+import { renderPage } from '../testing/renderApp';
 import { ratingsFrom } from '../testing/ratings';
 import { overallScore, type FactorScores, type RatingView } from '@joy/domain';
 
@@ -39,13 +37,7 @@ function renderDashboard(initial: RatingView[]) {
     };
   }
   const fetchMock = installFakeServer(routes);
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <DashboardPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderPage(<DashboardPage />);
   return { calls };
 }
 
@@ -130,13 +122,7 @@ describe('rating history on the Dashboard: edit and delete', () => {
       'GET /api/joy-ratings?limit=50&before=cursor-50': { status: 200, body: all.slice(50) },
       ...summaryRoute(() => all),
     });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <DashboardPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderPage(<DashboardPage />);
     expect(await screen.findByRole('heading', { name: 'Your Ratings' })).toBeInTheDocument();
     for (let shown = 10; shown < 50; shown += 10) fireEvent.click(screen.getByRole('button', { name: `Show more (${57 - shown} older)` }));
     expect(historyItems()).toHaveLength(50);

@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
-import { createQueryClient } from '../api';
 import DashboardPage from '../pages/Dashboard';
 import { installFakeServer, summaryRoute } from '../testing/fakeServer';
+import { renderPage } from '../testing/renderApp';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingView } from '@joy/domain';
 
@@ -18,13 +16,7 @@ jest.setTimeout(30000);
 function renderWith(ratings: RatingView[] | { status: number }) {
   const body = Array.isArray(ratings) ? { status: 200, body: ratings } : ratings;
   installFakeServer({ 'GET /api/joy-ratings': body, ...summaryRoute(() => (Array.isArray(ratings) ? ratings : [])) });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <DashboardPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderPage(<DashboardPage />);
 }
 
 const card = (testId: string) => within(screen.getByTestId(testId));
