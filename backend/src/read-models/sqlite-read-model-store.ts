@@ -10,12 +10,13 @@ import {
   type SyncDocs,
   valueAt,
 } from './in-memory-read-model-store';
-import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
-import type { BulkEntry } from './versioned-read-model-store';
+import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 
 /** SQLite's page cache (KiB), and while loading in bulk (the start-up catch-up). */
 const CACHE_KIB = 16_000;
 const BULK_CACHE_KIB = 128_000;
+/** The page size of a new file (SQLite's default is 4 KiB). */
+const NEW_FILE_PAGE_BYTES = 16_384;
 
 /** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
 interface Entry {
@@ -29,8 +30,14 @@ type State = Entry | typeof ABSENT;
 interface Pending {
   collection: number;
   id: string;
-  next: Entry;
-  /** What the file holds now (its index keys are removed at the flush). */
+  /** The new state as reads see it; null until read when bulkPut wrote it (then parsed from `json`). */
+  next: Entry | null;
+  position: number;
+  /** The stored form when bulkPut wrote it (serialised at once: no copy of its input kept); else made at the commit. */
+  json?: string | null;
+  /** The new document's index keys per indexed field, when bulkPut wrote it. */
+  keys?: string[][];
+  /** What the file holds now (its index keys are removed at the flush); only kept for a collection with indexes. */
   base: State;
 }
 
@@ -103,15 +110,26 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.cacheSize = options.cacheSize ?? 20_000;
     const created = file !== ':memory:' && !existsSync(file);
     this.db = new Database(file);
-    if (created) chmodSync(file, 0o600);
+    if (created) {
+      chmodSync(file, 0o600);
+      // Larger pages for a new file: a rebuild's commits write fewer, fuller pages.
+      this.db.pragma(`page_size = ${NEW_FILE_PAGE_BYTES}`);
+    }
     this.db.pragma('journal_mode = WAL');
     // Read models can be rebuilt from the events: a commit lost to a power cut is replayed from the checkpoint.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma(`cache_size = -${CACHE_KIB}`);
+    const hasDocs = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'docs'").get() !== undefined;
+    if (!hasDocs) {
+      // Rows in the order written, found through a small index: a rebuild appends its documents instead of
+      // inserting them at random places (their ids) all over the table. (Files from before keep their
+      // "docs" keyed by (c, id) WITHOUT ROWID: the statements below work on both.)
+      this.db.exec(`
+        CREATE TABLE docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT);
+        CREATE UNIQUE INDEX docs_by_id ON docs (c, id);`);
+    }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-      CREATE TABLE IF NOT EXISTS docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT,
-        PRIMARY KEY (c, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS idx (c INTEGER NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL,
         PRIMARY KEY (c, field, key, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS indexes (c INTEGER NOT NULL, field TEXT NOT NULL, PRIMARY KEY (c, field)) WITHOUT ROWID;
@@ -254,33 +272,71 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
 
   putNow(collection: string, id: string, doc: object | null, position: number): boolean {
     const c = this.collectionId(collection);
-    const current = this.state(c, id);
-    if (current !== ABSENT && current.position >= position) return false;
-    const next: Entry = { doc: doc === null ? null : frozenDoc(doc, id, position), position };
-    let writes = this.pending.get(c);
-    if (!writes) this.pending.set(c, (writes = new Map()));
-    const existing = writes.get(id);
-    if (existing) existing.next = next;
-    else {
-      const cached = this.cache.get(c);
-      const base = cached?.get(id);
-      writes.set(id, { collection: c, id, next, base: base === undefined ? this.read(c, id) : base });
-      if (this.fresh.has(c)) this.written_.add(c, id);
-      if (base !== undefined) {
-        cached!.delete(id);
-        this.cacheCount--;
-      }
-      this.pendingCount++;
-    }
+    if (this.positionIn(c, id) >= position) return false;
+    this.stage(c, id, position, { doc: doc === null ? null : frozenDoc(doc, id, position), position });
     this.written();
     return true;
   }
 
-  /** Many guarded writes (what a rebuild's WriteBatch flushes). */
+  /**
+   * Many guarded writes (a catch-up's or a rebuild's batch): each document is serialised at once, neither copied
+   * nor frozen (it is parsed again only if read before the commit), with its index keys.
+   */
   async bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number> {
+    const c = this.collectionId(collection);
+    const fields = this.indexes.get(c);
+    const guardedFields = fields?.some((field) => field.startsWith('_')) ?? false;
     let written = 0;
-    for (const e of entries) if (this.putNow(collection, e.id, e.doc, e.position)) written++;
+    for (const { id, doc, position } of entries) {
+      if (doc !== null && (guardedFields || !isPlainData(doc))) {
+        // Something JSON alone would not store as put does: put's copy.
+        if (this.putNow(collection, id, doc, position)) written++;
+        continue;
+      }
+      if (this.positionIn(c, id) >= position) continue;
+      const keys = fields && doc ? fields.map((field) => indexKeys(doc as StoredDoc, field)) : undefined;
+      this.stage(c, id, position, null, storedJson(doc, id, position), keys);
+      written++;
+    }
+    if (written > 0) this.written();
     return written;
+  }
+
+  positionNow(collection: string, id: string): number {
+    const c = this.collectionIds.get(collection);
+    return c === undefined ? 0 : this.positionIn(c, id);
+  }
+
+  /** The position of the last write to a document (a tombstone's too); 0 when there is none. */
+  private positionIn(c: number, id: string): number {
+    const pending = this.pending.get(c)?.get(id);
+    if (pending) return pending.position;
+    const state = this.state(c, id);
+    return state === ABSENT ? 0 : state.position;
+  }
+
+  private stage(c: number, id: string, position: number, next: Entry | null, json?: string | null, keys?: string[][]): void {
+    let writes = this.pending.get(c);
+    if (!writes) this.pending.set(c, (writes = new Map()));
+    const existing = writes.get(id);
+    if (existing) {
+      existing.next = next;
+      existing.position = position;
+      existing.json = json;
+      existing.keys = keys;
+      return;
+    }
+    const cached = this.cache.get(c);
+    const base = cached?.get(id);
+    // The file's state is needed only to remove its index keys at the commit.
+    const file = base !== undefined ? base : this.indexes.has(c) ? this.read(c, id) : ABSENT;
+    writes.set(id, { collection: c, id, next, position, json, keys, base: file });
+    if (this.fresh.has(c)) this.written_.add(c, id);
+    if (base !== undefined) {
+      cached!.delete(id);
+      this.cacheCount--;
+    }
+    this.pendingCount++;
   }
 
   async getCheckpoint(name: string): Promise<number> {
@@ -325,8 +381,8 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     }
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
     this.commit();
-    // Committed: the written states become cache entries.
-    for (const [c, writes] of this.pending) for (const [id, w] of writes) this.remember(c, id, w.next);
+    // Committed: the written states become cache entries (those bulkPut wrote once they are read).
+    for (const [c, writes] of this.pending) for (const [id, w] of writes) if (w.next) this.remember(c, id, w.next);
     this.pending = new Map();
     this.pendingCount = 0;
     this.dirtyCheckpoints.clear();
@@ -348,13 +404,14 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       // In key order: a large commit (a rebuild's) then fills the B-tree's pages one after another.
       const ordered = writes.size > 1000 ? [...writes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : writes.values();
       for (const w of ordered) {
-        const { doc, position } = w.next;
-        docs.add(c, w.id, position, doc === null ? null : JSON.stringify(doc));
+        const doc = w.json === undefined ? w.next!.doc : null;
+        docs.add(c, w.id, w.position, w.json !== undefined ? w.json : doc === null ? null : JSON.stringify(doc));
         if (!fields) continue;
         const before = w.base === ABSENT ? null : w.base.doc;
-        for (const field of fields) {
-          const old = before ? keysOf(valueAt(before, field)).map((k) => JSON.stringify(k)) : [];
-          const now = doc ? keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k)) : [];
+        for (let f = 0; f < fields.length; f++) {
+          const field = fields[f];
+          const old = before ? indexKeys(before, field) : [];
+          const now = w.json !== undefined ? (w.keys?.[f] ?? []) : doc ? indexKeys(doc, field) : [];
           for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
           for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
         }
@@ -392,7 +449,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
 
   private state(c: number, id: string): State {
     const pending = this.pending.get(c)?.get(id);
-    if (pending) return pending.next;
+    if (pending) {
+      pending.next ??= { doc: pending.json ? adoptFrozen(JSON.parse(pending.json) as StoredDoc) : null, position: pending.position };
+      return pending.next;
+    }
     const cached = this.cache.get(c)?.get(id);
     if (cached !== undefined) return cached;
     const state = this.read(c, id);
@@ -467,6 +527,25 @@ class IdFilter {
     h = Math.imul(h, 0x2c1b3c6d);
     return (h ^ (h >>> 13)) >>> 0;
   }
+}
+
+/** The index keys of a document's field, as the idx table holds them. */
+function indexKeys(doc: StoredDoc, field: string): string[] {
+  return keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k));
+}
+
+/** Whether JSON stores a document as put's frozen copy would be stored: plain data, without guard fields of its own. */
+function isPlainData(doc: object): boolean {
+  const proto = Object.getPrototypeOf(doc);
+  return (proto === Object.prototype || proto === null) && !Object.hasOwn(doc, '_id') && !Object.hasOwn(doc, '_position') && !('toJSON' in doc);
+}
+
+/** A document's stored JSON: its fields, then `_id` and `_position` (what put's copy serialises to). */
+function storedJson(doc: object | null, id: string, position: number): string | null {
+  if (doc === null) return null;
+  const json = JSON.stringify(doc);
+  const guard = `"_id":${JSON.stringify(id)},"_position":${JSON.stringify(position)}}`;
+  return json === '{}' ? `{${guard}` : `${json.slice(0, -1)},${guard}`;
 }
 
 function compareRows(a: readonly string[], b: readonly string[]): number {
