@@ -1,8 +1,19 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { StoredDoc } from '../read-models/read-model-store.port';
 
-/** Reads a document of the same projection (already up to date with every earlier event). */
-export type Lookup = <T extends object>(collection: string, id: string) => Promise<(T & StoredDoc) | null>;
+/**
+ * Reads a document of the same projection (already up to date with every earlier event). It answers at once
+ * (no promise) where the documents are in memory (a catch-up's or a rebuild's working set on SQLite or in memory):
+ * `await` it, or use `whenFound` to stay synchronous then.
+ */
+export type Lookup = <T extends object>(collection: string, id: string) => MaybePromise<(T & StoredDoc) | null>;
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** `then` on a value that may be a promise: synchronous when it is not. */
+export function whenFound<T, R>(value: MaybePromise<T>, then: (found: T) => R): MaybePromise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
 
 /**
  * A projector fills one collection: `ids` names the documents an event touches, `evolve` computes the new

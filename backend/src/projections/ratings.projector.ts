@@ -39,12 +39,10 @@ export function ratingDocFrom(event: { type?: string; data: object; position: nu
 
 function ratingDocOf(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
   const d = upcastRatingEvent({ type: event.type ?? 'RatingSubmitted', data: event.data as Record<string, unknown> }).data as RatingSubmitted['data'];
-  return {
-    ...ratingViewOf(d),
-    userId: d.userId,
-    seq: event.position,
-    ...(event.streamVersion !== undefined ? { streamVersion: event.streamVersion } : {}),
-  };
+  // ratingViewOf's fields, then the owner and the place, in one object (a rebuild makes one per rating).
+  const doc: RatingDoc = { ...ratingViewOf(d), userId: d.userId, seq: event.position };
+  if (event.streamVersion !== undefined) doc.streamVersion = event.streamVersion;
+  return doc;
 }
 
 /** Rating ids per index document: bounded, so that adding a rating copies at most this many ids. */

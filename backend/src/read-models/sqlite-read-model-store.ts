@@ -177,9 +177,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   /**
-   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed `maxPending` documents at a time
-   * (with the checkpoints set meanwhile, in the same transaction), not every `flushMs`, so a document a rebuild
-   * changes often is serialised once per commit; everything is committed when it ends.
+   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed when it calls `flush` (a batch of
+   * documents with its checkpoints), or `maxPending` documents at a time, not every `flushMs`; everything is
+   * committed when it ends.
    */
   async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
     if (this.bulkDepth++ === 0) {
@@ -410,8 +410,8 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
         const before = w.base === ABSENT ? null : w.base.doc;
         for (let f = 0; f < fields.length; f++) {
           const field = fields[f];
-          const old = before ? indexKeys(before, field) : [];
-          const now = w.json !== undefined ? (w.keys?.[f] ?? []) : doc ? indexKeys(doc, field) : [];
+          const old = before ? indexKeys(before, field) : NO_KEYS;
+          const now = w.json !== undefined ? (w.keys?.[f] ?? NO_KEYS) : doc ? indexKeys(doc, field) : NO_KEYS;
           for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
           for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
         }
@@ -529,6 +529,8 @@ class IdFilter {
   }
 }
 
+const NO_KEYS: readonly string[] = [];
+
 /** The index keys of a document's field, as the idx table holds them. */
 function indexKeys(doc: StoredDoc, field: string): string[] {
   return keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k));
@@ -567,15 +569,16 @@ class RowBuffer {
     private readonly tail: string,
   ) {}
 
-  add(...row: unknown[]): void {
-    for (const v of row) this.values.push(v);
+  /** Adds a row of four values (both tables' rows have four). */
+  add(a: unknown, b: unknown, c: unknown, d: unknown): void {
+    this.values.push(a, b, c, d);
     if (++this.rows === RowBuffer.ROWS) this.end();
   }
 
   /** Inserts what is buffered. */
   end(): void {
     if (this.rows === 0) return;
-    this.statement(this.rows).run(...this.values);
+    this.statement(this.rows).run(this.values);
     this.values = [];
     this.rows = 0;
   }

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { syncDocsOf, type SyncDocs } from '../../read-models/in-memory-read-model-store';
 import type { BulkEntry, ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
-import type { Lookup, Projection } from '../projector';
+import type { Lookup, MaybePromise, Projection } from '../projector';
 
 /*
  * Applying events to read models: each projector of a projection folds the event into its documents, guarded by
@@ -70,6 +70,12 @@ function evolveNow(sync: SyncDocs, projector: Projection['projectors'][number], 
   }
 }
 
+/** A slot's document as a lookup answers it (with `_id` and `_position`), made once per change. */
+function viewOf<T extends object>(slot: Slot, id: string): (T & StoredDoc) | null {
+  if (slot.view === undefined) slot.view = slot.doc && ({ ...slot.doc, _id: id, _position: slot.position } as StoredDoc);
+  return slot.view as (T & StoredDoc) | null;
+}
+
 function withoutGuard<T extends { _id: string; _position: number }>(doc: T): Omit<T, '_id' | '_position'> {
   const { _id, _position, ...rest } = doc;
   return rest;
@@ -104,7 +110,7 @@ export class WorkingSet {
 
   constructor(
     private readonly target: ReadModelStore,
-    private readonly maxDocs = 50_000,
+    private readonly maxDocs = 20_000,
   ) {
     this.sync = syncDocsOf(target);
   }
@@ -163,10 +169,10 @@ export class WorkingSet {
     changed.set(id, slot);
   }
 
-  private readonly lookup: Lookup = async <T extends object>(collection: string, id: string) => {
-    const slot = this.sync ? this.slotNow(collection, id) : await this.slot(collection, id);
-    if (slot.view === undefined) slot.view = slot.doc && ({ ...slot.doc, _id: id, _position: slot.position } as StoredDoc);
-    return slot.view as (T & StoredDoc) | null;
+  /** Answers at once when the store is in this process. */
+  private readonly lookup: Lookup = <T extends object>(collection: string, id: string): MaybePromise<(T & StoredDoc) | null> => {
+    if (this.sync) return viewOf<T>(this.slotNow(collection, id), id);
+    return this.slot(collection, id).then((slot) => viewOf<T>(slot, id));
   };
 
   private slotNow(collection: string, id: string): Slot {

@@ -43,21 +43,24 @@ export interface CatchUpDeps {
  * and its checkpoint reset first, so it is rebuilt from position 0.
  */
 export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
-  // A store that loads in bulk (SQLite) commits a catch-up's writes in large transactions, not every few ms.
+  // A store that loads in bulk (SQLite) commits a catch-up's batch (documents and checkpoints) in one
+  // transaction, not every few ms.
   const inner: object = versionsOf(deps.readModels)?.inner ?? deps.readModels;
-  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress));
+  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, () => inner.flush()));
   return catchUp(deps, onProgress);
 }
 
 interface BulkLoader {
   bulk<T>(load: () => Promise<T>): Promise<T>;
+  /** Commits what is pending now. */
+  flush(): void;
 }
 
 function isBulkLoader(store: object): store is BulkLoader {
   return typeof (store as Partial<BulkLoader>).bulk === 'function';
 }
 
-async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
+async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, commit?: () => void): Promise<CatchUpProgress> {
   const { store, readModels, projections, typesByProjection, reactors } = deps;
   const versioned = versionsOf(readModels);
   await versioned?.refresh();
@@ -98,6 +101,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
     }
     if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
+    commit?.();
     folded = 0;
   };
   onProgress?.(progress(position));
