@@ -2,7 +2,7 @@ import { isoWeekOfDay, ratingDay } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import { withoutMembership } from './groups.projector';
-import { dataOf, Projector, whenFound } from './projector';
+import { dataOf, Projector, whenFound, withFields } from './projector';
 
 /** What a group may see of a member's rating: never the factor scores. */
 export interface MemberRating {
@@ -96,7 +96,7 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       recent.push(r);
     }
     if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
-    return { ...current, latest: recent[0], recent };
+    return withFields(current, { latest: recent[0], recent });
   },
 };
 

@@ -47,6 +47,16 @@ export function eventTypesOf(projection: Projection): Set<string> {
   return new Set(projection.projectors.flatMap((p) => p.eventTypes));
 }
 
+/**
+ * `{ ...base, ...fields }`, made with Object.assign: in Node 20, a spread that adds fields the object did not have
+ * (`{ ...rating, chunk }`) costs microseconds (a new hidden class each time), Object.assign a tenth of one, and a
+ * rebuild makes such a document for every event. The same object (an own `__proto__` field goes the spread's way).
+ */
+export function withFields<T extends object, F extends object>(base: T, fields: F): Omit<T, keyof F> & F {
+  if (Object.hasOwn(base, '__proto__') || Object.hasOwn(fields, '__proto__')) return { ...base, ...fields };
+  return Object.assign({}, base, fields);
+}
+
 /** The event's data as the type its producer declared. */
 export function dataOf<D>(event: RecordedEvent): D {
   return event.data as unknown as D;

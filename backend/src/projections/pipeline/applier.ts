@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { syncDocsOf, type SyncDocs } from '../../read-models/in-memory-read-model-store';
 import type { BulkEntry, ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
-import type { Lookup, MaybePromise, Projection } from '../projector';
+import { type Lookup, type MaybePromise, type Projection, withFields } from '../projector';
 
 /*
  * Applying events to read models: each projector of a projection folds the event into its documents, guarded by
@@ -72,7 +72,7 @@ function evolveNow(sync: SyncDocs, projector: Projection['projectors'][number], 
 
 /** A slot's document as a lookup answers it (with `_id` and `_position`), made once per change. */
 function viewOf<T extends object>(slot: Slot, id: string): (T & StoredDoc) | null {
-  if (slot.view === undefined) slot.view = slot.doc && ({ ...slot.doc, _id: id, _position: slot.position } as StoredDoc);
+  if (slot.view === undefined) slot.view = slot.doc && (withFields(slot.doc, { _id: id, _position: slot.position }) as StoredDoc);
   return slot.view as (T & StoredDoc) | null;
 }
 
