@@ -81,15 +81,18 @@ export interface RestartFigures {
   events: number;
   /** The first start (no read models yet: a rebuild) until the API answers, in s. */
   firstStartSeconds: number;
+  /** The process's peak resident memory over that first start (its rebuild), in MB. */
+  firstStartPeakRssMb: number;
   /** A restart after a clean stop until the API answers, in s. */
   restartSeconds: number;
   /** Resident memory of the process once it answers after the restart, in MB. */
   rssMb: number;
 }
 
-function rssMbOf(pid: number): number {
+/** Resident memory of a process now (VmRSS), or its peak so far (VmHWM), in MB. */
+function rssMbOf(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
 }
 
 /** The built app (dist/main.js) on a data directory with `events` seeded ratings: first start, then a restart. */
@@ -97,13 +100,14 @@ export async function measureRestart(dataDir: string, events: number): Promise<R
   let t0 = performance.now();
   const app = await startAppProcess({ SHED_EVENT_LOOP_DELAY_MS: '0' }, { dataDir, startTimeoutMs: 30 * 60_000 });
   const firstStartSeconds = (performance.now() - t0) / 1000;
+  const firstStartPeakRssMb = rssMbOf(app.pid()!, 'VmHWM');
   await app.stop();
   t0 = performance.now();
   await app.start();
   const restartSeconds = (performance.now() - t0) / 1000;
   const rssMb = rssMbOf(app.pid()!);
   await app.stop();
-  return { events, firstStartSeconds, restartSeconds, rssMb };
+  return { events, firstStartSeconds, firstStartPeakRssMb, restartSeconds, rssMb };
 }
 
 /** Every figure at each size, each on a data directory of its own. */

@@ -2,7 +2,7 @@ import { CARE_SUGGESTION_THRESHOLD } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
-import { dataOf, Projector } from './projector';
+import { dataOf, Projector, withFields } from './projector';
 
 /**
  * care-suggestions: per user (keyed by user id), the groups they are in and their latest overall score, with
@@ -69,12 +69,11 @@ export const careSuggestionsProjector: Projector<CareSupportDoc> = {
 };
 
 function withLatest(doc: CareSupportDoc, rating: { ratingId: string; overallScore: number; submittedAt: string }, seq: number): CareSupportDoc {
-  return {
-    ...doc,
+  return withFields(doc, {
     latestScore: rating.overallScore,
     latestAt: rating.submittedAt,
     latestRatingId: rating.ratingId,
     latestSeq: seq,
     needsSupport: rating.overallScore < CARE_SUGGESTION_THRESHOLD,
-  };
+  });
 }

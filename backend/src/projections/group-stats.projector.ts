@@ -2,7 +2,7 @@ import { isoWeekOfDay, ratingDay } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import { withoutMembership } from './groups.projector';
-import { dataOf, Projector } from './projector';
+import { dataOf, Projector, whenFound, withFields } from './projector';
 
 /** What a group may see of a member's rating: never the factor scores. */
 export interface MemberRating {
@@ -82,12 +82,21 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: MemberRating = { id: d.ratingId, userId: d.userId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
     // `recent` is kept newest first: the rating goes in its place (what sorting the whole list gave, without
-    // parsing every date of it for each rating).
-    const others = current.recent.filter((r) => r.id !== rating.id);
-    let at = 0;
-    while (at < others.length && newestFirst(others[at], rating) < 0) at++;
-    const recent = [...others.slice(0, at), rating, ...others.slice(at)].slice(0, MEMBER_RECENT_RATINGS);
-    return { ...current, latest: recent[0], recent };
+    // parsing every date of it for each rating), built in one array (a rebuild does this for every rating).
+    const recent: MemberRating[] = [];
+    let placed = false;
+    for (const r of current.recent) {
+      if (recent.length >= MEMBER_RECENT_RATINGS) break;
+      if (r.id === rating.id) continue;
+      if (!placed && newestFirst(r, rating) >= 0) {
+        recent.push(rating);
+        placed = true;
+        if (recent.length >= MEMBER_RECENT_RATINGS) break;
+      }
+      recent.push(r);
+    }
+    if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
+    return withFields(current, { latest: recent[0], recent });
   },
 };
 
@@ -155,14 +164,17 @@ export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:$
 export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
   collection: 'group-weekly-activity',
   eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn'],
-  async ids(event, lookup) {
+  // Synchronous when the lookup is (a rebuild's documents in memory): no promise per rating.
+  ids(event, lookup) {
     const d = dataOf<{ userId: string; submittedAt: string; day?: string }>(event);
-    const member = await lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId);
-    const week = weekOfRating(d);
-    // A correction or withdrawal: the week of the rating in each group the member is in (evolve changes only the
-    // documents that hold the rating). A group they left since keeps counting the rating as it was.
-    const groups = event.type === 'RatingSubmitted' ? (member?.groups ?? []).filter((g) => g.seq < event.position) : (member?.groups ?? []);
-    return groups.map((g) => weeklyActivityId(g.groupId, week));
+    return whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId), (member) => {
+      // A correction or withdrawal: the week of the rating in each group the member is in (evolve changes only
+      // the documents that hold the rating). A group they left since keeps counting the rating as it was.
+      const groups = event.type === 'RatingSubmitted' ? (member?.groups ?? []).filter((g) => g.seq < event.position) : (member?.groups ?? []);
+      if (groups.length === 0) return [];
+      const week = weekOfRating(d);
+      return groups.map((g) => weeklyActivityId(g.groupId, week));
+    });
   },
   evolve(doc, event) {
     if (event.type !== 'RatingSubmitted') {

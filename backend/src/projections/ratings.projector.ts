@@ -2,7 +2,7 @@ import type { UserDeleted } from '../identity/identity.decider';
 import type { FactorScores } from '@joy/domain';
 import { upcastRatingEvent } from '../ratings/rating-events';
 import { type RatingCorrected, ratingViewOf, type RatingSubmitted, type RatingWithdrawn } from '../ratings/ratings.decider';
-import { dataOf, Lookup, Projector } from './projector';
+import { dataOf, Lookup, Projector, withFields } from './projector';
 
 export type RatingDoc = FactorScores & {
   id: string;
@@ -39,12 +39,10 @@ export function ratingDocFrom(event: { type?: string; data: object; position: nu
 
 function ratingDocOf(event: { type?: string; data: object; position: number; streamVersion?: number }): RatingDoc {
   const d = upcastRatingEvent({ type: event.type ?? 'RatingSubmitted', data: event.data as Record<string, unknown> }).data as RatingSubmitted['data'];
-  return {
-    ...ratingViewOf(d),
-    userId: d.userId,
-    seq: event.position,
-    ...(event.streamVersion !== undefined ? { streamVersion: event.streamVersion } : {}),
-  };
+  // ratingViewOf's fields, then the owner and the place, in one object (a rebuild makes one per rating).
+  const doc: RatingDoc = withFields(ratingViewOf(d), { userId: d.userId, seq: event.position });
+  if (event.streamVersion !== undefined) doc.streamVersion = event.streamVersion;
+  return doc;
 }
 
 /** Rating ids per index document: bounded, so that adding a rating copies at most this many ids. */
@@ -109,7 +107,7 @@ export const ratingsProjector: Projector<RatingDoc> = {
     switch (event.type) {
       case 'RatingSubmitted': {
         const rating = ratingDocFrom(event);
-        return { ...rating, chunk: chunkId(rating.userId, chunkOf(event.streamVersion)) };
+        return withFields(rating, { chunk: chunkId(rating.userId, chunkOf(event.streamVersion)) });
       }
       case 'RatingCorrected':
         return doc && corrected(doc, dataOf<RatingCorrected['data']>(event));

@@ -2,7 +2,7 @@ import { DEFAULT_TIME_ZONE, dayOf } from '@joy/domain';
 import type { RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { ReminderSent } from '../reminders/reminders.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
-import { dataOf, Projector } from './projector';
+import { dataOf, Projector, withFields } from './projector';
 
 /**
  * user-settings: per user (keyed by user id) what the server needs of their settings without reading their
@@ -42,7 +42,7 @@ export const userSettingsProjector: Projector<UserSettingsDoc> = {
         const d = dataOf<RatingSubmitted['data'] & { day?: string }>(event);
         const day = d.day ?? dayOf(d.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE);
         if (!day || (current.latestDay !== null && current.latestDay >= day)) return current;
-        return { ...current, latestDay: day };
+        return withFields(current, { latestDay: day });
       }
       case 'RatingWithdrawn': {
         // The latest day is now that of the newest rating left (today's only rating withdrawn: today is unrated).

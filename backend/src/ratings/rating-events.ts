@@ -1,5 +1,6 @@
 import { DEFAULT_TIME_ZONE, dayOf } from '@joy/domain';
 import type { RecordedEvent } from '../event-store/event-store.port';
+import { withFields } from '../projections/projector';
 import { decryptField, encryptField, isEncrypted } from '../identity/personal-data';
 import type { RatingEvent } from './ratings.decider';
 
@@ -36,7 +37,7 @@ export function upcastRatingEvent(event: Pick<RecordedEvent, 'type' | 'data'>, k
   }
   if (event.type !== 'RatingSubmitted' && event.type !== 'RatingCorrected') return { type: event.type, data } as unknown as RatingEvent;
   const note = key === undefined ? (data.note ?? null) : decryptField(key, String(data.userId), NOTE_FIELD, data.note);
-  return { type: event.type, data: { ...data, day: dayOfStoredRating(data), note } } as unknown as RatingEvent;
+  return { type: event.type, data: withFields(data, { day: dayOfStoredRating(data), note }) } as unknown as RatingEvent;
 }
 
 /** The stored form of a new rating event: its note encrypted with the person's key (schemaVersion 2). */

@@ -1,4 +1,4 @@
-import { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
+import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 
 type Scalar = string | number | boolean | null;
 
@@ -10,6 +10,8 @@ type Scalar = string | number | boolean | null;
 export interface SyncDocs {
   getNow<T extends object>(collection: string, id: string): (T & StoredDoc) | null;
   putNow(collection: string, id: string, doc: object | null, position: number): boolean;
+  /** The position of the last write to a document, its deletion included (a tombstone's); 0 when never written. */
+  positionNow(collection: string, id: string): number;
   getCheckpointNow(name: string): number;
   setCheckpointNow(name: string, position: number): void;
 }
@@ -117,6 +119,18 @@ export class InMemoryReadModelStore implements ReadModelStore, SyncDocs {
     if (c.tombstones.size > 0) c.tombstones.delete(id);
     if (indexed) for (const [field, index] of c.indexes) addToIndex(index, field, next);
     return true;
+  }
+
+  positionNow(collection: string, id: string): number {
+    const c = this.collections.get(collection);
+    if (!c) return 0;
+    return c.docs.get(id)?._position ?? c.tombstones.get(id) ?? 0;
+  }
+
+  async bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number> {
+    let written = 0;
+    for (const e of entries) if (this.putNow(collection, e.id, e.doc, e.position)) written++;
+    return written;
   }
 
   async getCheckpoint(name: string): Promise<number> {

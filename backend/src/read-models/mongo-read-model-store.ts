@@ -13,7 +13,7 @@ import {
   type Sort,
 } from 'mongodb';
 import { MONGO_DB_OPTIONS, mongoClientOptions, MongoOperationError, withMongoRetry, type RetryOptions } from './mongo-durability';
-import { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
+import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 
 /** A stored read-model document: the fields, the position of the last event applied, a deletion marker. */
 interface RmDoc {
@@ -40,11 +40,7 @@ export interface MongoReadModelStoreOptions {
   retry?: RetryOptions;
 }
 
-export interface BulkPutEntry {
-  id: string;
-  doc: object | null;
-  position: number;
-}
+export type BulkPutEntry = BulkEntry;
 
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
@@ -137,7 +133,8 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   /**
-   * Writes many documents in one round trip, each with `put`'s guard (not in the port: used by rebuilds).
+   * Writes many documents in one round trip, each with `put`'s guard (an unordered bulk write, majority
+   * write concern like every write here).
    * Returns how many were written; a stale or duplicate entry is skipped, not an error.
    */
   async bulkPut(collection: string, entries: readonly BulkPutEntry[]): Promise<number> {

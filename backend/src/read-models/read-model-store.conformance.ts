@@ -148,6 +148,34 @@ export function describeReadModelStoreConformance(
       expect((await store.find(col, { email: 'a@example.org' })).map((d) => d._id)).toEqual(['a']);
     });
 
+    test('bulkPut writes each entry with its guard, keeps the indexes, counts what it wrote and keeps none of its input', async () => {
+      await store.ensureIndex(col, 'kind');
+      await store.put(col, 'a', { kind: 'old', v: 1 }, 10);
+      await store.put(col, 'gone', null, 10);
+      const input = { kind: 'k', list: [1], nested: { n: 1 } };
+      const written = await store.bulkPut(col, [
+        { id: 'a', doc: { kind: 'k', v: 0 }, position: 5 }, // older than the stored document
+        { id: 'gone', doc: { kind: 'k' }, position: 9 }, // older than its deletion
+        { id: 'b', doc: input, position: 11 },
+        { id: 'c', doc: { kind: 'k', nested: { n: 2 } }, position: 12 },
+        { id: 'd', doc: null, position: 13 },
+      ]);
+      expect(written).toBe(3);
+      input.list.push(2);
+      input.nested.n = 3;
+      expect(await store.get(col, 'a')).toEqual({ _id: 'a', _position: 10, kind: 'old', v: 1 });
+      expect(await store.get(col, 'gone')).toBeNull();
+      expect(await store.get(col, 'b')).toEqual({ _id: 'b', _position: 11, kind: 'k', list: [1], nested: { n: 1 } });
+      expect((await store.find(col, { kind: 'k' })).map((d) => d._id).sort()).toEqual(['b', 'c']);
+      expect(await store.get(col, 'd')).toBeNull();
+      // The deletion left a tombstone, as put's does.
+      expect(await store.put(col, 'd', { kind: 'k' }, 12)).toBe(false);
+      expect(await store.bulkPut(col, [])).toBe(0);
+      expect(await store.bulkPut(col, [{ id: 'c', doc: { kind: 'other' }, position: 14 }])).toBe(1);
+      expect((await store.find(col, { kind: 'k' })).map((d) => d._id)).toEqual(['b']);
+      expect((await store.find(col, { kind: 'other' })).map((d) => d._id)).toEqual(['c']);
+    });
+
     test('checkpoints default to 0 and persist', async () => {
       const checkpoint = `${col}_checkpoint`;
       expect(await store.getCheckpoint(checkpoint)).toBe(0);

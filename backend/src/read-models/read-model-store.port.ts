@@ -20,6 +20,13 @@ export interface FindOptions {
   limit?: number;
 }
 
+/** One document write of `bulkPut`: `put`'s arguments. */
+export interface BulkEntry {
+  id: string;
+  doc: object | null;
+  position: number;
+}
+
 export interface ReadModelStore {
   /** Declares an equality index used by `find` (idempotent). */
   ensureIndex(collection: string, field: string): Promise<void>;
@@ -32,6 +39,12 @@ export interface ReadModelStore {
    * replayed older event cannot bring the document back.
    */
   put(collection: string, id: string, doc: object | null, position: number): Promise<boolean>;
+  /**
+   * Many `put`s of one collection at once, each with its guard (what a catch-up or a rebuild writes per batch:
+   * one transaction on SQLite, one unordered bulk write on MongoDB). Returns how many were written. The store
+   * keeps none of the given objects: they may be shared with the caller's later documents.
+   */
+  bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number>;
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /** Removes every document of a collection (used to rebuild). */

@@ -10,12 +10,14 @@ import {
   type SyncDocs,
   valueAt,
 } from './in-memory-read-model-store';
-import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
-import type { BulkEntry } from './versioned-read-model-store';
+import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
+import { compareRows, IdFilter, indexKeys, isPlainData, NO_KEYS, RowBuffer, storedJson } from './sqlite-rows';
 
 /** SQLite's page cache (KiB), and while loading in bulk (the start-up catch-up). */
 const CACHE_KIB = 16_000;
 const BULK_CACHE_KIB = 128_000;
+/** The page size of a new file (SQLite's default is 4 KiB). */
+const NEW_FILE_PAGE_BYTES = 16_384;
 
 /** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
 interface Entry {
@@ -29,8 +31,14 @@ type State = Entry | typeof ABSENT;
 interface Pending {
   collection: number;
   id: string;
-  next: Entry;
-  /** What the file holds now (its index keys are removed at the flush). */
+  /** The new state as reads see it; null until read when bulkPut wrote it (then parsed from `json`). */
+  next: Entry | null;
+  position: number;
+  /** The stored form when bulkPut wrote it (serialised at once: no copy of its input kept); else made at the commit. */
+  json?: string | null;
+  /** The new document's index keys per indexed field, when bulkPut wrote it. */
+  keys?: string[][];
+  /** What the file holds now (its index keys are removed at the flush); only kept for a collection with indexes. */
   base: State;
 }
 
@@ -103,15 +111,26 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.cacheSize = options.cacheSize ?? 20_000;
     const created = file !== ':memory:' && !existsSync(file);
     this.db = new Database(file);
-    if (created) chmodSync(file, 0o600);
+    if (created) {
+      chmodSync(file, 0o600);
+      // Larger pages for a new file: a rebuild's commits write fewer, fuller pages.
+      this.db.pragma(`page_size = ${NEW_FILE_PAGE_BYTES}`);
+    }
     this.db.pragma('journal_mode = WAL');
     // Read models can be rebuilt from the events: a commit lost to a power cut is replayed from the checkpoint.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma(`cache_size = -${CACHE_KIB}`);
+    const hasDocs = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'docs'").get() !== undefined;
+    if (!hasDocs) {
+      // Rows in the order written, found through a small index: a rebuild appends its documents instead of
+      // inserting them at random places (their ids) all over the table. (Files from before keep their
+      // "docs" keyed by (c, id) WITHOUT ROWID: the statements below work on both.)
+      this.db.exec(`
+        CREATE TABLE docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT);
+        CREATE UNIQUE INDEX docs_by_id ON docs (c, id);`);
+    }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-      CREATE TABLE IF NOT EXISTS docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT,
-        PRIMARY KEY (c, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS idx (c INTEGER NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL,
         PRIMARY KEY (c, field, key, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS indexes (c INTEGER NOT NULL, field TEXT NOT NULL, PRIMARY KEY (c, field)) WITHOUT ROWID;
@@ -159,9 +178,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   /**
-   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed `maxPending` documents at a time
-   * (with the checkpoints set meanwhile, in the same transaction), not every `flushMs`, so a document a rebuild
-   * changes often is serialised once per commit; everything is committed when it ends.
+   * Runs `load` as a bulk load (the start-up catch-up): its writes are committed when it calls `flush` (a batch of
+   * documents with its checkpoints), or `maxPending` documents at a time, not every `flushMs`; everything is
+   * committed when it ends.
    */
   async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
     if (this.bulkDepth++ === 0) {
@@ -266,33 +285,71 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
 
   putNow(collection: string, id: string, doc: object | null, position: number): boolean {
     const c = this.collectionId(collection);
-    const current = this.state(c, id);
-    if (current !== ABSENT && current.position >= position) return false;
-    const next: Entry = { doc: doc === null ? null : frozenDoc(doc, id, position), position };
-    let writes = this.pending.get(c);
-    if (!writes) this.pending.set(c, (writes = new Map()));
-    const existing = writes.get(id);
-    if (existing) existing.next = next;
-    else {
-      const cached = this.cache.get(c);
-      const base = cached?.get(id);
-      writes.set(id, { collection: c, id, next, base: base === undefined ? this.read(c, id) : base });
-      if (this.fresh.has(c)) this.written_.add(c, id);
-      if (base !== undefined) {
-        cached!.delete(id);
-        this.cacheCount--;
-      }
-      this.pendingCount++;
-    }
+    if (this.positionIn(c, id) >= position) return false;
+    this.stage(c, id, position, { doc: doc === null ? null : frozenDoc(doc, id, position), position });
     this.written();
     return true;
   }
 
-  /** Many guarded writes (what a rebuild's WriteBatch flushes). */
+  /**
+   * Many guarded writes (a catch-up's or a rebuild's batch): each document is serialised at once, neither copied
+   * nor frozen (it is parsed again only if read before the commit), with its index keys.
+   */
   async bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number> {
+    const c = this.collectionId(collection);
+    const fields = this.indexes.get(c);
+    const guardedFields = fields?.some((field) => field.startsWith('_')) ?? false;
     let written = 0;
-    for (const e of entries) if (this.putNow(collection, e.id, e.doc, e.position)) written++;
+    for (const { id, doc, position } of entries) {
+      if (doc !== null && (guardedFields || !isPlainData(doc))) {
+        // Something JSON alone would not store as put does: put's copy.
+        if (this.putNow(collection, id, doc, position)) written++;
+        continue;
+      }
+      if (this.positionIn(c, id) >= position) continue;
+      const keys = fields && doc ? fields.map((field) => indexKeys(doc as StoredDoc, field)) : undefined;
+      this.stage(c, id, position, null, storedJson(doc, id, position), keys);
+      written++;
+    }
+    if (written > 0) this.written();
     return written;
+  }
+
+  positionNow(collection: string, id: string): number {
+    const c = this.collectionIds.get(collection);
+    return c === undefined ? 0 : this.positionIn(c, id);
+  }
+
+  /** The position of the last write to a document (a tombstone's too); 0 when there is none. */
+  private positionIn(c: number, id: string): number {
+    const pending = this.pending.get(c)?.get(id);
+    if (pending) return pending.position;
+    const state = this.state(c, id);
+    return state === ABSENT ? 0 : state.position;
+  }
+
+  private stage(c: number, id: string, position: number, next: Entry | null, json?: string | null, keys?: string[][]): void {
+    let writes = this.pending.get(c);
+    if (!writes) this.pending.set(c, (writes = new Map()));
+    const existing = writes.get(id);
+    if (existing) {
+      existing.next = next;
+      existing.position = position;
+      existing.json = json;
+      existing.keys = keys;
+      return;
+    }
+    const cached = this.cache.get(c);
+    const base = cached?.get(id);
+    // The file's state is needed only to remove its index keys at the commit.
+    const file = base !== undefined ? base : this.indexes.has(c) ? this.read(c, id) : ABSENT;
+    writes.set(id, { collection: c, id, next, position, json, keys, base: file });
+    if (this.fresh.has(c)) this.written_.add(c, id);
+    if (base !== undefined) {
+      cached!.delete(id);
+      this.cacheCount--;
+    }
+    this.pendingCount++;
   }
 
   async getCheckpoint(name: string): Promise<number> {
@@ -337,8 +394,8 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     }
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
     this.commit();
-    // Committed: the written states become cache entries.
-    for (const [c, writes] of this.pending) for (const [id, w] of writes) this.remember(c, id, w.next);
+    // Committed: the written states become cache entries (those bulkPut wrote once they are read).
+    for (const [c, writes] of this.pending) for (const [id, w] of writes) if (w.next) this.remember(c, id, w.next);
     this.pending = new Map();
     this.pendingCount = 0;
     this.dirtyCheckpoints.clear();
@@ -360,13 +417,14 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       // In key order: a large commit (a rebuild's) then fills the B-tree's pages one after another.
       const ordered = writes.size > 1000 ? [...writes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : writes.values();
       for (const w of ordered) {
-        const { doc, position } = w.next;
-        docs.add(c, w.id, position, doc === null ? null : JSON.stringify(doc));
+        const doc = w.json === undefined ? w.next!.doc : null;
+        docs.add(c, w.id, w.position, w.json !== undefined ? w.json : doc === null ? null : JSON.stringify(doc));
         if (!fields) continue;
         const before = w.base === ABSENT ? null : w.base.doc;
-        for (const field of fields) {
-          const old = before ? keysOf(valueAt(before, field)).map((k) => JSON.stringify(k)) : [];
-          const now = doc ? keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k)) : [];
+        for (let f = 0; f < fields.length; f++) {
+          const field = fields[f];
+          const old = before ? indexKeys(before, field) : NO_KEYS;
+          const now = w.json !== undefined ? (w.keys?.[f] ?? NO_KEYS) : doc ? indexKeys(doc, field) : NO_KEYS;
           for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
           for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
         }
@@ -404,7 +462,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
 
   private state(c: number, id: string): State {
     const pending = this.pending.get(c)?.get(id);
-    if (pending) return pending.next;
+    if (pending) {
+      pending.next ??= { doc: pending.json ? adoptFrozen(JSON.parse(pending.json) as StoredDoc) : null, position: pending.position };
+      return pending.next;
+    }
     const cached = this.cache.get(c)?.get(id);
     if (cached !== undefined) return cached;
     const state = this.read(c, id);
@@ -439,86 +500,5 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.fresh.add(c);
     }
     return c;
-  }
-}
-
-/**
- * A Bloom filter of (collection, id) pairs, of a fixed size (4 MiB): `has` is false only for a pair never added;
- * true may be wrong (then the file is read, as without the filter). A few million ids keep it well below 10 %.
- */
-class IdFilter {
-  private static readonly BITS = 1 << 25;
-  private bits: Uint32Array | null = null;
-
-  add(c: number, id: string): void {
-    const bits = (this.bits ??= new Uint32Array(IdFilter.BITS >>> 5));
-    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
-    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
-    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
-      const bit = h1 & (IdFilter.BITS - 1);
-      bits[bit >>> 5] |= 1 << (bit & 31);
-    }
-  }
-
-  has(c: number, id: string): boolean {
-    const bits = this.bits;
-    if (!bits) return false;
-    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
-    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
-    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
-      const bit = h1 & (IdFilter.BITS - 1);
-      if ((bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
-    }
-    return true;
-  }
-
-  private static hash(c: number, id: string, seed: number): number {
-    let h = Math.imul(seed ^ c, 0x01000193);
-    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b3c6d);
-    return (h ^ (h >>> 13)) >>> 0;
-  }
-}
-
-function compareRows(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  return 0;
-}
-
-/** Rows inserted by a statement of many rows at a time (a round trip into SQLite per row costs more than the row). */
-class RowBuffer {
-  private static readonly ROWS = 100;
-  private static readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-  private values: unknown[] = [];
-  private rows = 0;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly head: string,
-    private readonly row: string,
-    private readonly tail: string,
-  ) {}
-
-  add(...row: unknown[]): void {
-    for (const v of row) this.values.push(v);
-    if (++this.rows === RowBuffer.ROWS) this.end();
-  }
-
-  /** Inserts what is buffered. */
-  end(): void {
-    if (this.rows === 0) return;
-    this.statement(this.rows).run(...this.values);
-    this.values = [];
-    this.rows = 0;
-  }
-
-  private statement(rows: number): Database.Statement {
-    let cached = RowBuffer.statements.get(this.db);
-    if (!cached) RowBuffer.statements.set(this.db, (cached = new Map()));
-    const sql = `${this.head}${Array.from({ length: rows }, () => this.row).join(', ')}${this.tail}`;
-    let statement = cached.get(sql);
-    if (!statement) cached.set(sql, (statement = this.db.prepare(sql)));
-    return statement;
   }
 }

@@ -72,7 +72,7 @@ describe('VersionedReadModelStore', () => {
     }
   });
 
-  it('bulkPut falls back to guarded puts on a store without one', async () => {
+  it('bulkPut through a version writes each entry with its guard', async () => {
     const store = new VersionedReadModelStore(new InMemoryReadModelStore(), projections, { refreshMs: 0 });
     await store.put('users', 'a', { v: 1 }, 10);
     const written = await store.atVersion('users', 0).bulkPut('users', [

@@ -1,15 +1,9 @@
 import { syncDocsOf, type SyncDocs } from './in-memory-read-model-store';
-import type { FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
+import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 
-/** A document write for `bulkPut` (MongoReadModelStore has it; a store without one gets sequential puts). */
-export interface BulkEntry {
-  id: string;
-  doc: object | null;
-  position: number;
-}
+export type { BulkEntry } from './read-model-store.port';
 
 export type BulkCapable = ReadModelStore & {
-  bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number>;
   /** Gives `to` the collection options and indexes of `from` (MongoDB: collations, TTL and other indexes). */
   copyLayout?(from: string, to: string): Promise<void>;
 };
@@ -116,6 +110,7 @@ export class VersionedReadModelStore implements ReadModelStore {
     return {
       getNow: (collection, id) => inner.getNow(this.physical(collection), id),
       putNow: (collection, id, doc, position) => inner.putNow(this.physical(collection), id, doc, position),
+      positionNow: (collection, id) => inner.positionNow(this.physical(collection), id),
       getCheckpointNow: (name) => inner.getCheckpointNow(this.checkpointName(name)),
       setCheckpointNow: (name, position) => inner.setCheckpointNow(this.checkpointName(name), position),
     };
@@ -195,12 +190,7 @@ export class VersionedReadModelStore implements ReadModelStore {
   /** Many guarded writes at once (one round trip on MongoDB). */
   async bulkPut(collection: string, entries: readonly BulkEntry[]): Promise<number> {
     await this.loaded();
-    const target = this.physical(collection);
-    const inner = this.shared.inner;
-    if (inner.bulkPut) return inner.bulkPut(target, entries);
-    let written = 0;
-    for (const e of entries) if (await inner.put(target, e.id, e.doc, e.position)) written++;
-    return written;
+    return this.shared.inner.bulkPut(this.physical(collection), entries);
   }
 
   async getCheckpoint(name: string): Promise<number> {

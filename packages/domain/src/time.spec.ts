@@ -19,6 +19,21 @@ describe('a day and a week in a time zone', () => {
     expect(dayOf('not a date', 'UTC')).toBeNull();
   });
 
+  it("gives the zone's day at every minute around midnight and a daylight-saving change, asked once or again", () => {
+    const intlDay = (time: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(time));
+    // Kathmandu is 5:45 ahead (midnight at 18:15 UTC); Berlin moves to summer time on 29 March 2026 at 01:00 UTC.
+    const spans: [string, number][] = [['Asia/Kathmandu', Date.UTC(2026, 10, 22, 17, 30)], ['Europe/Berlin', Date.UTC(2026, 2, 28, 21, 30)], ['America/St_Johns', Date.UTC(2026, 10, 22, 2, 0)]];
+    for (const [zone, start] of spans) {
+      for (let minute = 0; minute < 5 * 60; minute += 1) {
+        const time = start + minute * 60_000 + 59_000; // the minute's last second: still the same day as its start
+        for (const instant of [new Date(time).toISOString(), new Date(time - 59_000).toISOString()]) {
+          expect(dayOf(instant, zone)).toBe(intlDay(Date.parse(instant), zone));
+          expect(dayOf(instant, zone)).toBe(intlDay(Date.parse(instant), zone));
+        }
+      }
+    }
+  });
+
   it('starts the week on Monday in the zone: Sunday night in UTC is already Monday in Tokyo', () => {
     expect(isoWeekOf('2026-11-22T20:00:00Z', 'UTC')).toEqual({ week: '2026-W47', weekStart: '2026-11-16' });
     expect(isoWeekOf('2026-11-22T20:00:00Z', 'Asia/Tokyo')).toEqual({ week: '2026-W48', weekStart: '2026-11-23' });

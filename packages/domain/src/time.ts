@@ -23,14 +23,42 @@ function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
   return f;
 }
 
+/** The last day `dayOf` computed from a text instant: the projectors of a rating ask for its day in turn. */
+let last: { instant: string; timeZone: string | undefined; day: string | null } = { instant: '', timeZone: undefined, day: null };
+
 /** The calendar day (`YYYY-MM-DD`) of an instant in a time zone; null for an invalid instant. */
 export function dayOf(instant: Instant, timeZone: string | undefined): string | null {
-  const date = instant instanceof Date ? instant : new Date(instant);
-  if (!Number.isFinite(date.getTime())) return null;
-  if (timeZone === 'UTC') return date.toISOString().slice(0, 10);
-  const parts = formatterFor(timeZone).formatToParts(date);
+  if (typeof instant !== 'string') return dayOfTime(instant instanceof Date ? instant.getTime() : new Date(instant).getTime(), timeZone);
+  if (instant === last.instant && timeZone === last.timeZone) return last.day;
+  const day = dayOfTime(new Date(instant).getTime(), timeZone);
+  last = { instant, timeZone, day };
+  return day;
+}
+
+/** From 1973 on, every zone's offset is a whole number of minutes (tz database), so a day holds for a whole minute. */
+const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
+const MINUTE_MS = 60_000;
+/** zone → minute since the epoch → its day there: formatToParts costs a few µs, a rebuild asks for many days. */
+const daysByMinute = new Map<string, Map<number, string>>();
+const MAX_CACHED_MINUTES = 50_000;
+
+function dayOfTime(time: number, timeZone: string | undefined): string | null {
+  if (!Number.isFinite(time)) return null;
+  if (timeZone === 'UTC') return new Date(time).toISOString().slice(0, 10);
+  const key = timeZone ?? '';
+  const minute = Math.floor(time / MINUTE_MS);
+  const cacheable = time >= WHOLE_MINUTE_OFFSETS_FROM && timeZone !== undefined;
+  let cache = cacheable ? daysByMinute.get(key) : undefined;
+  const cached = cache?.get(minute);
+  if (cached !== undefined) return cached;
+  const parts = formatterFor(timeZone).formatToParts(new Date(time));
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  const day = `${get('year')}-${get('month')}-${get('day')}`;
+  if (cacheable) {
+    if (!cache || cache.size >= MAX_CACHED_MINUTES) daysByMinute.set(key, (cache = new Map()));
+    cache.set(minute, day);
+  }
+  return day;
 }
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` day (calendar arithmetic, no zone involved). */

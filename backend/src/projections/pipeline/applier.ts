@@ -1,8 +1,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { syncDocsOf, type SyncDocs } from '../../read-models/in-memory-read-model-store';
-import type { ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
-import type { BulkEntry } from '../../read-models/versioned-read-model-store';
-import type { Lookup, Projection } from '../projector';
+import type { BulkEntry, ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
+import { type Lookup, type MaybePromise, type Projection, withFields } from '../projector';
 
 /*
  * Applying events to read models: each projector of a projection folds the event into its documents, guarded by
@@ -71,70 +70,134 @@ function evolveNow(sync: SyncDocs, projector: Projection['projectors'][number], 
   }
 }
 
+/** A slot's document as a lookup answers it (with `_id` and `_position`), made once per change. */
+function viewOf<T extends object>(slot: Slot, id: string): (T & StoredDoc) | null {
+  if (slot.view === undefined) slot.view = slot.doc && (withFields(slot.doc, { _id: id, _position: slot.position }) as StoredDoc);
+  return slot.view as (T & StoredDoc) | null;
+}
+
 function withoutGuard<T extends { _id: string; _position: number }>(doc: T): Omit<T, '_id' | '_position'> {
   const { _id, _position, ...rest } = doc;
   return rest;
 }
 
+/** A document as a working set holds it: as `evolve` made it (no `_id`, `_position`), null when absent or deleted. */
+interface Slot {
+  doc: object | null;
+  /** The position of the last event applied to it (its deletion's for a tombstone); 0 when it was never written. */
+  position: number;
+  /** The document as a lookup answers it (with `_id` and `_position`), made on the first lookup after a change. */
+  view?: StoredDoc | null;
+}
+
+type SomeProjector = Projection['projectors'][number];
+
 /**
- * Buffers a rebuild page's writes in memory (reads see them) and writes them with one `bulkPut` per
- * collection: a round trip per page instead of one per document on MongoDB. Documents are kept as `evolve`
- * made them, not copied: projectors are pure (they never change a document they were given), and the target
- * store copies what it stores. Offers synchronous access (SyncDocs), so a page is applied without an `await`
- * per event; checkpoints go to the target.
+ * The documents a catch-up or a rebuild is folding events into, in memory: read from the store on first touch,
+ * then evolved in place of the store, and written with one `bulkPut` per collection by `flush` (with the
+ * checkpoints after it, a batch of events is one transaction on SQLite, one bulk write per collection on MongoDB).
+ * Same steps and guard as `applyEvent`, without a copy of each document per event: projectors are pure (they never
+ * change a document they were given), so a document is kept as `evolve` returned it, and the store serialises or
+ * copies what it stores. Reads (lookups) see the documents of the batch. Bounded: after a flush, the set forgets
+ * its documents once it holds more than `maxDocs`.
  */
-export class WriteBatch implements Pick<ReadModelStore, 'get' | 'put'> {
-  private readonly pending = new Map<string, Map<string, BulkEntry>>();
+export class WorkingSet {
+  private readonly slots = new Map<string, Map<string, Slot>>();
+  private size = 0;
+  /** The slots changed since the last flush, by collection. */
+  private changed = new Map<string, Map<string, Slot>>();
+  private readonly sync: SyncDocs | null;
 
-  constructor(private readonly target: ReadModelStore & { bulkPut?(collection: string, entries: readonly BulkEntry[]): Promise<number> }) {}
-
-  /** Synchronous access when the target has it too (documents not written in this batch are read there). */
-  syncDocs(): SyncDocs | null {
-    const target = syncDocsOf(this.target);
-    if (!target) return null;
-    return {
-      getNow: <T extends object>(collection: string, id: string) => this.buffered<T>(collection, id) ?? target.getNow<T>(collection, id),
-      putNow: (collection, id, doc, position) => this.putNow(collection, id, doc, position),
-      getCheckpointNow: () => {
-        throw new Error('WriteBatch keeps no checkpoints');
-      },
-      setCheckpointNow: () => {
-        throw new Error('WriteBatch keeps no checkpoints');
-      },
-    };
+  constructor(
+    private readonly target: ReadModelStore,
+    private readonly maxDocs = 20_000,
+  ) {
+    this.sync = syncDocsOf(target);
   }
 
-  async get<T extends object>(collection: string, id: string): Promise<(T & StoredDoc) | null> {
-    const buffered = this.buffered<T>(collection, id);
-    return buffered === undefined ? this.target.get<T>(collection, id) : buffered;
+  /** Whether documents changed since the last flush. */
+  get dirty(): boolean {
+    return this.changed.size > 0;
   }
 
-  async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
-    return this.putNow(collection, id, doc, position);
-  }
-
-  async flush(): Promise<void> {
-    for (const [collection, entries] of this.pending) {
-      const list = [...entries.values()];
-      if (this.target.bulkPut) await this.target.bulkPut(collection, list);
-      else for (const e of list) await this.target.put(collection, e.id, e.doc, e.position);
+  /**
+   * Applies one event to every projector of a projection that handles it; returns a promise only when a
+   * projector's `ids` answered with one or a document had to be read asynchronously (the projectors stay in order).
+   */
+  apply(projection: Projection, event: RecordedEvent, from = 0): Promise<void> | undefined {
+    const projectors = projection.projectors;
+    for (let i = from; i < projectors.length; i++) {
+      const projector = projectors[i];
+      if (!projector.eventTypes.includes(event.type)) continue;
+      const ids = projector.ids(event, this.lookup);
+      if (Array.isArray(ids) && this.sync) {
+        for (const id of ids) this.evolve(projector, id, this.slotNow(projector.collection, id), event);
+        continue;
+      }
+      return (async () => {
+        for (const id of await ids) this.evolve(projector, id, await this.slot(projector.collection, id), event);
+        await this.apply(projection, event, i + 1);
+      })();
     }
-    this.pending.clear();
+    return undefined;
   }
 
-  /** A document written in this batch (null when deleted); undefined when this batch has not written it. */
-  private buffered<T extends object>(collection: string, id: string): (T & StoredDoc) | null | undefined {
-    const entry = this.pending.get(collection)?.get(id);
-    if (!entry) return undefined;
-    return entry.doc === null ? null : ({ ...entry.doc, _id: id, _position: entry.position } as T & StoredDoc);
+  /** Writes the changed documents to the store (one `bulkPut` per collection). */
+  async flush(): Promise<void> {
+    const changed = this.changed;
+    this.changed = new Map();
+    for (const [collection, slots] of changed) {
+      const entries: BulkEntry[] = [];
+      for (const [id, slot] of slots) entries.push({ id, doc: slot.doc, position: slot.position });
+      await this.target.bulkPut(collection, entries);
+    }
+    if (this.size > this.maxDocs) {
+      this.slots.clear();
+      this.size = 0;
+    }
   }
 
-  private putNow(collection: string, id: string, doc: object | null, position: number): boolean {
-    let entries = this.pending.get(collection);
-    if (!entries) this.pending.set(collection, (entries = new Map()));
-    const existing = entries.get(id);
-    if (existing && existing.position >= position) return false;
-    entries.set(id, { id, doc, position });
-    return true;
+  private evolve(projector: SomeProjector, id: string, slot: Slot, event: RecordedEvent): void {
+    if (slot.position >= event.position) return;
+    const next = projector.evolve(slot.doc, event);
+    // A document that carries guard fields of its own gets them from the store, as `put` does.
+    slot.doc = next !== null && ('_id' in next || '_position' in next) ? withoutGuard(next as StoredDoc) : next;
+    slot.position = event.position;
+    slot.view = undefined;
+    let changed = this.changed.get(projector.collection);
+    if (!changed) this.changed.set(projector.collection, (changed = new Map()));
+    changed.set(id, slot);
+  }
+
+  /** Answers at once when the store is in this process. */
+  private readonly lookup: Lookup = <T extends object>(collection: string, id: string): MaybePromise<(T & StoredDoc) | null> => {
+    if (this.sync) return viewOf<T>(this.slotNow(collection, id), id);
+    return this.slot(collection, id).then((slot) => viewOf<T>(slot, id));
+  };
+
+  private slotNow(collection: string, id: string): Slot {
+    return this.cached(collection, id) ?? this.remember(collection, id, this.sync!.getNow(collection, id), this.sync!.positionNow(collection, id));
+  }
+
+  private async slot(collection: string, id: string): Promise<Slot> {
+    if (this.sync) return this.slotNow(collection, id);
+    const cached = this.cached(collection, id);
+    if (cached) return cached;
+    const stored = await this.target.get(collection, id);
+    // (A tombstone reads as absent here: the store's guard still refuses what it would.)
+    return this.cached(collection, id) ?? this.remember(collection, id, stored, stored?._position ?? 0);
+  }
+
+  private cached(collection: string, id: string): Slot | undefined {
+    return this.slots.get(collection)?.get(id);
+  }
+
+  private remember(collection: string, id: string, stored: StoredDoc | null, position: number): Slot {
+    let slots = this.slots.get(collection);
+    if (!slots) this.slots.set(collection, (slots = new Map()));
+    const slot: Slot = { doc: stored && withoutGuard(stored), position };
+    slots.set(id, slot);
+    this.size++;
+    return slot;
   }
 }

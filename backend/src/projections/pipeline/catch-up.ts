@@ -1,14 +1,15 @@
 import type { EventStore } from '../../event-store/event-store.port';
-import { syncDocsOf } from '../../read-models/in-memory-read-model-store';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
 import { versionsOf } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
-import { applyEventAsync, applyEventNow } from './applier';
+import { WorkingSet } from './applier';
 import { reactorCheckpoint, RELAY_CHECKPOINT } from './jobs';
 import type { Reactor } from './reactor';
 
 /** Events read per page by the start-up catch-up. */
 const CATCH_UP_PAGE = 5000;
+/** Events folded in memory before their documents and the checkpoints are written (SQLite: in one transaction). */
+const CATCH_UP_BATCH = 20_000;
 
 /** Checkpoint holding the code version of a projection its read models were built with. */
 export const codeVersionKey = (projection: string) => `$code:${projection}`;
@@ -34,28 +35,32 @@ export interface CatchUpDeps {
  * The start-up catch-up of a process that runs the whole pipeline over read models that persist (the embedded
  * default): before the relay starts, every projection and reactor is brought from its checkpoint to the head
  * straight from the event store, a page of events at a time, each event read and parsed once for all of them,
- * every page's documents and checkpoints written together. A restart after a clean stop finds nothing to do; the
+ * folded into documents held in memory (pipeline/applier.ts WorkingSet) and written with the checkpoints every
+ * CATCH_UP_BATCH events. A restart after a clean stop finds nothing to do; the
  * first start after an upgrade (no read models yet) or after a projection's code version changed rebuilds here.
  *
  * A projection whose `version` differs from the one its read models were built with has its collections emptied
  * and its checkpoint reset first, so it is rebuilt from position 0.
  */
 export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
-  // A store that loads in bulk (SQLite) commits a catch-up's writes in large transactions, not every few ms.
+  // A store that loads in bulk (SQLite) commits a catch-up's batch (documents and checkpoints) in one
+  // transaction, not every few ms.
   const inner: object = versionsOf(deps.readModels)?.inner ?? deps.readModels;
-  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress));
+  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, () => inner.flush()));
   return catchUp(deps, onProgress);
 }
 
 interface BulkLoader {
   bulk<T>(load: () => Promise<T>): Promise<T>;
+  /** Commits what is pending now. */
+  flush(): void;
 }
 
 function isBulkLoader(store: object): store is BulkLoader {
   return typeof (store as Partial<BulkLoader>).bulk === 'function';
 }
 
-async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void): Promise<CatchUpProgress> {
+async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, commit?: () => void): Promise<CatchUpProgress> {
   const { store, readModels, projections, typesByProjection, reactors } = deps;
   const versioned = versionsOf(readModels);
   await versioned?.refresh();
@@ -82,27 +87,13 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
   const from = Math.min(...projectionAt, ...reactorAt, await readModels.getCheckpoint(RELAY_CHECKPOINT));
   let head = await store.headPosition();
   const progress = (position: number): CatchUpProgress => ({ from, position, head, reset });
-  const sync = syncDocsOf(readModels);
+  // The documents being built, in memory; written with the checkpoints every CATCH_UP_BATCH events.
+  const work = new WorkingSet(readModels);
   let position = from;
-  onProgress?.(progress(position));
-  while (position < head) {
-    const page = await store.readAll({ from: position, limit: CATCH_UP_PAGE });
-    if (page.length === 0) break;
-    for (const event of page) {
-      for (let i = 0; i < projections.length; i++) {
-        if (event.position <= projectionAt[i] || !types[i].has(event.type)) continue;
-        if (sync) {
-          const pending = applyEventNow(sync, readModels, projections[i], event);
-          if (pending) await pending;
-        } else await applyEventAsync(readModels, projections[i], event);
-      }
-      for (let i = 0; i < reactors.length; i++) {
-        if (event.position <= reactorAt[i] || !reactorTypes[i].has(event.type)) continue;
-        await reactors[i].react(event, { store, readModels });
-      }
-    }
-    position = page[page.length - 1].position;
-    // Every checkpoint moves to the end of the page: the store commits them with the page's documents.
+  let folded = 0;
+  /** Writes the batch's documents, then moves every checkpoint to `position` (the store commits them together). */
+  const write = async () => {
+    await work.flush();
     for (let i = 0; i < projections.length; i++) {
       if (projectionAt[i] < position) await readModels.setCheckpoint(projections[i].name, (projectionAt[i] = position));
     }
@@ -110,10 +101,34 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
     }
     if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
+    commit?.();
+    folded = 0;
+  };
+  onProgress?.(progress(position));
+  while (position < head) {
+    const page = await store.readAll({ from: position, limit: CATCH_UP_PAGE });
+    if (page.length === 0) break;
+    for (const event of page) {
+      for (let i = 0; i < projections.length; i++) {
+        if (event.position <= projectionAt[i] || !types[i].has(event.type)) continue;
+        const pending = work.apply(projections[i], event);
+        if (pending) await pending;
+      }
+      for (let i = 0; i < reactors.length; i++) {
+        if (event.position <= reactorAt[i] || !reactorTypes[i].has(event.type)) continue;
+        // A reactor may read the read models: they get what is folded so far first.
+        if (work.dirty) await work.flush();
+        await reactors[i].react(event, { store, readModels });
+      }
+    }
+    position = page[page.length - 1].position;
+    folded += page.length;
     if (position >= head) head = await store.headPosition();
+    if (folded >= CATCH_UP_BATCH || position >= head) await write();
     onProgress?.(progress(position));
     // A turn of the event loop per page: the port answers (503 "starting", health) meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  if (folded > 0) await write();
   return progress(position);
 }

@@ -4,7 +4,7 @@ import type { EventStore } from '../../event-store/event-store.port';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
 import { rebuildKey, versionKey, versionsOf } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
-import { applyEvent, WriteBatch } from './applier';
+import { WorkingSet } from './applier';
 import type { PipelineConsumers } from './consumers';
 
 /** Events read per page by a rebuild. */
@@ -99,6 +99,8 @@ export class Rebuilder {
     const report = async (phase: RebuildProgress['phase'], position: number) =>
       options.onProgress?.({ projection: name, version, position, head: await this.deps.store.headPosition(), phase });
     let position = 0;
+    // The documents being built stay in memory from page to page (bounded); each page's changes are written at once.
+    const work = new WorkingSet(target);
     /** Applies every event after `position` up to the head of the moment, a page at a time. */
     const catchUp = async (phase: RebuildProgress['phase']) => {
       for (;;) {
@@ -106,9 +108,12 @@ export class Rebuilder {
         if (!owns()) throw new Error(`Rebuild of ${name} abandoned: this process no longer owns the projection`);
         const page = await this.deps.store.readAll({ from: position, limit: REBUILD_PAGE });
         if (page.length === 0) return;
-        const batch = new WriteBatch(target);
-        for (const event of page) if (types.has(event.type)) await applyEvent(batch, projection, event);
-        await batch.flush();
+        for (const event of page) {
+          if (!types.has(event.type)) continue;
+          const pending = work.apply(projection, event);
+          if (pending) await pending;
+        }
+        await work.flush();
         position = page[page.length - 1].position;
         await target.setCheckpoint(name, position);
         await report(phase, position);

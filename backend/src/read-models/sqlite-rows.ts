@@ -1,0 +1,108 @@
+import type Database from 'better-sqlite3';
+import { keysOf, valueAt } from './in-memory-read-model-store';
+import type { StoredDoc } from './read-model-store.port';
+
+/* The rows of SqliteReadModelStore: how documents and index keys are serialised and inserted in bulk. */
+
+/**
+ * A Bloom filter of (collection, id) pairs, of a fixed size (4 MiB): `has` is false only for a pair never added;
+ * true may be wrong (then the file is read, as without the filter). A few million ids keep it well below 10 %.
+ */
+export class IdFilter {
+  private static readonly BITS = 1 << 25;
+  private bits: Uint32Array | null = null;
+
+  add(c: number, id: string): void {
+    const bits = (this.bits ??= new Uint32Array(IdFilter.BITS >>> 5));
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      bits[bit >>> 5] |= 1 << (bit & 31);
+    }
+  }
+
+  has(c: number, id: string): boolean {
+    const bits = this.bits;
+    if (!bits) return false;
+    let h1 = IdFilter.hash(c, id, 0x811c9dc5);
+    const h2 = IdFilter.hash(c, id, 0x9747b28c) | 1;
+    for (let k = 0; k < 3; k++, h1 = (h1 + h2) | 0) {
+      const bit = h1 & (IdFilter.BITS - 1);
+      if ((bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  private static hash(c: number, id: string, seed: number): number {
+    let h = Math.imul(seed ^ c, 0x01000193);
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    return (h ^ (h >>> 13)) >>> 0;
+  }
+}
+
+export const NO_KEYS: readonly string[] = [];
+
+/** The index keys of a document's field, as the idx table holds them. */
+export function indexKeys(doc: StoredDoc, field: string): string[] {
+  return keysOf(valueAt(doc, field)).map((k) => JSON.stringify(k));
+}
+
+/** Whether JSON stores a document as put's frozen copy would be stored: plain data, without guard fields of its own. */
+export function isPlainData(doc: object): boolean {
+  const proto = Object.getPrototypeOf(doc);
+  return (proto === Object.prototype || proto === null) && !Object.hasOwn(doc, '_id') && !Object.hasOwn(doc, '_position') && !('toJSON' in doc);
+}
+
+/** A document's stored JSON: its fields, then `_id` and `_position` (what put's copy serialises to). */
+export function storedJson(doc: object | null, id: string, position: number): string | null {
+  if (doc === null) return null;
+  const json = JSON.stringify(doc);
+  const guard = `"_id":${JSON.stringify(id)},"_position":${JSON.stringify(position)}}`;
+  return json === '{}' ? `{${guard}` : `${json.slice(0, -1)},${guard}`;
+}
+
+export function compareRows(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/** Rows inserted by a statement of many rows at a time (a round trip into SQLite per row costs more than the row). */
+export class RowBuffer {
+  private static readonly ROWS = 100;
+  private static readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private values: unknown[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly head: string,
+    private readonly row: string,
+    private readonly tail: string,
+  ) {}
+
+  /** Adds a row of four values (both tables' rows have four). */
+  add(a: unknown, b: unknown, c: unknown, d: unknown): void {
+    this.values.push(a, b, c, d);
+    if (++this.rows === RowBuffer.ROWS) this.end();
+  }
+
+  /** Inserts what is buffered. */
+  end(): void {
+    if (this.rows === 0) return;
+    this.statement(this.rows).run(this.values);
+    this.values = [];
+    this.rows = 0;
+  }
+
+  private statement(rows: number): Database.Statement {
+    let cached = RowBuffer.statements.get(this.db);
+    if (!cached) RowBuffer.statements.set(this.db, (cached = new Map()));
+    const sql = `${this.head}${Array.from({ length: rows }, () => this.row).join(', ')}${this.tail}`;
+    let statement = cached.get(sql);
+    if (!statement) cached.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
