@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import Database from 'better-sqlite3';
-import { chmodSync, existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import {
   adoptFrozen,
   compare,
@@ -11,41 +10,8 @@ import {
   valueAt,
 } from './in-memory-read-model-store';
 import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
-import { compareRows, IdFilter, indexKeys, isPlainData, NO_KEYS, RowBuffer, storedJson } from './sqlite-rows';
-
-/** SQLite's page cache (KiB), and while loading in bulk (the start-up catch-up). */
-const CACHE_KIB = 16_000;
-const BULK_CACHE_KIB = 128_000;
-/** The page size of a new file (SQLite's default is 4 KiB). */
-const NEW_FILE_PAGE_BYTES = 16_384;
-
-/** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
-interface Entry {
-  doc: StoredDoc | null;
-  position: number;
-}
-/** No row at all (never written, or dropped). */
-const ABSENT = 0 as const;
-type State = Entry | typeof ABSENT;
-
-interface Pending {
-  collection: number;
-  id: string;
-  /** The new state as reads see it; null until read when bulkPut wrote it (then parsed from `json`). */
-  next: Entry | null;
-  position: number;
-  /** The stored form when bulkPut wrote it (serialised at once: no copy of its input kept); else made at the commit. */
-  json?: string | null;
-  /** The new document's index keys per indexed field, when bulkPut wrote it. */
-  keys?: string[][];
-  /** What the file holds now (its index keys are removed at the flush); only kept for a collection with indexes. */
-  base: State;
-}
-
-interface DocRow {
-  position: number;
-  doc: string | null;
-}
+import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
+import { ABSENT, compareRows, DocCache, type Entry, IdFilter, indexKeys, isPlainData, NO_KEYS, type Pending, RowBuffer, type State, storedJson } from './sqlite-rows';
 
 export interface SqliteReadModelOptions {
   /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
@@ -73,18 +39,17 @@ export interface SqliteReadModelOptions {
 export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   private readonly logger = new Logger('ReadModels');
   private readonly db: Database.Database;
-  private readonly stmt;
-  private readonly collectionIds = new Map<string, number>();
+  private readonly stmt: ReadModelStatements;
+  private readonly collectionIds: Map<string, number>;
   /** collection id → declared index fields */
-  private readonly indexes = new Map<number, string[]>();
-  private readonly checkpoints = new Map<string, number>();
+  private readonly indexes: Map<number, string[]>;
+  private readonly checkpoints: Map<string, number>;
   private readonly dirtyCheckpoints = new Set<string>();
   /** collection id → id → pending write */
   private pending = new Map<number, Map<string, Pending>>();
   private pendingCount = 0;
   /** collection id → id → committed state */
-  private cache = new Map<number, Map<string, State>>();
-  private cacheCount = 0;
+  private readonly cache: DocCache<State>;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly flushMs: number;
@@ -99,7 +64,6 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
    */
   private readonly fresh = new Set<number>();
   private readonly written_ = new IdFilter();
-  private readonly cacheSize: number;
   private readonly commit: () => void;
 
   constructor(
@@ -108,65 +72,13 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   ) {
     this.flushMs = options.flushMs ?? 20;
     this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
-    this.cacheSize = options.cacheSize ?? 20_000;
-    const created = file !== ':memory:' && !existsSync(file);
-    this.db = new Database(file);
-    if (created) {
-      chmodSync(file, 0o600);
-      // Larger pages for a new file: a rebuild's commits write fewer, fuller pages.
-      this.db.pragma(`page_size = ${NEW_FILE_PAGE_BYTES}`);
-    }
-    this.db.pragma('journal_mode = WAL');
-    // Read models can be rebuilt from the events: a commit lost to a power cut is replayed from the checkpoint.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`cache_size = -${CACHE_KIB}`);
-    const hasDocs = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'docs'").get() !== undefined;
-    if (!hasDocs) {
-      // Rows in the order written, found through a small index: a rebuild appends its documents instead of
-      // inserting them at random places (their ids) all over the table. (Files from before keep their
-      // "docs" keyed by (c, id) WITHOUT ROWID: the statements below work on both.)
-      this.db.exec(`
-        CREATE TABLE docs (c INTEGER NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, doc TEXT);
-        CREATE UNIQUE INDEX docs_by_id ON docs (c, id);`);
-    }
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-      CREATE TABLE IF NOT EXISTS idx (c INTEGER NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL,
-        PRIMARY KEY (c, field, key, id)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS indexes (c INTEGER NOT NULL, field TEXT NOT NULL, PRIMARY KEY (c, field)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
-    `);
-    this.stmt = {
-      addCollection: this.db.prepare<[string], { id: number }>('INSERT INTO collections (name) VALUES (?) RETURNING id'),
-      get: this.db.prepare<[number, string], DocRow>('SELECT position, doc FROM docs WHERE c = ? AND id = ?'),
-      put: this.db.prepare<[number, string, number, string | null], void>(
-        'INSERT INTO docs (c, id, position, doc) VALUES (?, ?, ?, ?) ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc',
-      ),
-      scan: this.db.prepare<[number], { doc: string }>('SELECT doc FROM docs WHERE c = ? AND doc IS NOT NULL'),
-      byKey: this.db.prepare<[number, string, string], { doc: string }>(
-        'SELECT d.doc FROM idx i JOIN docs d ON d.c = i.c AND d.id = i.id WHERE i.c = ? AND i.field = ? AND i.key = ? AND d.doc IS NOT NULL',
-      ),
-      countKey: this.db.prepare<[number, string, string], number>('SELECT COUNT(*) FROM idx WHERE c = ? AND field = ? AND key = ?').pluck(),
-      addKey: this.db.prepare<[number, string, string, string], void>('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES (?, ?, ?, ?)'),
-      removeKey: this.db.prepare<[number, string, string, string], void>('DELETE FROM idx WHERE c = ? AND field = ? AND key = ? AND id = ?'),
-      addIndex: this.db.prepare<[number, string], void>('INSERT OR IGNORE INTO indexes (c, field) VALUES (?, ?)'),
-      dropDocs: this.db.prepare<[number], void>('DELETE FROM docs WHERE c = ?'),
-      dropKeys: this.db.prepare<[number], void>('DELETE FROM idx WHERE c = ?'),
-      setCheckpoint: this.db.prepare<[string, number], void>(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-      ),
-    };
-    for (const row of this.db.prepare<[], { id: number; name: string }>('SELECT id, name FROM collections').all()) {
-      this.collectionIds.set(row.name, row.id);
-    }
-    for (const row of this.db.prepare<[], { c: number; field: string }>('SELECT c, field FROM indexes').all()) {
-      const fields = this.indexes.get(row.c) ?? [];
-      fields.push(row.field);
-      this.indexes.set(row.c, fields);
-    }
-    for (const row of this.db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all()) {
-      this.checkpoints.set(row.name, row.position);
-    }
+    this.cache = new DocCache<State>(options.cacheSize ?? 20_000);
+    const opened = openReadModelFile(file);
+    this.db = opened.db;
+    this.stmt = opened.stmt;
+    this.collectionIds = opened.collectionIds;
+    this.indexes = opened.indexes;
+    this.checkpoints = opened.checkpoints;
     this.commit = this.db.transaction(() => this.writePending());
   }
 
@@ -200,8 +112,21 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
         if (!this.closed) {
           this.flush();
           this.db.pragma(`cache_size = -${CACHE_KIB}`);
+          this.foldLog();
         }
       }
+    }
+  }
+
+  /**
+   * After a load: the write-ahead log holds all it wrote (a rebuild's gigabytes, or a first start's index set-up
+   * written page by page): fold it into the file and give its space back. Best effort: a full disk keeps the log.
+   */
+  private foldLog(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (err) {
+      this.logger.warn(`The write-ahead log of ${this.file} was not folded in: ${(err as Error).message}`);
     }
   }
 
@@ -250,23 +175,15 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       unwritten = this.pending.get(c);
     }
     const fields = Object.keys(query);
-    const indexed = this.indexes.get(c) ?? [];
-    let best: { field: string; key: string; count: number } | null = null;
-    for (const field of fields) {
-      if (!indexed.includes(field)) continue;
-      const key = JSON.stringify(query[field]);
-      const count = this.stmt.countKey.get(c, field, key)!;
-      if (!best || count < best.count) best = { field, key, count };
-    }
-    const rows = best ? this.stmt.byKey.iterate(c, best.field, best.key) : this.stmt.scan.iterate(c);
+    const rows = candidateRows(this.stmt, this.indexes.get(c) ?? [], c, query);
     let results: StoredDoc[] = [];
     for (const row of rows) {
       const doc = JSON.parse(row.doc) as StoredDoc;
       if (unwritten?.has(doc._id)) continue;
       if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(adoptFrozen(doc));
     }
-    for (const { next } of unwritten?.values() ?? []) {
-      const doc = next.doc;
+    for (const id of unwritten?.keys() ?? []) {
+      const doc = (this.state(c, id) as Entry).doc;
       if (doc && fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
     if (options.sort) {
@@ -339,16 +256,12 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       existing.keys = keys;
       return;
     }
-    const cached = this.cache.get(c);
-    const base = cached?.get(id);
+    const base = this.cache.get(c, id);
     // The file's state is needed only to remove its index keys at the commit.
     const file = base !== undefined ? base : this.indexes.has(c) ? this.read(c, id) : ABSENT;
     writes.set(id, { collection: c, id, next, position, json, keys, base: file });
     if (this.fresh.has(c)) this.written_.add(c, id);
-    if (base !== undefined) {
-      cached!.delete(id);
-      this.cacheCount--;
-    }
+    if (base !== undefined) this.cache.delete(c, id);
     this.pendingCount++;
   }
 
@@ -378,11 +291,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       this.stmt.dropDocs.run(c);
       this.stmt.dropKeys.run(c);
     })();
-    const cached = this.cache.get(c);
-    if (cached) {
-      this.cacheCount -= cached.size;
-      this.cache.delete(c);
-    }
+    this.cache.dropCollection(c);
     this.fresh.add(c);
   }
 
@@ -395,7 +304,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
     this.commit();
     // Committed: the written states become cache entries (those bulkPut wrote once they are read).
-    for (const [c, writes] of this.pending) for (const [id, w] of writes) if (w.next) this.remember(c, id, w.next);
+    for (const [c, writes] of this.pending) for (const [id, w] of writes) if (w.next) this.cache.set(c, id, w.next);
     this.pending = new Map();
     this.pendingCount = 0;
     this.dirtyCheckpoints.clear();
@@ -466,10 +375,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       pending.next ??= { doc: pending.json ? adoptFrozen(JSON.parse(pending.json) as StoredDoc) : null, position: pending.position };
       return pending.next;
     }
-    const cached = this.cache.get(c)?.get(id);
+    const cached = this.cache.get(c, id);
     if (cached !== undefined) return cached;
     const state = this.read(c, id);
-    this.remember(c, id, state);
+    this.cache.set(c, id, state);
     return state;
   }
 
@@ -478,18 +387,6 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const row = this.stmt.get.get(c, id);
     if (!row) return ABSENT;
     return { doc: row.doc === null ? null : adoptFrozen(JSON.parse(row.doc) as StoredDoc), position: row.position };
-  }
-
-  private remember(c: number, id: string, state: State): void {
-    if (this.cacheCount >= this.cacheSize) {
-      // Crude but bounded: start over (the file has everything).
-      this.cache = new Map();
-      this.cacheCount = 0;
-    }
-    let cached = this.cache.get(c);
-    if (!cached) this.cache.set(c, (cached = new Map()));
-    if (!cached.has(id)) this.cacheCount++;
-    cached.set(id, state);
   }
 
   private collectionId(name: string): number {

@@ -106,3 +106,60 @@ export class RowBuffer {
     return statement;
   }
 }
+
+/** Parsed documents per collection, at most `size` of them: crude but bounded, it starts over when full (the file has everything). */
+export class DocCache<V> {
+  private entries = new Map<number, Map<string, V>>();
+  private count = 0;
+
+  constructor(private readonly size: number) {}
+
+  get(c: number, id: string): V | undefined {
+    return this.entries.get(c)?.get(id);
+  }
+
+  set(c: number, id: string, value: V): void {
+    if (this.count >= this.size) {
+      this.entries = new Map();
+      this.count = 0;
+    }
+    let cached = this.entries.get(c);
+    if (!cached) this.entries.set(c, (cached = new Map()));
+    if (!cached.has(id)) this.count++;
+    cached.set(id, value);
+  }
+
+  delete(c: number, id: string): void {
+    if (this.entries.get(c)?.delete(id)) this.count--;
+  }
+
+  dropCollection(c: number): void {
+    const cached = this.entries.get(c);
+    if (!cached) return;
+    this.count -= cached.size;
+    this.entries.delete(c);
+  }
+}
+
+/** A document's state as the store knows it: a document, or a tombstone (doc null) at a position. */
+export interface Entry {
+  doc: StoredDoc | null;
+  position: number;
+}
+/** No row at all (never written, or dropped). */
+export const ABSENT = 0 as const;
+export type State = Entry | typeof ABSENT;
+
+export interface Pending {
+  collection: number;
+  id: string;
+  /** The new state as reads see it; null until read when bulkPut wrote it (then parsed from `json`). */
+  next: Entry | null;
+  position: number;
+  /** The stored form when bulkPut wrote it (serialised at once: no copy of its input kept); else made at the commit. */
+  json?: string | null;
+  /** The new document's index keys per indexed field, when bulkPut wrote it. */
+  keys?: string[][];
+  /** What the file holds now (its index keys are removed at the flush); only kept for a collection with indexes. */
+  base: State;
+}
