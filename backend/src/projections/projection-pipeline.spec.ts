@@ -268,7 +268,7 @@ describe('ProjectionPipeline: crashes and lost jobs', () => {
         {
           ...tally.projection.projectors[0],
           ids: async (event) => {
-            await sleep(2);
+            await sleep(2); // the projector's work (simulated): slow enough for events to pile up
             return [String(event.data.key)];
           },
         },
@@ -491,7 +491,7 @@ withRedis('ProjectionPipeline: worker replicas on BullMQ (Redis)', () => {
         ...x,
         ids: async (event, lookup) => {
           if (p.name === 'tally' && ++inFlight > 1) overlap = true;
-          await sleep(1);
+          await sleep(1); // the projector's work (simulated): long enough for an overlap to show
           if (p.name === 'tally') inFlight--;
           return x.ids(event, lookup);
         },

@@ -51,7 +51,8 @@ function withEntries(userId: string, day: string, ratings: DayRatingEntry[]): Ra
     FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i] as number));
   }
   const firstAt = ratings.reduce((min, e) => (Date.parse(e[1]) < Date.parse(min) ? e[1] : min), ratings[0][1]);
-  return { ...sums, userId, firstAt, ratings };
+  // Fields added to the fresh sums in place: a spread that adds fields costs microseconds per document (rebuilds).
+  return Object.assign(sums, { userId, firstAt, ratings });
 }
 
 /** Every day document of a person, from their span (read before rating-day-span forgets it). */
