@@ -47,7 +47,8 @@ export const userSettingsProjector: Projector<UserSettingsDoc> = {
       case 'RatingWithdrawn': {
         // The latest day is now that of the newest rating left (today's only rating withdrawn: today is unrated).
         const { latest } = dataOf<RatingWithdrawn['data']>(event);
-        return { ...current, latestDay: latest ? dayOf(latest.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE) : null };
+        const day = latest ? (latest.day ?? dayOf(latest.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE)) : null;
+        return withFields(current, { latestDay: day });
       }
       case 'ReminderSent': {
         const { day } = dataOf<ReminderSent['data']>(event);
