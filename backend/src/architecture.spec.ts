@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -40,5 +41,16 @@ describe('the import rules', () => {
   it('are all kept: no import points up, none goes in a circle', () => {
     const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.cycle ? v.cycle.map((c) => c.name).join(' → ') : v.to}`);
     expect(violations).toEqual([]);
+  });
+});
+
+describe('the size of a source file', () => {
+  it('is at most 400 lines (tests, test helpers and benchmarks aside): a longer one does more than one job', () => {
+    const files = execFileSync('git', ['ls-files', 'backend/src', 'frontend/src', 'packages/domain/src'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => /\.tsx?$/.test(f) && !/\.(spec|test|e2e)\.tsx?$|\.conformance\.ts$|\/(bench|testing)\//.test(f));
+    expect(files.length).toBeGreaterThan(200);
+    const long = files.map((f) => ({ f, lines: readFileSync(join(root, f), 'utf8').split('\n').length - 1 })).filter((x) => x.lines > 400);
+    expect(long).toEqual([]);
   });
 });

@@ -118,10 +118,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     }
   }
 
-  /**
-   * After a load: the write-ahead log holds all it wrote (a rebuild's gigabytes, or a first start's index set-up
-   * written page by page): fold it into the file and give its space back. Best effort: a full disk keeps the log.
-   */
+  /** After a load (its write-ahead log holds all it wrote): fold the log into the file, giving its space back. */
   private foldLog(): void {
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
