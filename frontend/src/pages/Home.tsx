@@ -7,7 +7,7 @@ import { JoyGauge } from '../components/JoyGauge';
 import { LinkButton } from '../components/LinkButton';
 import { PageLoading } from '../components/PageLoading';
 import { RatingForm } from '../components/RatingForm';
-import { ReminderCard } from '../settings/ReminderCard';
+import { ReminderCard, useTodayUnrated } from '../settings/ReminderCard';
 import { formatScore } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
@@ -96,6 +96,7 @@ function QuickActions() {
 export default function Home() {
   const { user, isLoading, isAuthenticated } = useAuth();
   const latest = useLatestRating();
+  const today = useTodayUnrated();
 
   useEffect(() => {
     document.title = 'Home · Joy';
@@ -121,10 +122,17 @@ export default function Home() {
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={16}>
           <div className="stack">
-            <ReminderCard />
-            <Card id="rate-today" title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
-              <RatingForm />
-            </Card>
+            {/* The form comes once the reminder above it is decided: nothing moves it while it is being filled in. */}
+            {today.known ? (
+              <>
+                <ReminderCard />
+                <Card id="rate-today" title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
+                  <RatingForm />
+                </Card>
+              </>
+            ) : (
+              <PageLoading />
+            )}
             {latest.data && (
               <Card title={<h2 className="card-title">Your Current Joy Level</h2>} className="home-card">
                 <JoyGauge score={latest.data.overallScore} caption={formatRatedAt(latest.data.createdAt)} />

@@ -4,14 +4,25 @@ import { useRatingSummary } from '../queries';
 import { dayOf } from '@joy/domain';
 import { browserTimeZone, useSettings } from './api';
 
-/** Home's in-app reminder: shown while today (in the person's zone) has no rating, with a link to the form. */
-export function ReminderCard() {
+/**
+ * Whether today (in the person's zone) has no rating yet: `known` once both the zone and today's ratings are in.
+ * Home waits for it before showing the rating form, so the reminder never pops in above a form being filled in.
+ */
+export function useTodayUnrated(): { known: boolean; unrated: boolean } {
   const settings = useSettings();
   const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
   const today = dayOf(new Date(), zone)!;
   // Today's ratings in aggregate (one day's sums), only once the zone is known.
   const rated = useRatingSummary(today, today, { enabled: !settings.isLoading });
-  if (settings.isLoading || !rated.data || rated.data.count > 0) return null;
+  // A failed answer counts as known (nothing to remind of): the form must not wait for it.
+  const known = !settings.isLoading && (rated.data !== undefined || rated.isError);
+  return { known, unrated: rated.data !== undefined && rated.data.count === 0 };
+}
+
+/** Home's in-app reminder: shown while today (in the person's zone) has no rating, with a link to the form. */
+export function ReminderCard() {
+  const { unrated } = useTodayUnrated();
+  if (!unrated) return null;
   return (
     <Alert
       type="info"
