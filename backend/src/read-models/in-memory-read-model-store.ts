@@ -82,19 +82,11 @@ export class InMemoryReadModelStore implements ReadModelStore, SyncDocs {
     }
     if (smallest) candidates = [...smallest].map((id) => c.docs.get(id)!);
 
-    let results: StoredDoc[] = [];
+    const results: StoredDoc[] = [];
     for (const doc of candidates) {
       if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
-    if (options.sort) {
-      const { field, direction } = options.sort;
-      const sign = direction === 'desc' ? -1 : 1;
-      // _id breaks ties so that the order (and a limited page) is deterministic.
-      results.sort((a, b) => sign * compare(valueAt(a, field), valueAt(b, field)) || compare(a._id, b._id));
-    }
-    // As in MongoDB, a limit of 0 means no limit.
-    if (options.limit && options.limit > 0) results = results.slice(0, options.limit);
-    return results as (T & StoredDoc)[];
+    return ordered(results, options) as (T & StoredDoc)[];
   }
 
   async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
@@ -312,4 +304,14 @@ export function compare(a: unknown, b: unknown): number {
   if (byRank !== 0) return byRank;
   if (rank(a) === 3) return 0;
   return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
+}
+
+/** `find`'s answer: sorted as asked (ties by _id, so that a limited page is deterministic), then limited (0: no limit, as in MongoDB). */
+export function ordered(results: StoredDoc[], options: FindOptions): StoredDoc[] {
+  if (options.sort) {
+    const { field, direction } = options.sort;
+    const sign = direction === 'desc' ? -1 : 1;
+    results.sort((a, b) => sign * compare(valueAt(a, field), valueAt(b, field)) || compare(a._id, b._id));
+  }
+  return options.limit && options.limit > 0 ? results.slice(0, options.limit) : results;
 }

@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import {
   adoptFrozen,
-  compare,
   frozenDoc,
   keysOf,
   matches,
+  ordered,
   type SyncDocs,
   valueAt,
 } from './in-memory-read-model-store';
@@ -173,7 +173,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     }
     const fields = Object.keys(query);
     const rows = candidateRows(this.stmt, this.indexes.get(c) ?? [], c, query);
-    let results: StoredDoc[] = [];
+    const results: StoredDoc[] = [];
     for (const row of rows) {
       const doc = JSON.parse(row.doc) as StoredDoc;
       if (unwritten?.has(doc._id)) continue;
@@ -183,14 +183,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       const doc = (this.state(c, id) as Entry).doc;
       if (doc && fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
-    if (options.sort) {
-      const { field, direction } = options.sort;
-      const sign = direction === 'desc' ? -1 : 1;
-      // _id breaks ties so that the order (and a limited page) is deterministic.
-      results.sort((a, b) => sign * compare(valueAt(a, field), valueAt(b, field)) || compare(a._id, b._id));
-    }
-    if (options.limit && options.limit > 0) results = results.slice(0, options.limit);
-    return results as (T & StoredDoc)[];
+    return ordered(results, options) as (T & StoredDoc)[];
   }
 
   async put(collection: string, id: string, doc: object | null, position: number): Promise<boolean> {
