@@ -1,11 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
-import { createQueryClient } from '../api';
 import { bindNotifier } from '../lib/toast';
 import HistoryPage from './History';
 import { installFakeServer, summaryRoute } from '../testing/fakeServer';
+import { renderPage } from '../testing/renderApp';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingCalendarView } from '@joy/domain';
 
@@ -42,13 +40,7 @@ describe('the History page', () => {
         return { status: 200, body: calendar };
       },
     });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <HistoryPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderPage(<HistoryPage />);
 
     expect(await within(screen.getByTestId('card-current-streak')).findByText('2 days')).toBeInTheDocument();
     expect(within(screen.getByTestId('card-longest-streak')).getByText('7 days')).toBeInTheDocument();
@@ -71,13 +63,7 @@ describe('the History page', () => {
       'GET /api/joy-ratings': async () => ({ status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } }),
       [`GET /api/joy-ratings/calendar?year=${year}`]: async () => ({ status: 200, body: { year, days: [], currentStreak: 0, longestStreak: 0 } }),
     });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <HistoryPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderPage(<HistoryPage />);
     expect(await screen.findByText(`No ratings in ${year} yet.`, { exact: false })).toBeInTheDocument();
     expect(screen.getByText('Rate today on Home').closest('a')).toHaveAttribute('href', '/');
     expect(await screen.findByText('Your ratings could not be loaded. Please reload the page.')).toBeInTheDocument();
