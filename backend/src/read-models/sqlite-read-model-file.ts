@@ -77,6 +77,15 @@ export function openReadModelFile(file: string) {
   return { db, stmt, collectionIds, indexes, checkpoints };
 }
 
+/** After a load (its write-ahead log holds all it wrote): fold the log into the file, giving its space back. */
+export function foldLog(db: Database.Database, file: string, logger: { warn(message: string): void }): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch (err) {
+    logger.warn(`The write-ahead log of ${file} was not folded in: ${(err as Error).message}`);
+  }
+}
+
 export type ReadModelStatements = ReturnType<typeof openReadModelFile>['stmt'];
 
 /** The rows a query looks at: those of its most selective indexed field's key, or else the whole collection's. */

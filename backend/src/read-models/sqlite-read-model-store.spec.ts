@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,4 +88,51 @@ describe('SqliteReadModelStore loading in bulk (the start-up catch-up)', () => {
     expect(await store.put('fresh', 'doc-2', { i: 0 }, 1)).toBe(false);
     await Promise.all([store.close(), other.close(), reopened.close()]);
   });
+
+  it('keeps the index right for a document written again while its commit before is still being written', async () => {
+    const file = newFile();
+    // A commit per two writes, each handed to the writer thread while the next is staged.
+    const store = new SqliteReadModelStore(file, { maxPending: 2 });
+    await store.ensureIndex('members', 'group');
+    // Another connection holds the write lock for a moment: the first commit waits on the writer thread meanwhile.
+    const other = new Database(file);
+    await store.bulk(async () => {
+      other.exec('BEGIN IMMEDIATE');
+      await store.put('members', 'a', { group: 'old' }, 1);
+      await store.put('members', 'b', { group: 'old' }, 2);
+      await store.put('members', 'a', { group: 'new' }, 3);
+      expect(await store.get('members', 'a')).toEqual({ _id: 'a', _position: 3, group: 'new' });
+      other.exec('ROLLBACK');
+      await store.put('members', 'b', null, 4);
+    }, 2);
+    expect(await store.find('members', { group: 'old' })).toEqual([]);
+    expect((await store.find('members', { group: 'new' })).map((d) => d._id)).toEqual(['a']);
+    // No index row is left behind for the old key (it would be read, and skipped, by every query of that key).
+    expect(other.prepare('SELECT key, id FROM idx').all()).toEqual([{ key: '"new"', id: 'a' }]);
+    other.close();
+    await store.close();
+  });
+
+  it('fails the load when the file refuses its commit, and keeps those writes pending for the next commit', async () => {
+    const file = newFile();
+    const store = new SqliteReadModelStore(file);
+    await store.put('c', 'before', { v: 0 }, 1);
+    store.flush();
+    // Another process holds the file's write lock past the writer's wait for it (5 s).
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const load = store.bulk(async () => {
+      for (let i = 1; i <= 50; i++) await store.put('c', `doc-${i}`, { v: i }, 1 + i);
+      await store.setCheckpoint('p', 51);
+    });
+    await expect(load).rejects.toThrow(/locked/);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(await store.get('c', 'doc-50')).toEqual({ _id: 'doc-50', _position: 51, v: 50 });
+    store.flush();
+    const reopened = new SqliteReadModelStore(file);
+    expect(await reopened.getCheckpoint('p')).toBe(51);
+    expect((await reopened.find('c', {})).length).toBe(51);
+    await Promise.all([store.close(), reopened.close()]);
+  }, 20_000);
 });

@@ -1,17 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import {
-  adoptFrozen,
-  frozenDoc,
-  keysOf,
-  matches,
-  ordered,
-  type SyncDocs,
-  valueAt,
-} from './in-memory-read-model-store';
+import { adoptFrozen, frozenDoc, keysOf, matches, ordered, type SyncDocs, valueAt } from './in-memory-read-model-store';
 import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
-import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
-import { ABSENT, compareRows, DocCache, type Entry, IdFilter, indexKeys, isPlainData, NO_KEYS, type Pending, RowBuffer, type State, storedJson } from './sqlite-rows';
+import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, foldLog, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
+import { applyCommit, commitRowsOf, WriterThread } from './sqlite-commit';
+import { ABSENT, DocCache, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
 
 export interface SqliteReadModelOptions {
   /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
@@ -64,7 +57,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
    */
   private readonly fresh = new Set<number>();
   private readonly written_ = new IdFilter();
-  private readonly commit: () => void;
+  private readonly statements = new Map<string, Database.Statement>();
+  /** During a bulk load on a file: the thread that writes each commit while this one folds the next batch. */
+  private writer: WriterThread | null = null;
 
   constructor(
     readonly file: string,
@@ -79,7 +74,6 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.collectionIds = opened.collectionIds;
     this.indexes = opened.indexes;
     this.checkpoints = opened.checkpoints;
-    this.commit = this.db.transaction(() => this.writePending());
   }
 
   /** This store itself, unless a subclass or wrapper changed its async methods (they would be bypassed). */
@@ -97,8 +91,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
     if (this.bulkDepth++ === 0) {
       this.maxPending = Math.max(this.normalMaxPending, maxPending);
-      // A larger page cache while loading: inserts into a large file's B-trees read fewer pages back.
-      this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+      // The commits are written by a thread of their own (with a large page cache: inserts into a large file's
+      // B-trees read fewer pages back), while this one folds the next batch. A file in memory has one connection.
+      if (this.file === ':memory:') this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+      else this.writer = new WriterThread(this.file);
       if (this.timer) {
         clearTimeout(this.timer);
         this.timer = null;
@@ -110,20 +106,15 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       if (--this.bulkDepth === 0) {
         this.maxPending = this.normalMaxPending;
         if (!this.closed) {
-          this.flush();
+          try {
+            this.writeAll();
+          } finally {
+            await this.stopWriter();
+          }
           this.db.pragma(`cache_size = -${CACHE_KIB}`);
-          this.foldLog();
+          foldLog(this.db, this.file, this.logger);
         }
       }
-    }
-  }
-
-  /** After a load (its write-ahead log holds all it wrote): fold the log into the file, giving its space back. */
-  private foldLog(): void {
-    try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch (err) {
-      this.logger.warn(`The write-ahead log of ${this.file} was not folded in: ${(err as Error).message}`);
     }
   }
 
@@ -131,7 +122,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const c = this.collectionId(collection);
     const fields = this.indexes.get(c) ?? [];
     if (fields.includes(field)) return;
-    this.flush();
+    this.writeAll();
     this.db.transaction(() => {
       this.stmt.addIndex.run(c, field);
       for (const row of this.stmt.scan.all(c)) {
@@ -166,7 +157,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     // still answers: the file's documents with the pending writes laid over them.
     let unwritten: Map<string, Pending> | undefined;
     try {
-      this.flush();
+      this.writeAll();
     } catch (err) {
       this.logger.error(`Read models not written to ${this.file}: ${(err as Error).message}`);
       unwritten = this.pending.get(c);
@@ -229,7 +220,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
 
   /** The position of the last write to a document (a tombstone's too); 0 when there is none. */
   private positionIn(c: number, id: string): number {
-    const pending = this.pending.get(c)?.get(id);
+    const pending = this.pending.get(c)?.get(id) ?? this.writer?.inFlight(c, id);
     if (pending) return pending.position;
     const state = this.state(c, id);
     return state === ABSENT ? 0 : state.position;
@@ -247,8 +238,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
       return;
     }
     const base = this.cache.get(c, id);
-    // The file's state is needed only to remove its index keys at the commit.
-    const file = base !== undefined ? base : this.indexes.has(c) ? this.read(c, id) : ABSENT;
+    // The state the commit before leaves is needed only to remove its index keys at this commit.
+    const inFlight = base === undefined ? this.writer?.inFlight(c, id) : undefined;
+    const file = base !== undefined ? base : inFlight ? this.state(c, id) : this.indexes.has(c) ? this.read(c, id) : ABSENT;
     writes.set(id, { collection: c, id, next, position, json, keys, base: file });
     if (this.fresh.has(c)) this.written_.add(c, id);
     if (base !== undefined) this.cache.delete(c, id);
@@ -276,7 +268,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   async dropCollection(collection: string): Promise<void> {
     const c = this.collectionIds.get(collection);
     if (c === undefined) return;
-    this.flush();
+    this.writeAll();
     this.db.transaction(() => {
       this.stmt.dropDocs.run(c);
       this.stmt.dropKeys.run(c);
@@ -285,57 +277,74 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.fresh.add(c);
   }
 
-  /** Commits every pending write and checkpoint now, in one transaction. */
+  /**
+   * Commits every pending write and checkpoint now, in one transaction; during a bulk load on a file, hands them to
+   * the writer thread once it has written the commit before (`writeAll` waits for this one too).
+   */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
-    this.commit();
-    // Committed: the written states become cache entries (those bulkPut wrote once they are read).
-    for (const [c, writes] of this.pending) for (const [id, w] of writes) if (w.next) this.cache.set(c, id, w.next);
+    const checkpoints = [...this.dirtyCheckpoints];
+    const rows = commitRowsOf(this.pending, this.indexes, checkpoints.map((name) => [name, this.checkpoints.get(name)!]));
+    if (this.writer) {
+      this.settleWriter();
+      this.writer.commit(rows, this.pending, checkpoints);
+    } else {
+      applyCommit(this.db, rows, this.statements);
+      this.committed(this.pending);
+    }
     this.pending = new Map();
     this.pendingCount = 0;
     this.dirtyCheckpoints.clear();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Commits everything pending and waits until the writer thread (if any) has written it: the file is up to date. */
+  private writeAll(): void {
     this.flush();
-    this.closed = true;
-    this.db.close();
+    this.settleWriter();
   }
 
-  private writePending(): void {
-    const docs = new RowBuffer(this.db, 'INSERT INTO docs (c, id, position, doc) VALUES ', '(?, ?, ?, ?)', ' ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc');
-    const keys = new RowBuffer(this.db, 'INSERT OR IGNORE INTO idx (c, field, key, id) VALUES ', '(?, ?, ?, ?)', '');
-    const added: [field: string, key: string, id: string][] = [];
-    for (const [c, writes] of this.pending) {
-      const fields = this.indexes.get(c);
-      // In key order: a large commit (a rebuild's) then fills the B-tree's pages one after another.
-      const ordered = writes.size > 1000 ? [...writes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : writes.values();
-      for (const w of ordered) {
-        const doc = w.json === undefined ? w.next!.doc : null;
-        docs.add(c, w.id, w.position, w.json !== undefined ? w.json : doc === null ? null : JSON.stringify(doc));
-        if (!fields) continue;
-        const before = w.base === ABSENT ? null : w.base.doc;
-        for (let f = 0; f < fields.length; f++) {
-          const field = fields[f];
-          const old = before ? indexKeys(before, field) : NO_KEYS;
-          const now = w.json !== undefined ? (w.keys?.[f] ?? NO_KEYS) : doc ? indexKeys(doc, field) : NO_KEYS;
-          for (const key of old) if (!now.includes(key)) this.stmt.removeKey.run(c, field, key, w.id);
-          for (const key of now) if (!old.includes(key)) added.push([field, key, w.id]);
-        }
+  /**
+   * Waits for the writer thread's commit. Written: its states become cache entries. Failed: its writes and
+   * checkpoints are pending again (where no later write replaced them) and go with the next commit.
+   */
+  private settleWriter(): void {
+    const settled = this.writer?.settle();
+    if (!settled?.error) return settled ? this.committed(settled.writes) : undefined;
+    for (const [c, writes] of settled.writes) {
+      for (const [id, w] of writes) {
+        const later = this.pending.get(c)?.get(id);
+        if (later) later.base = w.base;
+        else this.stage(c, id, w.position, w.next, w.json, w.keys);
       }
-      // The index rows in key order too.
-      if (added.length > 1000) added.sort((a, b) => compareRows(a, b));
-      for (const [field, key, id] of added) keys.add(c, field, key, id);
-      added.length = 0;
     }
-    docs.end();
-    keys.end();
-    for (const name of this.dirtyCheckpoints) this.stmt.setCheckpoint.run(name, this.checkpoints.get(name)!);
+    for (const name of settled.checkpoints) this.dirtyCheckpoints.add(name);
+    throw settled.error;
+  }
+
+  /** Committed writes become cache entries (those bulkPut wrote, once they are read). */
+  private committed(writes: Map<number, Map<string, Pending>>): void {
+    for (const [c, byId] of writes) for (const [id, w] of byId) if (w.next) this.cache.set(c, id, w.next);
+  }
+
+  private async stopWriter(): Promise<void> {
+    const writer = this.writer;
+    this.writer = null;
+    await writer?.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      this.writeAll();
+    } finally {
+      await this.stopWriter();
+    }
+    this.closed = true;
+    this.db.close();
   }
 
   /** After a write: a commit soon (or now, when enough is pending). */
@@ -360,7 +369,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   }
 
   private state(c: number, id: string): State {
-    const pending = this.pending.get(c)?.get(id);
+    const pending = this.pending.get(c)?.get(id) ?? this.writer?.inFlight(c, id);
     if (pending) {
       pending.next ??= { doc: pending.json ? adoptFrozen(JSON.parse(pending.json) as StoredDoc) : null, position: pending.position };
       return pending.next;

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { keysOf, valueAt } from './in-memory-read-model-store';
 import type { StoredDoc } from './read-model-store.port';
 
@@ -67,44 +66,6 @@ export function storedJson(doc: object | null, id: string, position: number): st
 export function compareRows(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
-}
-
-/** Rows inserted by a statement of many rows at a time (a round trip into SQLite per row costs more than the row). */
-export class RowBuffer {
-  private static readonly ROWS = 100;
-  private static readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-  private values: unknown[] = [];
-  private rows = 0;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly head: string,
-    private readonly row: string,
-    private readonly tail: string,
-  ) {}
-
-  /** Adds a row of four values (both tables' rows have four). */
-  add(a: unknown, b: unknown, c: unknown, d: unknown): void {
-    this.values.push(a, b, c, d);
-    if (++this.rows === RowBuffer.ROWS) this.end();
-  }
-
-  /** Inserts what is buffered. */
-  end(): void {
-    if (this.rows === 0) return;
-    this.statement(this.rows).run(this.values);
-    this.values = [];
-    this.rows = 0;
-  }
-
-  private statement(rows: number): Database.Statement {
-    let cached = RowBuffer.statements.get(this.db);
-    if (!cached) RowBuffer.statements.set(this.db, (cached = new Map()));
-    const sql = `${this.head}${Array.from({ length: rows }, () => this.row).join(', ')}${this.tail}`;
-    let statement = cached.get(sql);
-    if (!statement) cached.set(sql, (statement = this.db.prepare(sql)));
-    return statement;
-  }
 }
 
 /** Parsed documents per collection, at most `size` of them: crude but bounded, it starts over when full (the file has everything). */
