@@ -54,45 +54,76 @@ export function commitRowsOf(
   return rows;
 }
 
-/**
- * Writes a commit's rows in one transaction. Self-contained (no imports, nothing from its module): the writer
- * thread runs this same function from its source text. Rows go in by statements of up to 100 rows (a round trip
- * into SQLite per row costs more than the row); `statements` caches them per connection.
- */
+/** Writes a commit's rows in one transaction. */
 export function applyCommit(db: Database.Database, rows: CommitRows, statements: Map<string, Database.Statement>): void {
+  db.transaction(() => applyRows(db, rows, statements))();
+}
+
+/**
+ * Writes rows of a commit (in the transaction the caller opened). Self-contained (no imports, nothing from its
+ * module): the writer thread runs this same function from its source text. Rows go in by statements of up to 100
+ * rows (a round trip into SQLite per row costs more than the row); `statements` caches them per connection.
+ */
+export function applyRows(db: Database.Database, rows: CommitRows, statements: Map<string, Database.Statement>): void {
   const ROWS = 100;
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
   const run = (head: string, tail: string, values: unknown[]) => {
     for (let start = 0; start < values.length; start += ROWS * 4) {
       const part = values.length - start > ROWS * 4 ? values.slice(start, start + ROWS * 4) : start === 0 ? values : values.slice(start);
-      const sql = `${head}${Array.from({ length: part.length / 4 }, () => '(?, ?, ?, ?)').join(', ')}${tail}`;
-      let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-      statement.run(part);
+      prepared(`${head}${Array.from({ length: part.length / 4 }, () => '(?, ?, ?, ?)').join(', ')}${tail}`).run(part);
     }
   };
-  db.transaction(() => {
-    const removeKey = statements.get('removeKey') ?? db.prepare('DELETE FROM idx WHERE c = ? AND field = ? AND key = ? AND id = ?');
-    statements.set('removeKey', removeKey);
-    const removed = rows.removedKeys;
-    for (let i = 0; i < removed.length; i += 4) removeKey.run(removed[i], removed[i + 1], removed[i + 2], removed[i + 3]);
-    run('INSERT INTO docs (c, id, position, doc) VALUES ', ' ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc', rows.docs);
-    run('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES ', '', rows.addedKeys);
-    const setCheckpoint =
-      statements.get('setCheckpoint') ??
-      db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
-    statements.set('setCheckpoint', setCheckpoint);
-    for (const [name, position] of rows.checkpoints) setCheckpoint.run(name, position);
-  })();
+  const removeKey = prepared('DELETE FROM idx WHERE c = ? AND field = ? AND key = ? AND id = ?');
+  const removed = rows.removedKeys;
+  for (let i = 0; i < removed.length; i += 4) removeKey.run(removed[i], removed[i + 1], removed[i + 2], removed[i + 3]);
+  run('INSERT INTO docs (c, id, position, doc) VALUES ', ' ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc', rows.docs);
+  run('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES ', '', rows.addedKeys);
+  const setCheckpoint = prepared('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
+  for (const [name, position] of rows.checkpoints) setCheckpoint.run(name, position);
 }
 
-/** What the writer thread runs: `applyCommit` on its own connection, each commit's outcome posted back. */
+/** Values (four a row) per message to the writer thread: a commit crosses in parts, so neither thread holds a copy of a whole batch. */
+const VALUES_PER_PART = 8000;
+
+/** A commit's rows in parts of at most VALUES_PER_PART values, in the order they are written; the checkpoints go with the last. */
+export function partsOf(rows: CommitRows): CommitRows[] {
+  const parts: CommitRows[] = [];
+  let part: CommitRows = { docs: [], removedKeys: [], addedKeys: [], checkpoints: [] };
+  let size = 0;
+  for (const list of ['removedKeys', 'docs', 'addedKeys'] as const) {
+    for (let start = 0; start < rows[list].length; ) {
+      const take = Math.min(VALUES_PER_PART - size, rows[list].length - start);
+      part[list] = rows[list].slice(start, start + take);
+      start += take;
+      size += take;
+      if (size === VALUES_PER_PART) {
+        parts.push(part);
+        part = { docs: [], removedKeys: [], addedKeys: [], checkpoints: [] };
+        size = 0;
+      }
+    }
+  }
+  part.checkpoints = rows.checkpoints;
+  parts.push(part);
+  return parts;
+}
+
+/**
+ * What the writer thread runs: each commit's parts (`{ rows, last }`) written by `applyRows` in one transaction
+ * on its own connection, the outcome posted back after the last part; `null` closes.
+ */
 const WRITER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-${applyCommit.toString()}
+${applyRows.toString()}
 const { port, signal } = workerData;
 const statements = new Map();
 let db = null;
+let error = null;
 let failed = null;
 try {
   db = new Database(workerData.file);
@@ -101,18 +132,33 @@ try {
 } catch (err) {
   failed = 'The read-model writer thread could not open ' + workerData.file + ': ' + err.message;
 }
-port.on('message', (rows) => {
-  let error = failed;
+const answer = () => {
+  port.postMessage(error);
+  error = null;
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+};
+port.on('message', (message) => {
+  if (message === null) {
+    try {
+      db?.close();
+    } catch (err) {
+      error = err.message;
+    }
+    answer();
+    port.close();
+    return;
+  }
+  error ??= failed;
   try {
-    if (rows === null) db?.close();
-    else if (!failed) applyCommit(db, rows, statements);
+    if (!error && !db.inTransaction) db.exec('BEGIN');
+    if (!error) applyRows(db, message.rows, statements);
+    if (!error && message.last) db.exec('COMMIT');
   } catch (err) {
     error = err && err.message ? err.message : String(err);
   }
-  port.postMessage(error);
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
-  if (rows === null) port.close();
+  if (error && db?.inTransaction) db.exec('ROLLBACK');
+  if (message.last) answer();
 });
 `;
 
@@ -156,7 +202,9 @@ export class WriterThread {
   /** Hands a commit over (the one before must be settled). */
   commit(rows: CommitRows, writes: Map<number, Map<string, Pending>>, checkpoints: string[]): void {
     if (this.writing) throw new Error('A commit is being written: settle it first');
-    this.post(rows);
+    const parts = partsOf(rows);
+    parts.forEach((part, i) => this.port.postMessage({ rows: part, last: i === parts.length - 1 }));
+    this.sent++;
     this.writing = { writes, checkpoints };
   }
 
@@ -172,17 +220,13 @@ export class WriterThread {
   async close(): Promise<void> {
     try {
       this.settle();
-      this.post(null);
+      this.port.postMessage(null);
+      this.sent++;
       this.answer();
     } finally {
       this.port.close();
       await this.worker.terminate();
     }
-  }
-
-  private post(rows: CommitRows | null): void {
-    this.port.postMessage(rows);
-    this.sent++;
   }
 
   /** Waits for the thread's answer to the last message: its failure, or null. */

@@ -113,6 +113,30 @@ describe('SqliteReadModelStore loading in bulk (the start-up catch-up)', () => {
     await store.close();
   });
 
+  it('writes a commit larger than one message to the writer thread whole, in one transaction', async () => {
+    const file = newFile();
+    const store = new SqliteReadModelStore(file);
+    await store.ensureIndex('many', 'group');
+    const reader = new Database(file, { readonly: true });
+    const seen = new Set<number>();
+    await store.bulk(async () => {
+      for (let i = 1; i <= 5000; i++) await store.put('many', `doc-${i}`, { i, group: i % 2 }, i);
+      await store.setCheckpoint('p', 5000);
+      // 5000 document rows and their keys cross to the writer thread in several parts: a reader sees all or none.
+      store.flush();
+      for (let n = 0; n < 100; n++) {
+        seen.add(reader.prepare('SELECT COUNT(*) FROM docs').pluck().get() as number);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    expect([...seen].every((n) => n === 0 || n === 5000)).toBe(true);
+    reader.close();
+    const reopened = new SqliteReadModelStore(file);
+    expect(await reopened.getCheckpoint('p')).toBe(5000);
+    expect((await reopened.find('many', { group: 1 })).length).toBe(2500);
+    await Promise.all([store.close(), reopened.close()]);
+  });
+
   it('fails the load when the file refuses its commit, and keeps those writes pending for the next commit', async () => {
     const file = newFile();
     const store = new SqliteReadModelStore(file);

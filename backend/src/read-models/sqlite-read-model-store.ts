@@ -51,9 +51,8 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   private bulkDepth = 0;
   private readonly normalMaxPending: number;
   /**
-   * Collections this process created or emptied (their rows are all written by this process), and a filter of the
-   * ids written to them since: a document whose id the filter has never seen is absent without reading the file
-   * (what a rebuild's new documents would otherwise cost: one lookup each).
+   * Collections this process created or emptied (all their rows written by this process), and a filter of the ids
+   * written to them since: an id the filter has never seen is absent without a lookup (a rebuild's new documents).
    */
   private readonly fresh = new Set<number>();
   private readonly written_ = new IdFilter();
@@ -377,7 +376,8 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const cached = this.cache.get(c, id);
     if (cached !== undefined) return cached;
     const state = this.read(c, id);
-    this.cache.set(c, id, state);
+    // Nor a cache entry for each of them.
+    if (state !== ABSENT || !this.fresh.has(c)) this.cache.set(c, id, state);
     return state;
   }
 
