@@ -10,6 +10,7 @@ import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { createReadModels } from '../infrastructure';
 import { applyCommit } from '../read-models/sqlite-commit';
 import { openReadModelFile } from '../read-models/sqlite-read-model-file';
+import { CATCH_UP_BATCH } from '../projections/pipeline/catch-up';
 import { ProjectionPipeline } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
@@ -84,9 +85,6 @@ export async function measureRebuild(dataDir: string, events: number): Promise<R
   return { events, rebuildPerSecond: events / seconds, readParsePerSecond: events / baseSeconds, ...floor };
 }
 
-/** Events per commit of the start-up catch-up (pipeline/catch-up.ts CATCH_UP_BATCH). */
-const EVENTS_PER_COMMIT = 20_000;
-
 /**
  * What writing alone costs a rebuild into SQLite: the rows of a rebuilt read-model file (documents in the order
  * written, index keys in key order) read back and written into a new file by the store's own commit
@@ -98,7 +96,7 @@ function writeFloor(rebuilt: string, events: number): Pick<RebuildFigures, 'writ
   const sourceKeys = new Database(rebuilt, { readonly: true });
   const docRows = sourceDocs.prepare('SELECT COUNT(*) FROM docs').pluck().get() as number;
   const keyRows = sourceKeys.prepare('SELECT COUNT(*) FROM idx').pluck().get() as number;
-  const commits = Math.max(1, Math.ceil(events / EVENTS_PER_COMMIT));
+  const commits = Math.max(1, Math.ceil(events / CATCH_UP_BATCH));
   const target = openReadModelFile(copy).db;
   const statements = new Map();
   const t0 = performance.now();
