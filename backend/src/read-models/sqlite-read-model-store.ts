@@ -57,7 +57,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   private readonly fresh = new Set<number>();
   private readonly written_ = new IdFilter();
   private readonly statements = new Map<string, Database.Statement>();
-  /** During a bulk load on a file: the thread that writes each commit while this one folds the next batch. */
+  /** During a bulk load on a file, from its first commit: the thread that writes each commit. */
   private writer: WriterThread | null = null;
 
   constructor(
@@ -90,10 +90,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
     if (this.bulkDepth++ === 0) {
       this.maxPending = Math.max(this.normalMaxPending, maxPending);
-      // The commits are written by a thread of their own (with a large page cache: inserts into a large file's
-      // B-trees read fewer pages back), while this one folds the next batch. A file in memory has one connection.
+      // A larger page cache while loading: inserts into a large file's B-trees read fewer pages back. (On a file,
+      // the writer thread's: `flush`.)
       if (this.file === ':memory:') this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-      else this.writer = new WriterThread(this.file);
       if (this.timer) {
         clearTimeout(this.timer);
         this.timer = null;
@@ -288,9 +287,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
     const checkpoints = [...this.dirtyCheckpoints];
     const rows = commitRowsOf(this.pending, this.indexes, checkpoints.map((name) => [name, this.checkpoints.get(name)!]));
-    if (this.writer) {
+    if (this.bulkDepth > 0 && this.file !== ':memory:') {
+      // Written by a thread of its own while this one folds on (started at the first commit; ':memory:' can't share).
       this.settleWriter();
-      this.writer.commit(rows, this.pending, checkpoints);
+      (this.writer ??= new WriterThread(this.file)).commit(rows, this.pending, checkpoints);
     } else {
       applyCommit(this.db, rows, this.statements);
       this.committed(this.pending);
