@@ -173,4 +173,19 @@ describe('migration of plaintext identity events (schemaVersion 1) on the embedd
     expect(await app.running.infra.readModels.find('ratings', { userId: ids.ada })).toEqual([]);
     expect((await api(app.baseUrl, again).get('/api/auth/user')).body.id).toBe(me.id);
   });
+  it('looks at the events appended since its last run: a plaintext event imported later is re-keyed at the next start', async () => {
+    await app.stop();
+    const db = new Database(file());
+    const carol = userIdFor(`${app.baseUrl}/oidc`, 'carol.imported@example.com');
+    db.prepare('INSERT INTO events (stream_id, stream_version, event_id, type, data, metadata) VALUES (?, 1, ?, ?, ?, ?)').run(
+      'user-' + carol, 'v1-carol-1', 'UserRegistered',
+      JSON.stringify({ userId: carol, issuer: `${app.baseUrl}/oidc`, subject: 'carol.imported@example.com', email: 'carol.imported@example.com', firstName: 'Carol', profileImageUrl: null }),
+      JSON.stringify({ eventId: 'v1-carol-1', schemaVersion: 1, correlationId: 'c', causationId: 'c', actorUserId: carol, occurredAt: '2026-10-04T08:00:00.000Z' }),
+    );
+    db.close();
+    await app.restart();
+    expect(storedRows(file()).every((row) => row.schemaVersion === 2)).toBe(true);
+    expect(rawBytes(app.config.dataDir).indexOf('carol.imported@example.com')).toBe(-1);
+    expect(await readProfile(app.running.infra.readModels, app.running.infra.keys, carol)).toEqual(expect.objectContaining({ firstName: 'Carol' }));
+  });
 });

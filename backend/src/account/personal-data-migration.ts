@@ -26,6 +26,9 @@ export interface MigrationReport {
 }
 
 const TYPES = Object.keys(PERSONAL_FIELDS) as EventWithPersonalData[];
+/** The table in events.sqlite, and its row, that keep the last position the SQLite migration looked at. */
+const SCANNED_TABLE = 'maintenance_scans';
+const SCANNED = 'personal-data-v1';
 
 // ---- pure helpers, shared by both adapters' migrations ----------------------------------------------------
 
@@ -75,13 +78,24 @@ export async function migratePersonalDataInSqlite(file: string, keys: KeyStore):
     db.pragma('busy_timeout = 5000');
     const hasEvents = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
     if (!hasEvents) return report;
+    // Every start runs this: it looks at the events appended since the last run only (an import of an old export
+    // may add v1 events; the app writes none), not through the whole file again (0.5 s at a million events).
+    db.exec(`CREATE TABLE IF NOT EXISTS ${SCANNED_TABLE} (name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID`);
+    const scannedTo = db.prepare<[], number>(`SELECT position FROM ${SCANNED_TABLE} WHERE name = '${SCANNED}'`).pluck().get() ?? 0;
+    const head = db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck().get()!;
+    const scanned = db.prepare<[number]>(
+      `INSERT INTO ${SCANNED_TABLE} (name, position) VALUES ('${SCANNED}', ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
+    );
     const rows = db
-      .prepare<[], Row>(
-        `SELECT position, type, data, metadata FROM events
-         WHERE type IN (${TYPES.map((t) => `'${t}'`).join(', ')}) AND json_extract(metadata, '$.schemaVersion') = 1 ORDER BY position`,
+      .prepare<[number, number], Row>(
+        `SELECT position, type, data, metadata FROM events WHERE position > ? AND position <= ?
+         AND type IN (${TYPES.map((t) => `'${t}'`).join(', ')}) AND json_extract(metadata, '$.schemaVersion') = 1 ORDER BY position`,
       )
-      .all();
-    if (rows.length === 0) return report;
+      .all(scannedTo, head);
+    if (rows.length === 0) {
+      if (head > scannedTo) scanned.run(head);
+      return report;
+    }
 
     // Keys first (the key store may be asynchronous), then one synchronous transaction.
     const keyOf = new Map<string, Buffer | null>();
@@ -104,6 +118,7 @@ export async function migratePersonalDataInSqlite(file: string, keys: KeyStore):
         if (key) report.rekeyed++;
         else report.redacted++;
       }
+      scanned.run(head);
     }).immediate();
     // The old plaintext must not survive in free pages or in the write-ahead log.
     db.exec('VACUUM');
