@@ -6,7 +6,7 @@
  */
 const FEATURES = '^backend/src/(account|billing|care|groups|identity|insights|ratings|settings|names|reminders)/';
 const ADAPTERS =
-  '^backend/src/(event-store/(sqlite-event-store|eventstoredb-[^/]*|standin/)|read-models/(mongo-[^/]*|in-memory-read-model-store|versioned-read-model-store)|queue/(bullmq-queue|in-process-queue|redis-lease)|identity/(sqlite-session-store|key-stores)|billing/(stripe|sandbox|unconfigured)\\.provider)';
+  '^backend/src/(event-store/(sqlite-event-store|eventstoredb-[^/]*|standin/)|read-models/(mongo-[^/]*|in-memory-read-model-store|versioned-read-model-store)|queue/(bullmq-queue|in-process-queue|redis-lease)|identity/(sqlite-session-store|key-stores|mongo-key-store)|billing/(stripe|sandbox|unconfigured)\\.provider)';
 const PORTS =
   '^backend/src/(event-store/event-store\\.port|read-models/read-model-store\\.port|queue/queue\\.port|projections/read-your-writes|identity/key-store|identity/session-store\\.port|billing/billing\\.provider)\\.ts$';
 /** Pure domain code that ports and adapters may use too: the deciders, the name rule, the personal-data cipher. */

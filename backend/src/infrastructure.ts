@@ -1,11 +1,8 @@
 import { Logger } from '@nestjs/common';
-import RedisStore from 'connect-redis';
 import type session from 'express-session';
-import Redis from 'ioredis';
 import { join } from 'node:path';
 import type { AppConfig } from './config';
-import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
-import { scavengeAfterMigration } from './event-store/eventstoredb-scavenge';
+import type { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { careFulfilmentReactor, RecordingCareFulfilment } from './care/care-fulfilment';
@@ -13,23 +10,36 @@ import { migratePersonalDataInEventStoreDb, migratePersonalDataInSqlite } from '
 import { AccountStore } from './identity/accounts/account-store';
 import { LocalAccounts } from './identity/accounts/local-accounts';
 import { KeyArchive, KeyStore } from './identity/key-store';
-import { MongoKeyStore, SqliteKeyStore } from './identity/key-stores';
+import { SqliteKeyStore } from './identity/key-stores';
 import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile, RefusedToStart } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
-import { BullMqQueue } from './queue/bullmq-queue';
 import { InProcessQueue } from './queue/in-process-queue';
 import type { JobQueue } from './queue/queue.port';
-import { MongoReadModelStore } from './read-models/mongo-read-model-store';
 import type { ReadModelStore } from './read-models/read-model-store.port';
 import { SqliteReadModelStore } from './read-models/sqlite-read-model-store';
 import { VersionedReadModelStore } from './read-models/versioned-read-model-store';
 import { ReminderScheduler } from './reminders/reminder-scheduler';
 import { WebPushSender } from './reminders/push-sender';
 import { loadVapidKeys, type VapidKeys } from './reminders/vapid';
+
+/*
+ * The production adapters are loaded only when configured: their libraries (EventStoreDB's gRPC client, the MongoDB
+ * driver, BullMQ and the Redis client) take about half a second to load, which every restart of the embedded
+ * default would spend for nothing.
+ */
+const production = {
+  eventStoreDb: () => require('./event-store/eventstoredb-event-store') as typeof import('./event-store/eventstoredb-event-store'),
+  scavenge: () => require('./event-store/eventstoredb-scavenge') as typeof import('./event-store/eventstoredb-scavenge'),
+  mongoReadModels: () => require('./read-models/mongo-read-model-store') as typeof import('./read-models/mongo-read-model-store'),
+  mongoKeys: () => require('./identity/mongo-key-store') as typeof import('./identity/mongo-key-store'),
+  bullMq: () => require('./queue/bullmq-queue') as typeof import('./queue/bullmq-queue'),
+  redis: () => require('ioredis') as typeof import('ioredis'),
+  redisSessions: () => require('connect-redis') as typeof import('connect-redis'),
+};
 
 /** The adapters behind the ports, chosen by configuration: embedded by default, production by URL. */
 export interface Infrastructure {
@@ -63,12 +73,12 @@ export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Prom
  * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
  */
 export function createKeyStore(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): KeyStore & KeyArchive {
-  return config.mongoUrl ? new MongoKeyStore(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
+  return config.mongoUrl ? new (production.mongoKeys().MongoKeyStore)(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
 }
 
 export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'dataDir'>): EventStore {
   return config.eventStoreUrl
-    ? new EventStoreDbEventStore(config.eventStoreUrl)
+    ? new (production.eventStoreDb().EventStoreDbEventStore)(config.eventStoreUrl)
     : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
 }
 
@@ -77,7 +87,7 @@ export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'data
  * be rebuilt into a new version while the active one serves (`npm run projections -- rebuild <name>`).
  */
 export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): VersionedReadModelStore {
-  const inner: ReadModelStore = config.mongoUrl ? new MongoReadModelStore(config.mongoUrl) : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
+  const inner: ReadModelStore = config.mongoUrl ? new (production.mongoReadModels().MongoReadModelStore)(config.mongoUrl) : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
   return new VersionedReadModelStore(
     inner,
     PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((projector) => projector.collection))] })),
@@ -85,7 +95,7 @@ export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>
 }
 
 export function createQueue(config: AppConfig): JobQueue {
-  return config.redisUrl ? new BullMqQueue(config.redisUrl, config.redisPrefix) : new InProcessQueue();
+  return config.redisUrl ? new (production.bullMq().BullMqQueue)(config.redisUrl, config.redisPrefix) : new InProcessQueue();
 }
 
 /**
@@ -102,7 +112,7 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
       `(${migrated.copied} events copied, the originals truncated)`,
   );
   // Never throws: a scavenge that cannot be started is a warning (with the reason), not a failed start-up.
-  await scavengeAfterMigration(connectionString, logger);
+  await production.scavenge().scavengeAfterMigration(connectionString, logger);
 }
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
@@ -124,7 +134,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     }
   }
   const store = createEventStore(config);
-  if (config.eventStoreUrl && store instanceof EventStoreDbEventStore && config.role !== 'api') {
+  if (config.eventStoreUrl && store instanceof production.eventStoreDb().EventStoreDbEventStore && config.role !== 'api') {
     // On EventStoreDB, streams holding v1 identity events are re-keyed by copying, then truncated (docs/decisions.md).
     // Every worker replica runs it at start-up: what one has done, the others find done (expected versions).
     await migrateOnEventStoreDb(store, config.eventStoreUrl, keys).catch(async (err: unknown) => {
@@ -143,9 +153,9 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup, config.publicUrl);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
+  const redis = config.redisUrl ? new (production.redis().default)(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
-    ? new RedisStore({ client: redis, prefix: `${config.redisPrefix}:sess:` })
+    ? new (production.redisSessions().default)({ client: redis, prefix: `${config.redisPrefix}:sess:` })
     : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
 import { describeKeyStoreConformance } from './key-store.conformance';
-import { MongoKeyStore, SqliteKeyStore } from './key-stores';
+import { SqliteKeyStore } from './key-stores';
+import { MongoKeyStore } from './mongo-key-store';
 
 // Starting a MongoDB container (and pulling its image the first time) takes a while; the SQLite cases are instant.
 jest.setTimeout(180_000);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { MongoKeyStore } from '../identity/key-stores';
+import { MongoKeyStore } from '../identity/mongo-key-store';
 import { ProjectionPipeline } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
