@@ -46,22 +46,15 @@ export function openReadModelFile(file: string) {
   const stmt = {
     addCollection: db.prepare<[string], { id: number }>('INSERT INTO collections (name) VALUES (?) RETURNING id'),
     get: db.prepare<[number, string], DocRow>('SELECT position, doc FROM docs WHERE c = ? AND id = ?'),
-    put: db.prepare<[number, string, number, string | null], void>(
-      'INSERT INTO docs (c, id, position, doc) VALUES (?, ?, ?, ?) ON CONFLICT (c, id) DO UPDATE SET position = excluded.position, doc = excluded.doc',
-    ),
     scan: db.prepare<[number], { doc: string }>('SELECT doc FROM docs WHERE c = ? AND doc IS NOT NULL'),
     byKey: db.prepare<[number, string, string], { doc: string }>(
       'SELECT d.doc FROM idx i JOIN docs d ON d.c = i.c AND d.id = i.id WHERE i.c = ? AND i.field = ? AND i.key = ? AND d.doc IS NOT NULL',
     ),
     countKey: db.prepare<[number, string, string], number>('SELECT COUNT(*) FROM idx WHERE c = ? AND field = ? AND key = ?').pluck(),
     addKey: db.prepare<[number, string, string, string], void>('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES (?, ?, ?, ?)'),
-    removeKey: db.prepare<[number, string, string, string], void>('DELETE FROM idx WHERE c = ? AND field = ? AND key = ? AND id = ?'),
     addIndex: db.prepare<[number, string], void>('INSERT OR IGNORE INTO indexes (c, field) VALUES (?, ?)'),
     dropDocs: db.prepare<[number], void>('DELETE FROM docs WHERE c = ?'),
     dropKeys: db.prepare<[number], void>('DELETE FROM idx WHERE c = ?'),
-    setCheckpoint: db.prepare<[string, number], void>(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-    ),
   };
   for (const row of db.prepare<[], { id: number; name: string }>('SELECT id, name FROM collections').all()) {
     collectionIds.set(row.name, row.id);
