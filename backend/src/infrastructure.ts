@@ -117,23 +117,13 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
   const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
-  if (keyFile && !config.eventStoreUrl) checkKeyFile(keyFile, join(config.dataDir, 'events.sqlite'), config.acceptLostKeys);
+  const eventsFile = join(config.dataDir, 'events.sqlite');
+  if (keyFile && !config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkKeyFile(keyFile, eventsFile, config.acceptLostKeys));
   const keys = createKeyStore(config);
   const lookup = await lookupHasher(keys);
   const vapid = await loadVapidKeys(config.push, keys);
-  if (!config.eventStoreUrl && config.role !== 'api') {
-    // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
-    const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
-    if (migrated.rekeyed + migrated.redacted > 0) {
-      new Logger('Infrastructure').log(`Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted`);
-    }
-    // Identity links named before keyed hashes get their keyed names (docs/decisions.md, "Keyed lookups").
-    const links = await migrateIdentityLinksInSqlite(join(config.dataDir, 'events.sqlite'), keys, lookup);
-    if (links.renamed + links.dropped > 0) {
-      new Logger('Infrastructure').log(`Identity links: ${links.renamed} renamed to keyed names, ${links.dropped} of deleted accounts dropped`);
-    }
-  }
-  const store = createEventStore(config);
+  if (!config.eventStoreUrl && config.role !== 'api') await refusingDamagedEvents(eventsFile, () => migrateEmbedded(config, keys, lookup));
+  const store = refusingDamagedEvents(eventsFile, () => createEventStore(config));
   if (config.eventStoreUrl && store instanceof production.eventStoreDb().EventStoreDbEventStore && config.role !== 'api') {
     // On EventStoreDB, streams holding v1 identity events are re-keyed by copying, then truncated (docs/decisions.md).
     // Every worker replica runs it at start-up: what one has done, the others find done (expected versions).
@@ -196,6 +186,41 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       await redis?.quit();
     },
   };
+}
+
+/** The embedded default's in-place migrations of events.sqlite at start-up (docs/decisions.md). */
+async function migrateEmbedded(config: AppConfig, keys: KeyStore, lookup: LookupHash): Promise<void> {
+  // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
+  const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
+  if (migrated.rekeyed + migrated.redacted > 0) {
+    new Logger('Infrastructure').log(`Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted`);
+  }
+  // Identity links named before keyed hashes get their keyed names (docs/decisions.md, "Keyed lookups").
+  const links = await migrateIdentityLinksInSqlite(join(config.dataDir, 'events.sqlite'), keys, lookup);
+  if (links.renamed + links.dropped > 0) {
+    new Logger('Infrastructure').log(`Identity links: ${links.renamed} renamed to keyed names, ${links.dropped} of deleted accounts dropped`);
+  }
+}
+
+/**
+ * Runs a start-up step that opens events.sqlite by itself; a file SQLite cannot read is refused by name, with what
+ * to do (the event store's own reads report a damaged event the same way: UnreadableEventError).
+ */
+function refusingDamagedEvents<T>(file: string, step: () => T): T {
+  const refuse = (err: unknown): never => {
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
+    throw new RefusedToStart(
+      `${file} is damaged (${code}: ${(err as Error).message}): it holds the events, which cannot be rebuilt. Stop here and ` +
+        `restore DATA_DIR from your latest backup (npm run backup; see Backups in the README), then start again.`,
+    );
+  };
+  try {
+    const result = step();
+    return (result instanceof Promise ? result.catch(refuse) : result) as T;
+  } catch (err) {
+    return refuse(err);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
@@ -115,5 +115,20 @@ describe('start-up integrity', () => {
     renameSync(file, `${file}.damaged`);
     await app.start();
     expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(1);
+  });
+
+  it('refuses to start on an events.sqlite that is not a database at all, naming it and the backup, and changes nothing', async () => {
+    app = await startAppProcess();
+    await app.stop();
+    const file = join(app.dataDir, 'events.sqlite');
+    const damaged = 'not a database, but long enough to be read as one by SQLite: '.repeat(100);
+    writeFileSync(file, damaged);
+    for (const extra of ['-wal', '-shm']) rmSync(`${file}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${file} is damaged (SQLITE_NOTADB`);
+    expect(refused.output).toContain('restore DATA_DIR from your latest backup');
+    expect(readFileSync(file, 'utf8')).toBe(damaged);
   });
 });
