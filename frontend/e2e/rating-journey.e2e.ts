@@ -74,7 +74,10 @@ describe('a person signs in, rates their joy, and signs out', () => {
       await toastSeen;
       await route.continue();
     });
-    // The session ends behind the page's back (as when it expires).
+    // The session ends behind the page's back (as when it expires): on the server, so that a response still in
+    // flight from Home's first reads (which renews the cookie) cannot bring it back, and in the browser.
+    const ended = await page.request.get(`${server.baseUrl}/api/logout`, { maxRedirects: 0 });
+    expect(ended.status()).toBe(302);
     await context.clearCookies();
     await page.getByRole('button', { name: 'Save Rating' }).click();
     await page.getByText('You are logged out. Logging in again...').waitFor();
