@@ -17,14 +17,19 @@ export function whenFound<T, R>(value: MaybePromise<T>, then: (found: T) => R): 
 
 /**
  * A projector fills one collection: `ids` names the documents an event touches, `evolve` computes the new
- * document from the old one and the event. `evolve` is pure, so applying an event twice gives the same
- * document (and the store's position guard makes the second application a no-op anyway).
+ * document from the old one and the event (and its `context`, when it has one). `evolve` is pure, so applying an
+ * event twice gives the same document (and the store's position guard makes the second application a no-op anyway).
  */
-export interface Projector<D extends object = object> {
+export interface Projector<D extends object = object, C = void> {
   collection: string;
   eventTypes: readonly string[];
   ids(event: RecordedEvent, lookup: Lookup): string[] | Promise<string[]>;
-  evolve(doc: D | null, event: RecordedEvent): D | null;
+  /**
+   * What `evolve` needs besides its document, read from other documents of the projection before the event is
+   * applied to its later projectors (e.g. a day's document before the rating that changes it). Read once per event.
+   */
+  context?(event: RecordedEvent, lookup: Lookup): MaybePromise<C>;
+  evolve(doc: D | null, event: RecordedEvent, context: C): D | null;
   /** Fields `find` is used with. */
   indexes?: readonly string[];
 }
@@ -40,7 +45,7 @@ export interface Projection {
    * the embedded default rebuilds its read models at the next start (see pipeline/catch-up.ts).
    */
   version?: number;
-  projectors: readonly Projector<any>[];
+  projectors: readonly Projector<any, any>[];
 }
 
 export function eventTypesOf(projection: Projection): Set<string> {

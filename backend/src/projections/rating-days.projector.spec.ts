@@ -1,7 +1,9 @@
+import { ratingSummaryOf } from '@joy/domain';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { applyEvent } from './pipeline/applier';
+import type { RatingDayDoc, RatingTotalsDoc } from './rating-days.projector';
 import { PROJECTIONS } from './projections';
 
 const days = PROJECTIONS.find((p) => p.name === 'rating-days')!;
@@ -29,6 +31,17 @@ const sumsOf = async (store: InMemoryReadModelStore, id: string) => {
   if (!doc) return null;
   const { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt } = doc;
   return { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt };
+};
+
+/** The sums a person's totals hold, and the same sums added up from their day documents. */
+const sumsOfTotals = async (store: InMemoryReadModelStore, userId: string) => {
+  const { count, overallTenths, relationships, health, purpose, growth, joy } = (await store.get<RatingTotalsDoc>('rating-totals', userId))!;
+  return { count, overallTenths, relationships, health, purpose, growth, joy };
+};
+const sumsOfDays = async (store: InMemoryReadModelStore, userId: string) => {
+  const sums = { count: 0, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
+  for (const d of await store.find<RatingDayDoc>('rating-days', { userId })) for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += d[k];
+  return sums;
 };
 
 describe('rating-days projection', () => {
@@ -116,5 +129,44 @@ describe('rating-days projection', () => {
     for (const e of events) await applyEvent(store, days, e);
     expect(await store.get('rating-days', 'ada:2026-11-20')).toEqual(once);
     expect(once).toMatchObject({ count: 1, overallTenths: 50 });
+  });
+
+  it('keeps each person\'s totals (the whole history\'s summary) equal to the sum of their days, through corrections, withdrawals, redeliveries and a deletion', async () => {
+    // A fixed pseudo-random run: 600 events over two people, ten days and a pool of ratings.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const events: RecordedEvent[] = [];
+    const standing = new Map<string, { userId: string; day: string; at: string }>();
+    for (let i = 0; i < 600; i++) {
+      const userId = next(2) === 0 ? 'ada' : 'bob';
+      const s = scores(1 + next(5), 1 + next(5), 1 + next(5), 1 + next(5), 1 + next(5));
+      const known = [...standing.entries()].filter(([, r]) => r.userId === userId);
+      const pick = known.length > 0 ? known[next(known.length)] : undefined;
+      const roll = next(10);
+      if (roll < 5 || !pick) {
+        const day = `2026-11-${String(10 + next(10)).padStart(2, '0')}`;
+        const at = `${day}T${String(next(24)).padStart(2, '0')}:00:00.000Z`;
+        standing.set(`${userId}-${i}`, { userId, day, at });
+        events.push(submitted(`${userId}-${i}`, userId, day, at, s));
+      } else if (roll < 7) events.push(corrected(pick[0], userId, pick[1].day, pick[1].at, s));
+      else if (roll < 9) {
+        events.push(withdrawn(pick[0], userId, pick[1].day, pick[1].at));
+        standing.delete(pick[0]);
+      } else events.push(events[next(events.length)]); // a redelivery of an earlier event
+    }
+    const store = await storeWith(events);
+    for (const userId of ['ada', 'bob']) {
+      const dayDocs = await store.find<RatingDayDoc>('rating-days', { userId });
+      const fromDays = ratingSummaryOf(dayDocs, { from: null, to: null });
+      const totals = await store.get<RatingTotalsDoc>('rating-totals', userId);
+      expect(totals).toMatchObject({ userId, count: fromDays.count, daysTracked: fromDays.daysTracked });
+      expect(ratingSummaryOf([{ ...totals!, day: '' }], { from: null, to: null }).averages).toEqual(fromDays.averages);
+      expect(totals!.count).toBe([...standing.values()].filter((r) => r.userId === userId).length);
+    }
+    expect(await sumsOfTotals(store, 'ada')).toEqual(await sumsOfDays(store, 'ada'));
+
+    await applyEvent(store, days, ev('UserDeleted', { userId: 'ada', deletedAt: '2026-11-30T00:00:00.000Z' }));
+    expect(await store.get('rating-totals', 'ada')).toBeNull();
+    expect(await store.get('rating-totals', 'bob')).toMatchObject({ userId: 'bob' });
   });
 });

@@ -1,7 +1,8 @@
-import { addDays, type DaySums, FACTOR_NAMES, tenthsOf } from '@joy/domain';
+import { addDays, type DaySums, FACTOR_NAMES, noRatingTotals, type RatingTotals, tenthsOf, withDaySums } from '@joy/domain';
 import type { UserDeleted } from '../identity/identity.decider';
 import { dayOfStoredRating } from '../ratings/rating-events';
 import type { RatingCorrected, RatingSubmitted } from '../ratings/ratings.decider';
+import type { StoredDoc } from '../read-models/read-model-store.port';
 import { dataOf, type Lookup, type Projector } from './projector';
 
 /**
@@ -22,6 +23,11 @@ export interface RatingDayDoc extends DaySums {
   /** The `submittedAt` of the day's earliest standing rating. */
   firstAt: string;
   ratings: DayRatingEntry[];
+}
+
+/** rating-totals: per person (keyed by user id), the count and sums of all their standing ratings and how many days they rated. */
+export interface RatingTotalsDoc extends RatingTotals {
+  userId: string;
 }
 
 /** rating-day-span: per person (keyed by user id), their first and last rated day: which day documents an account deletion removes. */
@@ -95,6 +101,35 @@ export const ratingDaysProjector: Projector<RatingDayDoc> = {
         if (!doc || others.length === doc.ratings.length) return doc;
         return withEntries(d.userId, day, others);
     }
+  },
+};
+
+/**
+ * rating-totals: the whole history's summary (GET /api/joy-ratings/summary without a range) in one document,
+ * kept from the day documents: an event takes its day's sums out of the totals as they were before it, and puts
+ * them back in as they are after it. First in its projection, so that its context is the day before the event.
+ */
+export const ratingTotalsProjector: Projector<RatingTotalsDoc, (RatingDayDoc & StoredDoc) | null> = {
+  collection: 'rating-totals',
+  eventTypes: RATING_EVENTS,
+  ids: (event) => [dataOf<{ userId: string }>(event).userId],
+  context(event, lookup) {
+    if (event.type === 'UserDeleted') return null;
+    const d = dataOf<RatingFields>(event);
+    return lookup<RatingDayDoc>(ratingDaysProjector.collection, dayDocId(d.userId, dayOfEvent(d)));
+  },
+  evolve(doc, event, dayBefore) {
+    if (event.type === 'UserDeleted') return null;
+    // The day has this event already (so the totals have too): nothing to add.
+    if (dayBefore && dayBefore._position >= event.position) return doc;
+    const dayAfter = ratingDaysProjector.evolve(dayBefore, event);
+    if (dayAfter === dayBefore) return doc;
+    let totals: RatingTotals = doc ?? noRatingTotals();
+    if (dayBefore) totals = withDaySums(totals, dayBefore, -1);
+    if (dayAfter) totals = withDaySums(totals, dayAfter, 1);
+    if (totals.count === 0) return null;
+    const { daysTracked, count, overallTenths, relationships, health, purpose, growth, joy } = totals;
+    return { userId: dataOf<RatingFields>(event).userId, daysTracked, count, overallTenths, relationships, health, purpose, growth, joy };
   },
 };
 

@@ -61,6 +61,8 @@ describe('the rating summary (GET /api/joy-ratings/summary?from=&to=)', () => {
     // An edit changes the sums of its day; a deletion takes its rating (and an emptied day) out.
     expect((await as(ada).put(`/api/joy-ratings/${a.id}`, scores(5, 5, 5, 5, 5))).status).toBe(200);
     expect(await summary(ada, `?from=${today()}&to=${today()}`)).toMatchObject({ count: 2, averages: { overall: 4.6, relationships: 4.5 } });
+    // The whole history (kept in one document, rating-totals) follows the edit too: purpose (5+4+2+5)/4, was 3.5.
+    expect(await summary(ada)).toMatchObject({ count: 4, daysTracked: 3, averages: { relationships: 4, purpose: 4, growth: 4 } });
     expect((await as(ada).delete(`/api/joy-ratings/${old.id}`)).status).toBe(204);
     expect(await summary(ada)).toMatchObject({ count: 3, daysTracked: 2 });
     // Never another person's.

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { addDays, dayNumber, ratingSummaryOf, type RatingSummaryView } from '@joy/domain';
-import { dayDocId, type RatingDayDoc, ratingDaysProjector } from '../projections/rating-days.projector';
+import { addDays, dayNumber, noRatingTotals, ratingSummaryOf, type RatingSummaryView, summaryOfTotals } from '@joy/domain';
+import { dayDocId, type RatingDayDoc, ratingDaysProjector, type RatingTotalsDoc, ratingTotalsProjector } from '../projections/rating-days.projector';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { READ_MODELS } from '../read-models/read-model-store.port';
 
@@ -36,12 +36,19 @@ export class GetRatingSummaryQuery {
   ) {}
 }
 
-/** GET /api/joy-ratings/summary?from=&to=: the caller's ratings of those days in aggregate, from rating-days. */
+/**
+ * GET /api/joy-ratings/summary?from=&to=: the caller's ratings of those days in aggregate, from rating-days; the
+ * whole history (no range) from rating-totals, one document however long it is.
+ */
 @QueryHandler(GetRatingSummaryQuery)
 export class GetRatingSummaryHandler implements IQueryHandler<GetRatingSummaryQuery, RatingSummaryView> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
 
   async execute({ userId, from, to }: GetRatingSummaryQuery): Promise<RatingSummaryView> {
+    if (from === null && to === null) {
+      const totals = await this.readModels.get<RatingTotalsDoc>(ratingTotalsProjector.collection, userId);
+      return summaryOfTotals(totals ?? noRatingTotals(), { from, to });
+    }
     return ratingSummaryOf(await ratingDaysOf(this.readModels, userId, from, to), { from, to });
   }
 }

@@ -44,18 +44,45 @@ export function daySumsByDay(ratings: Iterable<FactorScores & { overallScore: nu
 /** The mean overall score (unrounded) of some day sums; NaN for none. */
 export const meanOverallOf = (s: Pick<DaySums, 'count' | 'overallTenths'>): number => s.overallTenths / 10 / s.count;
 
+/**
+ * The ratings of many days in aggregate: their count and sums, and how many days had any. What the rating-totals
+ * read model keeps per person (a whole history's summary in one read).
+ */
+export interface RatingTotals extends Omit<DaySums, 'day'> {
+  daysTracked: number;
+}
+
+/** No ratings: zero totals. */
+export const noRatingTotals = (): RatingTotals => ({ daysTracked: 0, count: 0, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 });
+
+/** `totals` with one day's sums taken out (`sign` -1) or put in (+1); a day without ratings changes nothing. */
+export function withDaySums(totals: RatingTotals, day: Omit<DaySums, 'day'>, sign: 1 | -1): RatingTotals {
+  if (day.count === 0) return totals;
+  const next = { ...totals, daysTracked: totals.daysTracked + sign, count: totals.count + sign * day.count };
+  next.overallTenths += sign * day.overallTenths;
+  for (const f of FACTOR_NAMES) next[f] += sign * day[f];
+  return next;
+}
+
 /** The summary of the days between `from` and `to` (inclusive, either open when null) among `days`. */
 export function ratingSummaryOf(days: Iterable<DaySums>, range: { from: string | null; to: string | null }): RatingSummaryView {
-  const total = daySumsOf('', []);
-  let daysTracked = 0;
+  let totals = noRatingTotals();
   for (const d of days) {
-    if ((range.from !== null && d.day < range.from) || (range.to !== null && d.day > range.to) || d.count === 0) continue;
-    daysTracked += 1;
-    total.count += d.count;
-    total.overallTenths += d.overallTenths;
-    for (const f of FACTOR_NAMES) total[f] += d[f];
+    if ((range.from !== null && d.day < range.from) || (range.to !== null && d.day > range.to)) continue;
+    totals = withDaySums(totals, d, 1);
   }
-  const mean = (sum: number) => (total.count === 0 ? null : roundToOneDecimal(sum / total.count));
-  const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, mean(total[f])])) as Record<FactorName, number | null>;
-  return { from: range.from, to: range.to, count: total.count, daysTracked, averages: { overall: mean(total.overallTenths / 10), ...factors } };
+  return summaryOfTotals(totals, range);
+}
+
+/** The summary (GET /api/joy-ratings/summary) of some ratings' totals: the means to one decimal, null without ratings. */
+export function summaryOfTotals(totals: RatingTotals, range: { from: string | null; to: string | null }): RatingSummaryView {
+  const mean = (sum: number) => (totals.count === 0 ? null : roundToOneDecimal(sum / totals.count));
+  const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, mean(totals[f])])) as Record<FactorName, number | null>;
+  return {
+    from: range.from,
+    to: range.to,
+    count: totals.count,
+    daysTracked: totals.daysTracked,
+    averages: { overall: mean(totals.overallTenths / 10), ...factors },
+  };
 }

@@ -8,6 +8,8 @@ import { type Lookup, type MaybePromise, type Projection, withFields } from '../
  * the documents' positions (so applying an event twice changes nothing). Pure of queues and checkpoints.
  */
 
+type SomeProjector = Projection['projectors'][number];
+
 /** Applies one event to every projector of a projection that handles it; the position guard makes it idempotent. */
 export async function applyEvent(
   readModels: Pick<ReadModelStore, 'get' | 'put'>,
@@ -23,10 +25,12 @@ export async function applyEventAsync(readModels: Pick<ReadModelStore, 'get' | '
   const lookup: Lookup = (collection, id) => readModels.get(collection, id);
   for (const projector of projection.projectors) {
     if (!projector.eventTypes.includes(event.type)) continue;
-    for (const id of await projector.ids(event, lookup)) {
+    const ids = await projector.ids(event, lookup);
+    const context = await projector.context?.(event, lookup);
+    for (const id of ids) {
       const stored = await readModels.get(projector.collection, id);
       if (stored && stored._position >= event.position) continue;
-      const next = projector.evolve(stored ? withoutGuard(stored) : null, event);
+      const next = projector.evolve(stored ? withoutGuard(stored) : null, event, context);
       await readModels.put(projector.collection, id, next, event.position);
     }
   }
@@ -47,25 +51,27 @@ export function applyEventNow(
   for (let i = from; i < projectors.length; i++) {
     const projector = projectors[i];
     if (!projector.eventTypes.includes(event.type)) continue;
-    const ids = projector.ids(event, (collection, id) => readModels.get(collection, id));
-    if (Array.isArray(ids)) {
-      evolveNow(sync, projector, ids, event);
+    const lookup: Lookup = (collection, id) => readModels.get(collection, id);
+    const ids = projector.ids(event, lookup);
+    const context = projector.context?.(event, lookup);
+    if (Array.isArray(ids) && !(context instanceof Promise)) {
+      evolveNow(sync, projector, ids, event, context);
       continue;
     }
-    // Asynchronous ids: the rest of this event waits for them (the projectors stay in order).
-    return ids.then((resolved) => {
-      evolveNow(sync, projector, resolved, event);
+    // Asynchronous ids or context: the rest of this event waits for them (the projectors stay in order).
+    return Promise.all([ids, context]).then(([resolved, resolvedContext]) => {
+      evolveNow(sync, projector, resolved, event, resolvedContext);
       return applyEventNow(sync, readModels, projection, event, i + 1);
     });
   }
   return undefined;
 }
 
-function evolveNow(sync: SyncDocs, projector: Projection['projectors'][number], ids: readonly string[], event: RecordedEvent): void {
+function evolveNow(sync: SyncDocs, projector: SomeProjector, ids: readonly string[], event: RecordedEvent, context: unknown): void {
   for (const id of ids) {
     const stored = sync.getNow(projector.collection, id);
     if (stored && stored._position >= event.position) continue;
-    const next = projector.evolve(stored ? withoutGuard(stored) : null, event);
+    const next = projector.evolve(stored ? withoutGuard(stored) : null, event, context);
     sync.putNow(projector.collection, id, next, event.position);
   }
 }
@@ -89,8 +95,6 @@ interface Slot {
   /** The document as a lookup answers it (with `_id` and `_position`), made on the first lookup after a change. */
   view?: StoredDoc | null;
 }
-
-type SomeProjector = Projection['projectors'][number];
 
 /**
  * The documents a catch-up or a rebuild is folding events into, in memory: read from the store on first touch,
@@ -130,12 +134,14 @@ export class WorkingSet {
       const projector = projectors[i];
       if (!projector.eventTypes.includes(event.type)) continue;
       const ids = projector.ids(event, this.lookup);
-      if (Array.isArray(ids) && this.sync) {
-        for (const id of ids) this.evolve(projector, id, this.slotNow(projector.collection, id), event);
+      const context = projector.context?.(event, this.lookup);
+      if (Array.isArray(ids) && !(context instanceof Promise) && this.sync) {
+        for (const id of ids) this.evolve(projector, id, this.slotNow(projector.collection, id), event, context);
         continue;
       }
       return (async () => {
-        for (const id of await ids) this.evolve(projector, id, await this.slot(projector.collection, id), event);
+        const resolvedContext = await context;
+        for (const id of await ids) this.evolve(projector, id, await this.slot(projector.collection, id), event, resolvedContext);
         await this.apply(projection, event, i + 1);
       })();
     }
@@ -157,9 +163,9 @@ export class WorkingSet {
     }
   }
 
-  private evolve(projector: SomeProjector, id: string, slot: Slot, event: RecordedEvent): void {
+  private evolve(projector: SomeProjector, id: string, slot: Slot, event: RecordedEvent, context: unknown): void {
     if (slot.position >= event.position) return;
-    const next = projector.evolve(slot.doc, event);
+    const next = projector.evolve(slot.doc, event, context);
     // A document that carries guard fields of its own gets them from the store, as `put` does.
     slot.doc = next !== null && ('_id' in next || '_position' in next) ? withoutGuard(next as StoredDoc) : next;
     slot.position = event.position;

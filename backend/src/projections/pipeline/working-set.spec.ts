@@ -36,9 +36,12 @@ describe('WorkingSet (what a catch-up or a rebuild folds events into)', () => {
     inStream('RatingSubmitted', rating('r4', 'bob', 2, '2026-11-14T08:00:00Z'), 7, 2),
     recorded('UserDeleted', { userId: 'bob', deletedAt: '2026-11-15T08:00:00Z' }, 8),
   ];
-  const projections = [byName('ratings'), byName('group-stats')];
+  const projections = [byName('ratings'), byName('rating-days'), byName('group-stats')];
   const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
-  const ids = ['r1', 'r2', 'r3', 'r4', 'ada', 'bob', 'ada:0', 'bob:0', 'g1:2026-W46'];
+  const ids = ['r1', 'r2', 'r3', 'r4', 'ada', 'bob', 'ada:0', 'bob:0', 'g1:2026-W46', 'ada:2026-11-11', 'ada:2026-11-12', 'bob:2026-11-11'];
+  /** The store as a server-backed one (MongoDB) offers it: every read a promise, no synchronous access. */
+  const remote = (store: InMemoryReadModelStore) =>
+    ({ get: (c: string, id: string) => store.get(c, id), put: store.put.bind(store), bulkPut: store.bulkPut.bind(store) }) as unknown as InMemoryReadModelStore;
 
   it('builds the same documents as applying each event to the store, whatever the batches', async () => {
     const plain = new InMemoryReadModelStore();
@@ -47,6 +50,9 @@ describe('WorkingSet (what a catch-up or a rebuild folds events into)', () => {
     expect(expected['latest-ratings/ada']).toMatchObject({ id: 'r1', joy: 3 });
     expect(expected['ratings/r4']).toBeNull();
     expect(expected['group-weekly-activity/g1:2026-W46']).toMatchObject({ ratingsCount: 1, memberIds: ['ada'] });
+    // r1 (corrected to joy 3) stands, r3 was withdrawn; bob's account went with his totals.
+    expect(expected['rating-totals/ada']).toMatchObject({ count: 1, daysTracked: 1, joy: 3, overallTenths: 30 });
+    expect(expected['rating-totals/bob']).toBeNull();
 
     for (const every of [1, 3, events.length]) {
       const store = new InMemoryReadModelStore();
@@ -58,6 +64,25 @@ describe('WorkingSet (what a catch-up or a rebuild folds events into)', () => {
       await work.flush();
       expect(await snapshot(store, collections, ids)).toEqual(expected);
     }
+  });
+
+  it('builds the same documents on a store read through promises (MongoDB), applied live or in batches', async () => {
+    const plain = new InMemoryReadModelStore();
+    for (const e of events) for (const p of projections) await applyEvent(plain, p, e);
+    const expected = await snapshot(plain, collections, ids);
+
+    const live = new InMemoryReadModelStore();
+    for (const e of events) for (const p of projections) await applyEvent(remote(live), p, e);
+    expect(await snapshot(live, collections, ids)).toEqual(expected);
+
+    const batched = new InMemoryReadModelStore();
+    const work = new WorkingSet(remote(batched), 2);
+    for (const [i, e] of events.entries()) {
+      for (const p of projections) await work.apply(p, e);
+      if (i % 3 === 2) await work.flush();
+    }
+    await work.flush();
+    expect(await snapshot(batched, collections, ids)).toEqual(expected);
   });
 
   it('does not bring back a document whose deletion the store already has (a replay after a crash)', async () => {
