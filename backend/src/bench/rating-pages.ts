@@ -1,4 +1,4 @@
-import { addDays, overallScore, type RatingSummaryView } from '@joy/domain';
+import { addDays, type AdvancedInsights, overallScore, type RatingSummaryView } from '@joy/domain';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,7 @@ import { startAppProcess } from './app-process';
  * (default 50,000) ratings of one person, two an hour up to now, seeded into the built app's event store (not
  * through HTTP), then GET /api/joy-ratings (the first page, 50 by default), ?limit=50&before= (a page deep in the
  * list) and the figures of the charts, GET /api/joy-ratings/summary (over the whole history, and over the last 30
- * days), each BENCH_PAGE_REQUESTS (default 50) times one after another over HTTP, with their median and 99th
+ * days) and the premium analytics (GET /api/insights/advanced, the person made premium in the sandbox), each BENCH_PAGE_REQUESTS (default 50) times one after another over HTTP, with their median and 99th
  * percentile. Run alone with `node backend/dist/bench/rating-pages.js`.
  */
 
@@ -27,6 +27,16 @@ function ratingEvent(userId: string, at: Date, i: number): EventToAppend {
     data: { ratingId, userId, ...scores, overallScore: overallScore(scores), submittedAt: at.toISOString() },
     metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at.toISOString() },
   };
+}
+
+/** Joy Premium through the sandbox's checkout (the bench's app runs with BILLING_SANDBOX=1). */
+async function becomePremium(baseUrl: string, cookie: string): Promise<void> {
+  const post = (path: string, body: object) =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: baseUrl }, body: JSON.stringify(body) });
+  const checkout = await post('/api/create-subscription', {});
+  const { clientSecret } = (await checkout.json()) as { clientSecret: string };
+  const paid = await post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: '4242424242424242' });
+  if (paid.status !== 200) throw new Error(`sandbox checkout: ${paid.status} ${await paid.text()}`);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -72,6 +82,7 @@ export async function ratingPageFigures(): Promise<string[]> {
 
     await app.start();
     cookie = await signIn(app.baseUrl, email, 'Long');
+    await becomePremium(app.baseUrl, cookie);
     const first = await timed(`${app.baseUrl}/api/joy-ratings`, cookie);
     const summary = await timed(`${app.baseUrl}/api/joy-ratings/summary`, cookie);
     const total = (summary.body as RatingSummaryView).count;
@@ -85,6 +96,8 @@ export async function ratingPageFigures(): Promise<string[]> {
       before = res.headers.get('x-next-before')!;
     }
     const deep = await timed(`${app.baseUrl}/api/joy-ratings?limit=50&before=${before}`, cookie);
+    const insights = await timed(`${app.baseUrl}/api/insights/advanced`, cookie);
+    const weeks = (insights.body as AdvancedInsights).weeklyFactors.length;
     const n = RATINGS.toLocaleString('en');
     return [
       `Rating list of a person with ${n} ratings (${REQUESTS} requests each, one after another, over HTTP):`,
@@ -92,6 +105,7 @@ export async function ratingPageFigures(): Promise<string[]> {
       `- a page half way down (?limit=50&before=…): p50 ${fmt(deep.p50)} ms, p99 ${fmt(deep.p99)} ms (${deep.count} ratings)`,
       `- the figures of the whole history, GET /api/joy-ratings/summary: p50 ${fmt(summary.p50)} ms, p99 ${fmt(summary.p99)} ms (${summary.bytes.toLocaleString('en')} B, ${(summary.body as RatingSummaryView).daysTracked.toLocaleString('en')} days)`,
       `- the figures of the last 30 days, ?from=&to=: p50 ${fmt(month.p50)} ms, p99 ${fmt(month.p99)} ms`,
+      `- the premium analytics of the whole history, GET /api/insights/advanced: p50 ${fmt(insights.p50)} ms, p99 ${fmt(insights.p99)} ms (${weeks} weeks, ${insights.bytes.toLocaleString('en')} B)`,
     ];
   } finally {
     await app.destroy();

@@ -3,7 +3,7 @@ import { careSuggestionsProjector } from './care-suggestions.projector';
 import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
-import { ratingDaySpanProjector, ratingDaysProjector, ratingTotalsProjector } from './rating-days.projector';
+import { ratingDaySpanProjector, ratingDaysProjector, ratingTotalsProjector, ratingWeeksProjector } from './rating-days.projector';
 import { latestRatingsProjector, ratingIndexProjector, ratingsProjector, ratingTimelineProjector } from './ratings.projector';
 import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
@@ -15,9 +15,14 @@ export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
   // latest-ratings last: on UserDeleted the other two read the latest stream version from it before it goes.
   { name: 'ratings', projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
-  // rating-totals first: it reads the day's document as it was before the event. rating-day-span last: on
-  // UserDeleted rating-days reads the span of days to remove from it before it goes. Version 2: rating-totals.
-  { name: 'rating-days', version: 2, projectors: [ratingTotalsProjector, ratingDaysProjector, ratingDaySpanProjector] },
+  // rating-totals and rating-weeks before rating-days: they read the day's document as it was before the event.
+  // rating-day-span last: on UserDeleted the others read the span of days to remove before it goes.
+  // Version 2: rating-totals and rating-weeks.
+  {
+    name: 'rating-days',
+    version: 2,
+    projectors: [ratingTotalsProjector, ratingWeeksProjector, ratingDaysProjector, ratingDaySpanProjector],
+  },
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats first: the weekly activity looks up the member's groups in it.
   { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },

@@ -1,9 +1,9 @@
-import { ratingSummaryOf } from '@joy/domain';
+import { isoWeekOfDay, ratingSummaryOf } from '@joy/domain';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { applyEvent } from './pipeline/applier';
-import type { RatingDayDoc, RatingTotalsDoc } from './rating-days.projector';
+import type { RatingDayDoc, RatingTotalsDoc, RatingWeekDoc } from './rating-days.projector';
 import { PROJECTIONS } from './projections';
 
 const days = PROJECTIONS.find((p) => p.name === 'rating-days')!;
@@ -21,6 +21,7 @@ const withdrawn = (ratingId: string, userId: string, day: string | undefined, at
 async function storeWith(events: RecordedEvent[]) {
   const store = new InMemoryReadModelStore();
   await store.ensureIndex('rating-days', 'userId');
+  await store.ensureIndex('rating-weeks', 'userId');
   for (const e of events) await applyEvent(store, days, e);
   return store;
 }
@@ -134,7 +135,13 @@ describe('rating-days projection', () => {
   it('keeps each person\'s totals (the whole history\'s summary) equal to the sum of their days, through corrections, withdrawals, redeliveries and a deletion', async () => {
     // A fixed pseudo-random run: 600 events over two people, ten days and a pool of ratings.
     let seed = 7;
-    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    // mulberry32: a small generator whose low bits are as random as its high ones.
+    const next = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
     const events: RecordedEvent[] = [];
     const standing = new Map<string, { userId: string; day: string; at: string }>();
     for (let i = 0; i < 600; i++) {
@@ -164,9 +171,22 @@ describe('rating-days projection', () => {
       expect(totals!.count).toBe([...standing.values()].filter((r) => r.userId === userId).length);
     }
     expect(await sumsOfTotals(store, 'ada')).toEqual(await sumsOfDays(store, 'ada'));
+    // Each week holds its days as the day documents have them, without the ratings' values.
+    for (const userId of ['ada', 'bob']) {
+      const weeks = await store.find<RatingWeekDoc>('rating-weeks', { userId });
+      const dayDocs = (await store.find<RatingDayDoc>('rating-days', { userId })).sort((a, b) => a.day.localeCompare(b.day));
+      expect(weeks.flatMap((w) => w.days).sort((a, b) => a.day.localeCompare(b.day))).toEqual(
+        dayDocs.map(({ _id, _position, userId: _u, ratings: _r, ...day }) => day),
+      );
+      expect(weeks.every((w) => w.days.every((d) => isoWeekOfDay(d.day).weekStart === w.weekStart))).toBe(true);
+      // Each day's first time is its earliest standing rating's (kept as ratings come and go, not recomputed each time).
+      for (const d of dayDocs) expect(d.firstAt).toBe(d.ratings.map((e) => e[1]).sort()[0]);
+    }
 
     await applyEvent(store, days, ev('UserDeleted', { userId: 'ada', deletedAt: '2026-11-30T00:00:00.000Z' }));
     expect(await store.get('rating-totals', 'ada')).toBeNull();
+    expect(await store.find('rating-weeks', { userId: 'ada' })).toEqual([]);
+    expect((await store.find('rating-weeks', { userId: 'bob' })).length).toBeGreaterThan(0);
     expect(await store.get('rating-totals', 'bob')).toMatchObject({ userId: 'bob' });
   });
 });

@@ -1,9 +1,10 @@
-import { addDays, type DaySums, FACTOR_NAMES, noRatingTotals, type RatingTotals, tenthsOf, withDaySums } from '@joy/domain';
+import { addDays, type DaySums, FACTOR_NAMES, isoWeekOfDay, noRatingTotals, type RatingTotals, tenthsOf, withDaySums } from '@joy/domain';
 import type { UserDeleted } from '../identity/identity.decider';
 import { dayOfStoredRating } from '../ratings/rating-events';
 import type { RatingCorrected, RatingSubmitted } from '../ratings/ratings.decider';
 import type { StoredDoc } from '../read-models/read-model-store.port';
-import { dataOf, type Lookup, type Projector } from './projector';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import { dataOf, type Lookup, type MaybePromise, type Projector } from './projector';
 
 /**
  * One standing rating of a day, as the day's document keeps it: what a correction replaces and a withdrawal takes
@@ -30,6 +31,20 @@ export interface RatingTotalsDoc extends RatingTotals {
   userId: string;
 }
 
+/** One rated day as a week's document keeps it: the day's sums and its earliest standing rating's time. */
+export type RatedDay = DaySums & { firstAt: string };
+
+/**
+ * rating-weeks: per person and ISO week (keyed `<userId>:<the week's Monday>`), each rated day of the week: the day
+ * documents without their ratings' values. The premium analytics read these (a few small documents a year).
+ */
+export interface RatingWeekDoc {
+  userId: string;
+  weekStart: string;
+  /** Oldest day first; only days with ratings. */
+  days: RatedDay[];
+}
+
 /** rating-day-span: per person (keyed by user id), their first and last rated day: which day documents an account deletion removes. */
 export interface RatingDaySpanDoc {
   userId: string;
@@ -38,6 +53,15 @@ export interface RatingDaySpanDoc {
 }
 
 export const dayDocId = (userId: string, day: string) => `${userId}:${day}`;
+export const weekDocId = (userId: string, day: string) => `${userId}:${mondayOf(day)}`;
+
+/** The Monday of a day's ISO week, remembered per day: a rebuild asks twice per event, and there are few days. */
+const mondays = new Map<string, string>();
+function mondayOf(day: string): string {
+  let monday = mondays.get(day);
+  if (monday === undefined) mondays.set(day, (monday = isoWeekOfDay(day).weekStart));
+  return monday;
+}
 
 type RatingFields = { ratingId: string; userId: string; submittedAt: string; day?: string };
 
@@ -48,18 +72,24 @@ function entryOf(d: RatingSubmitted['data'] | RatingCorrected['data']): DayRatin
   return [d.ratingId, d.submittedAt, tenthsOf(d.overallScore), d.relationships, d.health, d.purpose, d.growth, d.joy];
 }
 
-/** The day's document with these entries: sums recomputed from them (a day holds a handful), none left: gone. */
-function withEntries(userId: string, day: string, ratings: DayRatingEntry[]): RatingDayDoc | null {
+/**
+ * The day's document with these entries: sums recomputed from them (a day holds a handful), none left: gone.
+ * `firstAt` when the caller knows it: working it out parses every entry's time, costly on a day of many ratings.
+ */
+function withEntries(userId: string, day: string, ratings: DayRatingEntry[], firstAt?: string): RatingDayDoc | null {
   if (ratings.length === 0) return null;
   const sums: DaySums = { day, count: ratings.length, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
   for (const e of ratings) {
     sums.overallTenths += e[2];
     FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i] as number));
   }
-  const firstAt = ratings.reduce((min, e) => (Date.parse(e[1]) < Date.parse(min) ? e[1] : min), ratings[0][1]);
+  firstAt ??= ratings.reduce((min, e) => earlier(min, e[1]), ratings[0][1]);
   // Fields added to the fresh sums in place: a spread that adds fields costs microseconds per document (rebuilds).
   return Object.assign(sums, { userId, firstAt, ratings });
 }
+
+/** The earlier of two times (ISO, as written); the first when they are the same instant. */
+const earlier = (a: string, b: string) => (Date.parse(b) < Date.parse(a) ? b : a);
 
 /** Every day document of a person, from their span (read before rating-day-span forgets it). */
 async function dayDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
@@ -69,6 +99,39 @@ async function dayDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]
   for (let day = span.first; day <= span.last; day = addDays(day, 1)) ids.push(dayDocId(userId, day));
   return ids;
 }
+
+/** Every week document of a person, from their span. */
+async function weekDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
+  const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
+  if (!span) return [];
+  const ids: string[] = [];
+  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) ids.push(`${userId}:${monday}`);
+  return ids;
+}
+
+type DayBefore = (RatingDayDoc & StoredDoc) | null;
+
+/**
+ * The context of the projectors that follow the day documents (rating-totals, rating-weeks, before rating-days in
+ * the projection): the event's day document as it was before the event; null on an account deletion.
+ */
+function dayBeforeEvent(event: RecordedEvent, lookup: Lookup): MaybePromise<DayBefore> {
+  if (event.type === 'UserDeleted') return null;
+  const d = dataOf<RatingFields>(event);
+  return lookup<RatingDayDoc>('rating-days', dayDocId(d.userId, dayOfEvent(d)));
+}
+
+/**
+ * The event's day document after the event, worked out by rating-days' own `evolve` (so that the documents kept
+ * from it cannot disagree with it); null when the event changes nothing (the day has it already, or it is a no-op).
+ */
+function dayAfterEvent(event: RecordedEvent, dayBefore: DayBefore): DayChange {
+  if (dayBefore && dayBefore._position >= event.position) return null;
+  const after = ratingDaysProjector.evolve(dayBefore, event);
+  return after === dayBefore ? null : { after };
+}
+
+type DayChange = { after: RatingDayDoc | null } | null;
 
 const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
 
@@ -88,18 +151,26 @@ export const ratingDaysProjector: Projector<RatingDayDoc> = {
     const day = dayOfEvent(d);
     const others = (doc?.ratings ?? []).filter((e) => e[0] !== d.ratingId);
     switch (event.type) {
-      case 'RatingSubmitted':
+      case 'RatingSubmitted': {
         // Submitted twice (a redelivery): as it was.
         if (doc && others.length < doc.ratings.length) return doc;
-        return withEntries(d.userId, day, [...others, entryOf(dataOf<RatingSubmitted['data']>(event))]);
-      case 'RatingCorrected':
+        const entry = entryOf(dataOf<RatingSubmitted['data']>(event));
+        return withEntries(d.userId, day, [...others, entry], doc ? earlier(doc.firstAt, entry[1]) : entry[1]);
+      }
+      case 'RatingCorrected': {
         // A correction of a rating this day does not hold (withdrawn) changes nothing.
         if (!doc || others.length === doc.ratings.length) return doc;
-        return withEntries(d.userId, day, [...others, entryOf(dataOf<RatingCorrected['data']>(event))]);
-      default:
+        const entry = entryOf(dataOf<RatingCorrected['data']>(event));
+        const before = doc.ratings.find((e) => e[0] === d.ratingId)!;
+        return withEntries(d.userId, day, [...others, entry], before[1] === entry[1] ? doc.firstAt : undefined);
+      }
+      default: {
         // RatingWithdrawn: out of its day's sums.
         if (!doc || others.length === doc.ratings.length) return doc;
-        return withEntries(d.userId, day, others);
+        // The day's earliest time stays unless the rating that carried it goes.
+        const gone = doc.ratings.find((e) => e[0] === d.ratingId)!;
+        return withEntries(d.userId, day, others, gone[1] !== doc.firstAt ? doc.firstAt : undefined);
+      }
     }
   },
 };
@@ -107,29 +178,53 @@ export const ratingDaysProjector: Projector<RatingDayDoc> = {
 /**
  * rating-totals: the whole history's summary (GET /api/joy-ratings/summary without a range) in one document,
  * kept from the day documents: an event takes its day's sums out of the totals as they were before it, and puts
- * them back in as they are after it. First in its projection, so that its context is the day before the event.
+ * them back in as they are after it. Before rating-days in its projection, so that its context is the day before the event.
  */
-export const ratingTotalsProjector: Projector<RatingTotalsDoc, (RatingDayDoc & StoredDoc) | null> = {
+export const ratingTotalsProjector: Projector<RatingTotalsDoc, DayBefore> = {
   collection: 'rating-totals',
   eventTypes: RATING_EVENTS,
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
-  context(event, lookup) {
-    if (event.type === 'UserDeleted') return null;
-    const d = dataOf<RatingFields>(event);
-    return lookup<RatingDayDoc>(ratingDaysProjector.collection, dayDocId(d.userId, dayOfEvent(d)));
-  },
+  context: dayBeforeEvent,
   evolve(doc, event, dayBefore) {
     if (event.type === 'UserDeleted') return null;
-    // The day has this event already (so the totals have too): nothing to add.
-    if (dayBefore && dayBefore._position >= event.position) return doc;
-    const dayAfter = ratingDaysProjector.evolve(dayBefore, event);
-    if (dayAfter === dayBefore) return doc;
+    const change = dayAfterEvent(event, dayBefore);
+    if (!change) return doc;
     let totals: RatingTotals = doc ?? noRatingTotals();
     if (dayBefore) totals = withDaySums(totals, dayBefore, -1);
-    if (dayAfter) totals = withDaySums(totals, dayAfter, 1);
+    if (change.after) totals = withDaySums(totals, change.after, 1);
     if (totals.count === 0) return null;
     const { daysTracked, count, overallTenths, relationships, health, purpose, growth, joy } = totals;
     return { userId: dataOf<RatingFields>(event).userId, daysTracked, count, overallTenths, relationships, health, purpose, growth, joy };
+  },
+};
+
+/**
+ * rating-weeks: the day documents of each week without their ratings' values (GET /api/insights/advanced reads
+ * these instead of every day's ratings). An event replaces its day in its week with the day as it is after it.
+ */
+export const ratingWeeksProjector: Projector<RatingWeekDoc, DayBefore> = {
+  collection: 'rating-weeks',
+  eventTypes: RATING_EVENTS,
+  indexes: ['userId'],
+  ids(event, lookup) {
+    if (event.type === 'UserDeleted') return weekDocIdsOfUser(dataOf<UserDeleted['data']>(event).userId, lookup);
+    const d = dataOf<RatingFields>(event);
+    return [weekDocId(d.userId, dayOfEvent(d))];
+  },
+  context: dayBeforeEvent,
+  evolve(doc, event, dayBefore) {
+    if (event.type === 'UserDeleted') return null;
+    const change = dayAfterEvent(event, dayBefore);
+    if (!change) return doc;
+    const d = dataOf<RatingFields>(event);
+    const day = dayOfEvent(d);
+    const days = (doc?.days ?? []).filter((r) => r.day !== day);
+    if (change.after) {
+      const { userId: _userId, ratings: _ratings, ...rated } = change.after;
+      days.push(rated);
+      days.sort((a, b) => (a.day < b.day ? -1 : 1));
+    }
+    return days.length === 0 ? null : { userId: d.userId, weekStart: mondayOf(day), days };
   },
 };
 

@@ -10,10 +10,10 @@ const DAY_BY_DAY_UP_TO = 62;
 
 /**
  * The person's rating-days documents of the days from `from` to `to` (inclusive, each open when null), oldest day
- * first: the summary's and the premium analytics' input, instead of every rating. A short range (a week, the free
+ * first: the summary's input for a range, instead of every rating. A short range (a week, the free
  * plan's 30 days, today) reads only its days.
  */
-export async function ratingDaysOf(readModels: ReadModelStore, userId: string, from: string | null, to: string | null): Promise<RatingDayDoc[]> {
+async function ratingDaysOf(readModels: ReadModelStore, userId: string, from: string | null, to: string | null): Promise<RatingDayDoc[]> {
   const collection = ratingDaysProjector.collection;
   let docs: RatingDayDoc[];
   if (from !== null && to !== null && dayNumber(to) - dayNumber(from) < DAY_BY_DAY_UP_TO) {

@@ -38,7 +38,7 @@ describe('WorkingSet (what a catch-up or a rebuild folds events into)', () => {
   ];
   const projections = [byName('ratings'), byName('rating-days'), byName('group-stats')];
   const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
-  const ids = ['r1', 'r2', 'r3', 'r4', 'ada', 'bob', 'ada:0', 'bob:0', 'g1:2026-W46', 'ada:2026-11-11', 'ada:2026-11-12', 'bob:2026-11-11'];
+  const ids = ['r1', 'r2', 'r3', 'r4', 'ada', 'bob', 'ada:0', 'bob:0', 'g1:2026-W46', 'ada:2026-11-11', 'ada:2026-11-12', 'bob:2026-11-11', 'ada:2026-11-09', 'bob:2026-11-09'];
   /** The store as a server-backed one (MongoDB) offers it: every read a promise, no synchronous access. */
   const remote = (store: InMemoryReadModelStore) =>
     ({ get: (c: string, id: string) => store.get(c, id), put: store.put.bind(store), bulkPut: store.bulkPut.bind(store) }) as unknown as InMemoryReadModelStore;
@@ -53,6 +53,8 @@ describe('WorkingSet (what a catch-up or a rebuild folds events into)', () => {
     // r1 (corrected to joy 3) stands, r3 was withdrawn; bob's account went with his totals.
     expect(expected['rating-totals/ada']).toMatchObject({ count: 1, daysTracked: 1, joy: 3, overallTenths: 30 });
     expect(expected['rating-totals/bob']).toBeNull();
+    expect(expected['rating-weeks/ada:2026-11-09']).toMatchObject({ days: [{ day: '2026-11-11', count: 1, joy: 3 }] });
+    expect(expected['rating-weeks/bob:2026-11-09']).toBeNull();
 
     for (const every of [1, 3, events.length]) {
       const store = new InMemoryReadModelStore();
