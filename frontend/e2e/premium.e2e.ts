@@ -129,4 +129,51 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
     await screenshot(page, 'premium-account-active-phone');
     await context.close();
   });
+
+  it('a premium user sees the analytics of their whole history, and they follow a deleted rating', async () => {
+    const { page, context } = await newPage(browser, DESKTOP);
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'dora@example.com', 'Dora');
+    const { clientSecret } = (await (await page.request.post(`${server.baseUrl}/api/create-subscription`, { data: {} })).json()) as { clientSecret: string };
+    const paid = await page.request.post(`${server.baseUrl}/api/billing/sandbox/confirm`, { data: { clientSecret, cardNumber: '4242424242424242' } });
+    expect(paid.status()).toBe(200);
+    // One rating on each of the 8 days before today (missed days rated now): every weekday, one of them twice.
+    const today = new Date().toISOString().slice(0, 10);
+    const ids: string[] = [];
+    for (let back = 8; back >= 1; back--) {
+      const day = new Date(Date.parse(`${today}T12:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+      const score = 1 + (back % 5);
+      const res = await page.request.post(`${server.baseUrl}/api/joy-ratings`, {
+        data: { relationships: score, health: score, purpose: score, growth: score, joy: score, day },
+      });
+      expect(res.status()).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const table = (caption: string) => page.locator('table', { has: page.locator('caption', { hasText: caption }) }).locator('tbody tr');
+    /** The ratings the weekday pattern rests on, added up over the seven weekdays. */
+    const weekdayRatings = async () => {
+      const counts = await table('Average overall score by weekday').locator('td:nth-of-type(2)').allTextContents();
+      expect(counts).toHaveLength(7);
+      return counts.reduce((sum, c) => sum + Number(c), 0);
+    };
+
+    await page.goto(`${server.baseUrl}/insights`);
+    await page.getByRole('heading', { name: 'Advanced Analytics' }).waitFor();
+    // The first day rated, though every rating was made today.
+    const firstDay = new Date(Date.parse(`${today}T12:00:00Z`) - 8 * 86_400_000).toISOString().slice(0, 10);
+    const shown = await page.evaluate((day) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' }), firstDay);
+    await page.getByText(`Your full history since ${shown}`).waitFor();
+    await table('Forecast of your overall score for the next 7 days').first().waitFor({ state: 'attached' });
+    expect(await weekdayRatings()).toBe(8);
+    expect(await table('Forecast of your overall score for the next 7 days').count()).toBe(7);
+    expect(await table('Weekly average of each PERMA factor').count()).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'premium-insights-desktop');
+
+    // Two days' ratings deleted: 6 days left, too few for a forecast.
+    for (const id of ids.slice(0, 2)) expect((await page.request.delete(`${server.baseUrl}/api/joy-ratings/${id}`)).status()).toBe(204);
+    await page.reload();
+    await page.getByTestId('forecast-unavailable').waitFor();
+    expect(await weekdayRatings()).toBe(6);
+    await context.close();
+  });
 });

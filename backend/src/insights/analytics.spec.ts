@@ -122,6 +122,14 @@ describe('advancedInsights', () => {
   it('gives since as the oldest rating, whatever the order', () => {
     const result = advancedInsights([at('2026-11-05T00:00:00Z', 3), at('2026-10-01T00:00:00Z', 3), at('2026-11-01T00:00:00Z', 3)]);
     expect(result.since).toBe('2026-10-01T00:00:00Z');
+    expect(result.firstDay).toBe('2026-10-01');
+  });
+
+  it('gives firstDay as the earliest day rated, before since when a missed day was rated later', () => {
+    const result = advancedInsights([at('2026-11-05T09:00:00Z', 3), { ...at('2026-11-06T09:00:00Z', 4), day: '2026-10-28' }]);
+    expect(result.since).toBe('2026-11-05T09:00:00Z');
+    expect(result.firstDay).toBe('2026-10-28');
+    expect(advancedInsights([]).firstDay).toBeNull();
   });
 });
 

@@ -131,7 +131,20 @@ export const forecastWeek = (ratings: ReadonlyArray<RatingInput>, now: Date = ne
 
 /** The analytics of a history given as its days' sums, `since` its oldest rating's time (null without ratings). */
 export function advancedInsightsOfDays(days: ReadonlyArray<DaySums>, since: string | null, now: Date = new Date(), timeZone = 'UTC'): AdvancedInsights {
-  return { weeklyFactors: weeklyFactorMeansOfDays(days), weekdayPattern: weekdayPatternOfDays(days), forecast: forecastWeekOfDays(days, now, timeZone), since };
+  return {
+    weeklyFactors: weeklyFactorMeansOfDays(days),
+    weekdayPattern: weekdayPatternOfDays(days),
+    forecast: forecastWeekOfDays(days, now, timeZone),
+    since,
+    firstDay: firstDayOf(days),
+  };
+}
+
+/** The earliest day with ratings among `days` (in any order), or null. */
+function firstDayOf(days: ReadonlyArray<DaySums>): string | null {
+  let first: string | null = null;
+  for (const d of days) if (d.count > 0 && (first === null || d.day < first)) first = d.day;
+  return first;
 }
 
 /** The oldest of some times (ISO), as written; null for none. */

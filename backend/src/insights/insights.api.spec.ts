@@ -74,8 +74,9 @@ describe('advanced insights over HTTP', () => {
     expect((await as(ada).post('/api/joy-ratings', { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 })).status).toBe(201);
     const res = await as(ada).get('/api/insights/advanced');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['forecast', 'since', 'weekdayPattern', 'weeklyFactors']);
+    expect(Object.keys(res.body).sort()).toEqual(['firstDay', 'forecast', 'since', 'weekdayPattern', 'weeklyFactors']);
     expect(res.body.since).toBe('2026-01-05T12:00:00.000Z');
+    expect(res.body.firstDay).toBe('2026-01-05');
 
     const weeks = res.body.weeklyFactors;
     expect(weeks.slice(0, 2)).toEqual([
@@ -108,6 +109,7 @@ describe('advanced insights over HTTP', () => {
     expect(res.body.weeklyFactors).toEqual([]);
     expect(res.body.forecast).toBeNull();
     expect(res.body.since).toBeNull();
+    expect(res.body.firstDay).toBeNull();
     expect(res.body.weekdayPattern.every((d: { count: number; mean: null }) => d.count === 0 && d.mean === null)).toBe(true);
   });
 });

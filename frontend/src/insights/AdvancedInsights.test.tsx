@@ -36,6 +36,8 @@ const advanced: AdvancedInsights = {
   ],
   forecast: [{ date: '2026-11-23', expected: 3.46, low: 2.71, high: 4.2 }],
   since: '2026-01-05T12:00:00.000Z',
+  // A missed day rated later: the history begins before the first rating was made.
+  firstDay: '2026-01-03',
 };
 
 /** The list's first page and the summary of `ratings`, as the server answers them. */
@@ -104,7 +106,7 @@ describe('Joy Insights by plan', () => {
     const forecast = screen.getByRole('table', { name: 'Forecast of your overall score for the next 7 days' });
     expect(within(forecast).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['Mon, Nov 233.5/52.7 – 4.2']);
     expect(screen.getByRole('heading', { name: 'Next 7 Days' })).toBeInTheDocument();
-    expect(screen.getByText('Your full history since Jan 5, 2026')).toBeInTheDocument();
+    expect(screen.getByText('Your full history since Jan 3, 2026')).toBeInTheDocument();
   });
 
   it('explains a missing forecast to a premium user with fewer than 7 days of ratings', async () => {

@@ -225,8 +225,9 @@ function AdvancedAnalytics() {
         <Alert type="error" showIcon title="We couldn't load your advanced analytics." />
       ) : (
         <>
-          {advanced.data.since && (
-            <Typography.Text type="secondary">Your full history since {formatDate(advanced.data.since)}</Typography.Text>
+          {advanced.data.firstDay && (
+            // A calendar day, shown as written whatever the zone (as a rated day is in the rating list).
+            <Typography.Text type="secondary">Your full history since {formatDate(`${advanced.data.firstDay}T12:00:00Z`, { timeZone: 'UTC' })}</Typography.Text>
           )}
           <AdvancedCharts data={advanced.data} />
         </>

@@ -236,8 +236,13 @@ export interface AdvancedInsights {
   weekdayPattern: WeekdayMean[];
   /** Null with fewer than 7 distinct days of ratings. */
   forecast: ForecastDay[] | null;
-  /** The oldest rating's timestamp (the history the analytics cover), or null without ratings. */
+  /** The oldest rating's timestamp (when the person first rated), or null without ratings. */
   since: string | null;
+  /**
+   * The first day rated (`YYYY-MM-DD`, the ratings' own days): where the history the analytics cover begins, earlier
+   * than `since` when missed days were rated later; null without ratings.
+   */
+  firstDay: string | null;
 }
 
 /** GET /api/settings (and the answer of PATCH /api/settings, which takes any subset of these fields). */
