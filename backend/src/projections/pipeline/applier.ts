@@ -17,7 +17,7 @@ export async function applyEvent(
   event: RecordedEvent,
 ): Promise<void> {
   const sync = syncDocsOf(readModels);
-  if (sync) await applyEventNow(sync, readModels, projection, event);
+  if (sync) await applyEventNow(sync, projection, event);
   else await applyEventAsync(readModels, projection, event);
 }
 
@@ -38,20 +38,15 @@ export async function applyEventAsync(readModels: Pick<ReadModelStore, 'get' | '
 
 /**
  * `applyEvent` on a store with synchronous access: the same steps without an `await` each, unless a
- * projector's `ids` answers with a promise (it looked a document up); returns a promise only then.
+ * projector's `ids` or `context` answers with a promise (an account deletion's); returns a promise only then.
  */
-export function applyEventNow(
-  sync: SyncDocs,
-  readModels: Pick<ReadModelStore, 'get'>,
-  projection: Projection,
-  event: RecordedEvent,
-  from = 0,
-): Promise<void> | undefined {
+export function applyEventNow(sync: SyncDocs, projection: Projection, event: RecordedEvent, from = 0): Promise<void> | undefined {
   const projectors = projection.projectors;
   for (let i = from; i < projectors.length; i++) {
     const projector = projectors[i];
     if (!projector.eventTypes.includes(event.type)) continue;
-    const lookup: Lookup = (collection, id) => readModels.get(collection, id);
+    // Synchronous reads, as `evolveNow`'s: a projector's context (a rating's day) then keeps a live event off promises.
+    const lookup: Lookup = (collection, id) => sync.getNow(collection, id);
     const ids = projector.ids(event, lookup);
     const context = projector.context?.(event, lookup);
     if (Array.isArray(ids) && !(context instanceof Promise)) {
@@ -61,7 +56,7 @@ export function applyEventNow(
     // Asynchronous ids or context: the rest of this event waits for them (the projectors stay in order).
     return Promise.all([ids, context]).then(([resolved, resolvedContext]) => {
       evolveNow(sync, projector, resolved, event, resolvedContext);
-      return applyEventNow(sync, readModels, projection, event, i + 1);
+      return applyEventNow(sync, projection, event, i + 1);
     });
   }
   return undefined;

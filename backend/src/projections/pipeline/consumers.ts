@@ -117,7 +117,7 @@ export class PipelineConsumers {
       if (signal.aborted) throw new Error(`Projection ${name} interrupted at ${event.position}`);
       this.applying.set(name, event.position);
       if (sync) {
-        const pending = applyEventNow(sync, store, projection, event);
+        const pending = applyEventNow(sync, projection, event);
         if (pending) await pending;
         if (event.position < job.upTo) sync.setCheckpointNow(name, event.position);
       } else {
