@@ -122,7 +122,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const keys = createKeyStore(config);
   const lookup = await lookupHasher(keys);
   const vapid = await loadVapidKeys(config.push, keys);
-  if (!config.eventStoreUrl && config.role !== 'api') await refusingDamagedEvents(eventsFile, () => migrateEmbedded(config, keys, lookup));
+  if (!config.eventStoreUrl && config.role !== 'api') await refusingDamagedEvents(eventsFile, () => migrateEmbedded(eventsFile, keys, lookup));
   const store = refusingDamagedEvents(eventsFile, () => createEventStore(config));
   if (config.eventStoreUrl && store instanceof production.eventStoreDb().EventStoreDbEventStore && config.role !== 'api') {
     // On EventStoreDB, streams holding v1 identity events are re-keyed by copying, then truncated (docs/decisions.md).
@@ -189,14 +189,14 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
 }
 
 /** The embedded default's in-place migrations of events.sqlite at start-up (docs/decisions.md). */
-async function migrateEmbedded(config: AppConfig, keys: KeyStore, lookup: LookupHash): Promise<void> {
+async function migrateEmbedded(eventsFile: string, keys: KeyStore, lookup: LookupHash): Promise<void> {
   // Identity events written before personal data was encrypted are re-keyed in place (docs/decisions.md).
-  const migrated = await migratePersonalDataInSqlite(join(config.dataDir, 'events.sqlite'), keys);
+  const migrated = await migratePersonalDataInSqlite(eventsFile, keys);
   if (migrated.rekeyed + migrated.redacted > 0) {
     new Logger('Infrastructure').log(`Personal data migration: ${migrated.rekeyed} events encrypted, ${migrated.redacted} redacted`);
   }
   // Identity links named before keyed hashes get their keyed names (docs/decisions.md, "Keyed lookups").
-  const links = await migrateIdentityLinksInSqlite(join(config.dataDir, 'events.sqlite'), keys, lookup);
+  const links = await migrateIdentityLinksInSqlite(eventsFile, keys, lookup);
   if (links.renamed + links.dropped > 0) {
     new Logger('Infrastructure').log(`Identity links: ${links.renamed} renamed to keyed names, ${links.dropped} of deleted accounts dropped`);
   }
