@@ -16,8 +16,8 @@ export type DayRatingEntry = [string, string, number, number, number, number, nu
 /**
  * rating-days: per person and day (keyed `<userId>:<YYYY-MM-DD>`, the ratings' own day in the person's zone), the
  * count and the sums of the day's standing ratings (DaySums), with each rating's values, and the time of its
- * earliest rating (the history the analytics cover). The summary (GET /api/joy-ratings/summary) and the premium
- * analytics read these instead of every rating. An event changes one document: its day's.
+ * earliest rating. The summary of a range (GET /api/joy-ratings/summary?from=&to=) reads these instead of every
+ * rating; rating-totals and rating-weeks are kept from them. An event changes one document: its day's.
  */
 export interface RatingDayDoc extends DaySums {
   userId: string;
@@ -53,7 +53,7 @@ export interface RatingDaySpanDoc {
 }
 
 export const dayDocId = (userId: string, day: string) => `${userId}:${day}`;
-export const weekDocId = (userId: string, day: string) => `${userId}:${mondayOf(day)}`;
+const weekDocId = (userId: string, day: string) => `${userId}:${mondayOf(day)}`;
 
 /** The Monday of a day's ISO week, remembered per day: a rebuild asks twice per event, and there are few days. */
 const mondays = new Map<string, string>();
