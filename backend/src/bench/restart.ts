@@ -39,19 +39,29 @@ function ratingOn(userId: string, day: number): EventToAppend {
 /**
  * `events` ratings: events / 100 people, each a rating a day for 100 days, appended through the event store; each
  * person has their key in keys.sqlite, as people who signed up have (without any, a start looks through every event
- * for personal data encrypted with lost keys: ops/integrity.ts).
+ * for personal data encrypted with lost keys: ops/integrity.ts). `person`: one person's 100 days after another's (the
+ * kindest order for a rebuild: a person's documents are done with in one batch); `day`: everyone's ratings of a day,
+ * then the next day's, as a history where everyone rates every day is (each batch changes every person's documents).
  */
-export async function seedRatings(dataDir: string, events: number): Promise<void> {
+export async function seedRatings(dataDir: string, events: number, order: 'person' | 'day' = 'person'): Promise<void> {
   const store = new SqliteEventStore(join(dataDir, 'events.sqlite'), { synchronous: 'NORMAL' });
   const keys = new SqliteKeyStore(join(dataDir, 'keys.sqlite'));
   const people = Math.max(1, Math.ceil(events / DAYS));
+  const userId = (p: number) => `bench-user-${p}`;
+  for (let p = 0; p < people; p++) await keys.keyFor(userId(p));
   let written = 0;
-  for (let p = 0; p < people && written < events; p++) {
-    const userId = `bench-user-${p}`;
-    await keys.keyFor(userId);
-    const count = Math.min(DAYS, events - written);
-    await store.appendToStream(`ratings-${userId}`, Array.from({ length: count }, (_, day) => ratingOn(userId, day)), { expectedVersion: 0 });
-    written += count;
+  if (order === 'person') {
+    for (let p = 0; p < people && written < events; p++) {
+      const count = Math.min(DAYS, events - written);
+      await store.appendToStream(`ratings-${userId(p)}`, Array.from({ length: count }, (_, day) => ratingOn(userId(p), day)), { expectedVersion: 0 });
+      written += count;
+    }
+  } else {
+    for (let day = 0; day < DAYS && written < events; day++) {
+      for (let p = 0; p < people && written < events; p++, written++) {
+        await store.appendToStream(`ratings-${userId(p)}`, [ratingOn(userId(p), day)], { expectedVersion: day });
+      }
+    }
   }
   await Promise.all([store.close(), keys.close()]);
 }
@@ -164,23 +174,29 @@ export async function measureRestart(dataDir: string, events: number): Promise<R
 }
 
 /** Every figure at each size, each on a data directory of its own. */
-export async function manyEventsFigures(sizes: readonly number[]): Promise<{ rebuild: RebuildFigures[]; restart: RestartFigures[] }> {
+export async function manyEventsFigures(sizes: readonly number[]): Promise<{ rebuild: RebuildFigures[]; restart: RestartFigures[]; rebuildDayByDay: RestartFigures[] }> {
   const rebuild: RebuildFigures[] = [];
   const restart: RestartFigures[] = [];
+  const rebuildDayByDay: RestartFigures[] = [];
   for (const events of sizes) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'joy-bench-many-'));
-    try {
-      let t0 = performance.now();
-      await seedRatings(dataDir, events);
-      console.log(`  seeded ${events.toLocaleString('en')} events in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      t0 = performance.now();
-      rebuild.push(await measureRebuild(dataDir, events));
-      restart.push(await measureRestart(dataDir, events));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+    for (const order of ['person', 'day'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'joy-bench-many-'));
+      try {
+        const t0 = performance.now();
+        await seedRatings(dataDir, events, order);
+        console.log(`  seeded ${events.toLocaleString('en')} events (${order} by ${order}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        if (order === 'person') {
+          rebuild.push(await measureRebuild(dataDir, events));
+          restart.push(await measureRestart(dataDir, events));
+        } else {
+          rebuildDayByDay.push(await measureRestart(dataDir, events));
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   }
-  return { rebuild, restart };
+  return { rebuild, restart, rebuildDayByDay };
 }
 
 if (require.main === module) {

@@ -105,6 +105,7 @@ export class WorkingSet {
   private size = 0;
   /** The slots changed since the last flush, by collection. */
   private changed = new Map<string, Map<string, Slot>>();
+  private changedCount = 0;
   private readonly sync: SyncDocs | null;
 
   constructor(
@@ -117,6 +118,11 @@ export class WorkingSet {
   /** Whether documents changed since the last flush. */
   get dirty(): boolean {
     return this.changed.size > 0;
+  }
+
+  /** How many documents changed since the last flush (what it will write). */
+  get changedDocs(): number {
+    return this.changedCount;
   }
 
   /**
@@ -147,6 +153,7 @@ export class WorkingSet {
   async flush(): Promise<void> {
     const changed = this.changed;
     this.changed = new Map();
+    this.changedCount = 0;
     for (const [collection, slots] of changed) {
       const entries: BulkEntry[] = [];
       for (const [id, slot] of slots) entries.push({ id, doc: slot.doc, position: slot.position });
@@ -167,6 +174,7 @@ export class WorkingSet {
     slot.view = undefined;
     let changed = this.changed.get(projector.collection);
     if (!changed) this.changed.set(projector.collection, (changed = new Map()));
+    if (!changed.has(id)) this.changedCount++;
     changed.set(id, slot);
   }
 

@@ -14,6 +14,25 @@ const CATCH_UP_PAGE = 5000;
  * measured here as fast as 20,000 with a third less peak memory (1M events: 680 MB against 860 MB).
  */
 export const CATCH_UP_BATCH = 10_000;
+/** When a catch-up's batch ends (it is then written with the checkpoints, in one transaction on SQLite). */
+export interface BatchLimits {
+  /** Events read at a time: a batch ends between two pages. */
+  page: number;
+  /** Events a batch folds at least. */
+  events: number;
+  /**
+   * Past `events`, a batch goes on while it has changed more than this many documents per event folded: a rating
+   * makes about two new ones (its own, its day's), so more are mostly documents of earlier batches written again (a
+   * person's totals, rating index, recent ratings: when everyone rates every day, every batch changes every
+   * person's). A longer batch writes each of them once for more events.
+   */
+  rewritesPerEvent: number;
+  /** Events and changed documents at which a batch ends whatever it changed (memory, and the work a crash repeats). */
+  maxEvents: number;
+  maxDocs: number;
+}
+
+export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000 };
 
 /** Checkpoint holding the code version of a projection its read models were built with. */
 export const codeVersionKey = (projection: string) => `$code:${projection}`;
@@ -33,14 +52,16 @@ export interface CatchUpDeps {
   projections: readonly Projection[];
   typesByProjection: ReadonlyMap<string, ReadonlySet<string>>;
   reactors: readonly Reactor[];
+  /** BATCH_LIMITS unless given (tests). */
+  batch?: BatchLimits;
 }
 
 /**
  * The start-up catch-up of a process that runs the whole pipeline over read models that persist (the embedded
  * default): before the relay starts, every projection and reactor is brought from its checkpoint to the head
  * straight from the event store, a page of events at a time, each event read and parsed once for all of them,
- * folded into documents held in memory (pipeline/applier.ts WorkingSet) and written with the checkpoints every
- * CATCH_UP_BATCH events. A restart after a clean stop finds nothing to do; the
+ * folded into documents held in memory (pipeline/applier.ts WorkingSet) and written with the checkpoints at the end
+ * of each batch (BATCH_LIMITS). A restart after a clean stop finds nothing to do; the
  * first start after an upgrade (no read models yet) or after a projection's code version changed rebuilds here.
  *
  * A projection whose `version` differs from the one its read models were built with has its collections emptied
@@ -50,7 +71,7 @@ export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUp
   // A store that loads in bulk (SQLite) commits a catch-up's batch (documents and checkpoints) in one
   // transaction, not every few ms.
   const inner: object = versionsOf(deps.readModels)?.inner ?? deps.readModels;
-  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, () => inner.flush()));
+  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, inner));
   return catchUp(deps, onProgress);
 }
 
@@ -58,13 +79,17 @@ interface BulkLoader {
   bulk<T>(load: () => Promise<T>): Promise<T>;
   /** Commits what is pending now. */
   flush(): void;
+  /** Lets go of the last commit's documents once it is written (they are read from the file again): less memory. */
+  releaseWritten(): void;
 }
+
+type Committer = Pick<BulkLoader, 'flush' | 'releaseWritten'>;
 
 function isBulkLoader(store: object): store is BulkLoader {
   return typeof (store as Partial<BulkLoader>).bulk === 'function';
 }
 
-async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, commit?: () => void): Promise<CatchUpProgress> {
+async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, committer?: Committer): Promise<CatchUpProgress> {
   const { store, readModels, projections, typesByProjection, reactors } = deps;
   const versioned = versionsOf(readModels);
   await versioned?.refresh();
@@ -91,7 +116,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
   const from = Math.min(...projectionAt, ...reactorAt, await readModels.getCheckpoint(RELAY_CHECKPOINT));
   let head = await store.headPosition();
   const progress = (position: number): CatchUpProgress => ({ from, position, head, reset });
-  // The documents being built, in memory; written with the checkpoints every CATCH_UP_BATCH events.
+  // The documents being built, in memory; written with the checkpoints at the end of each batch.
   const work = new WorkingSet(readModels);
   let position = from;
   let folded = 0;
@@ -105,12 +130,18 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
     }
     if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
-    commit?.();
+    committer?.flush();
     folded = 0;
+  };
+  const limits = deps.batch ?? BATCH_LIMITS;
+  const batchFull = () => {
+    if (folded < limits.events) return false;
+    const docs = work.changedDocs;
+    return docs <= limits.rewritesPerEvent * folded || folded >= limits.maxEvents || docs >= limits.maxDocs;
   };
   onProgress?.(progress(position));
   while (position < head) {
-    const page = await store.readAll({ from: position, limit: CATCH_UP_PAGE });
+    const page = await store.readAll({ from: position, limit: limits.page });
     if (page.length === 0) break;
     for (const event of page) {
       for (let i = 0; i < projections.length; i++) {
@@ -128,7 +159,8 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
     position = page[page.length - 1].position;
     folded += page.length;
     if (position >= head) head = await store.headPosition();
-    if (folded >= CATCH_UP_BATCH || position >= head) await write();
+    if (position >= head || batchFull()) await write();
+    committer?.releaseWritten();
     onProgress?.(progress(position));
     // A turn of the event loop per page: the port answers (503 "starting", health) meanwhile.
     await new Promise((resolve) => setImmediate(resolve));

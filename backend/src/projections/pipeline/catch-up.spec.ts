@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventToAppend } from '../../event-store/event-store.port';
+import { SqliteEventStore } from '../../event-store/sqlite-event-store';
+import { InMemoryReadModelStore } from '../../read-models/in-memory-read-model-store';
+import type { ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
+import { SqliteReadModelStore } from '../../read-models/sqlite-read-model-store';
+import { PROJECTIONS } from '../projections';
+import { eventTypesOf } from '../projector';
+import { applyEvent } from './applier';
+import { type BatchLimits, catchUpAtStart } from './catch-up';
+
+jest.setTimeout(60_000);
+
+const PEOPLE = 30;
+const DAYS = 40;
+const projections = PROJECTIONS.filter((p) => ['ratings', 'rating-days', 'group-stats'].includes(p.name));
+const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
+// Small limits, so that a history of 1,200 ratings spans batches: pages of 20 events, batches of at least 100, at most 1,000.
+const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000 };
+
+function rating(person: number, day: number): EventToAppend {
+  const ratingId = `r-${person}-${day}`;
+  const userId = `person-${person}`;
+  const at = new Date(Date.UTC(2026, 0, 1 + day, 20)).toISOString();
+  const joy = 1 + ((person + day) % 5);
+  return {
+    type: 'RatingSubmitted',
+    data: { ratingId, userId, relationships: 3, health: 4, purpose: 3, growth: 2, joy, overallScore: (12 + joy) / 5, submittedAt: at },
+    metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at },
+  };
+}
+
+/** Every document of the collections, by collection and id. */
+async function everything(store: ReadModelStore): Promise<Record<string, StoredDoc[]>> {
+  const all: Record<string, StoredDoc[]> = {};
+  for (const c of collections) all[c] = (await store.find(c, {})).sort((a, b) => (a._id < b._id ? -1 : 1));
+  return all;
+}
+
+describe('the start-up catch-up into SQLite read models', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'joy-catch-up-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Appends the ratings in the order given, catches up a fresh read-model file, and compares it with applying them live. */
+  async function catchUp(order: [person: number, day: number][]) {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    for (const [person, day] of order) await store.appendToStream(`ratings-person-${person}`, [rating(person, day)], { expectedVersion: day });
+    const live = new InMemoryReadModelStore();
+    for (const event of await store.readAll({ from: 0, limit: order.length })) for (const p of projections) await applyEvent(live, p, event);
+
+    const readModels = new SqliteReadModelStore(join(dir, 'read-models.sqlite'));
+    for (const projector of projections.flatMap((p) => p.projectors)) {
+      for (const field of projector.indexes ?? []) await readModels.ensureIndex(projector.collection, field);
+    }
+    const commits = jest.spyOn(readModels, 'flush');
+    const typesByProjection = new Map(projections.map((p) => [p.name, eventTypesOf(p)]));
+    await catchUpAtStart({ store, readModels, projections, typesByProjection, reactors: [], batch: limits });
+    // A commit per batch, and the load's own at its end (nothing is left for it).
+    const batches = commits.mock.calls.length - 1;
+    await readModels.close();
+    // What the file holds, read after a restart.
+    const reopened = new SqliteReadModelStore(join(dir, 'read-models.sqlite'));
+    const built = await everything(reopened);
+    const head = await store.headPosition();
+    const checkpoints = await Promise.all(projections.map((p) => reopened.getCheckpoint(p.name)));
+    await Promise.all([reopened.close(), store.close()]);
+    return { batches, built, expected: await everything(live), head, checkpoints };
+  }
+
+  it('writes the same documents whichever order the history is in, and batches of 100 events one person after another', async () => {
+    const personByPerson = Array.from({ length: PEOPLE * DAYS }, (_, i): [number, number] => [Math.floor(i / DAYS), i % DAYS]);
+    const { batches, built, expected, head, checkpoints } = await catchUp(personByPerson);
+    expect(built).toEqual(expected);
+    expect(built['ratings']).toHaveLength(PEOPLE * DAYS);
+    expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
+    expect(checkpoints).toEqual(projections.map(() => head));
+    // About two new documents a rating: a batch ends at its 100th event.
+    expect(batches).toBe((PEOPLE * DAYS) / limits.events);
+  });
+
+  it("folds longer batches when everyone rates every day, so that each person's documents are written fewer times", async () => {
+    const dayByDay = Array.from({ length: PEOPLE * DAYS }, (_, i): [number, number] => [i % PEOPLE, Math.floor(i / PEOPLE)]);
+    const { batches, built, expected, head, checkpoints } = await catchUp(dayByDay);
+    expect(built).toEqual(expected);
+    expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
+    expect(checkpoints).toEqual(projections.map(() => head));
+    // 100 ratings here change about 470 documents (each of the 30 people's own): a batch goes on to about 300 events,
+    // and never past 1,000.
+    expect(batches).toBeLessThanOrEqual(6);
+    expect(batches).toBeGreaterThanOrEqual(Math.ceil((PEOPLE * DAYS) / limits.maxEvents));
+  });
+});
