@@ -300,14 +300,6 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.dirtyCheckpoints.clear();
   }
 
-  /**
-   * During a bulk load: once the writer thread has written the last commit, its documents are let go (reads find
-   * them in the file); until then they stay, as the next commit's `settleWriter` would keep them.
-   */
-  releaseWritten(): void {
-    if (this.writer?.written()) this.settleWriter();
-  }
-
   /** Commits everything pending and waits until the writer thread (if any) has written it: the file is up to date. */
   private writeAll(): void {
     this.flush();
