@@ -208,6 +208,11 @@ export class WriterThread {
     this.writing = { writes, checkpoints };
   }
 
+  /** Whether the thread has answered every message: the commit handed over (if any) is written or failed. */
+  written(): boolean {
+    return Atomics.load(this.signal, 0) >= this.sent;
+  }
+
   /** Waits until the commit handed over is written (or failed); null when there is none. */
   settle(): Settled | null {
     const writing = this.writing;

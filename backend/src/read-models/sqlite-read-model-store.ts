@@ -67,12 +67,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.flushMs = options.flushMs ?? 20;
     this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
     this.cache = new DocCache<State>(options.cacheSize ?? 20_000);
-    const opened = openReadModelFile(file);
-    this.db = opened.db;
-    this.stmt = opened.stmt;
-    this.collectionIds = opened.collectionIds;
-    this.indexes = opened.indexes;
-    this.checkpoints = opened.checkpoints;
+    ({ db: this.db, stmt: this.stmt, collectionIds: this.collectionIds, indexes: this.indexes, checkpoints: this.checkpoints } = openReadModelFile(file));
   }
 
   /** This store itself, unless a subclass or wrapper changed its async methods (they would be bypassed). */
@@ -298,6 +293,11 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.pending = new Map();
     this.pendingCount = 0;
     this.dirtyCheckpoints.clear();
+  }
+
+  /** A bulk load lets go of the last commit's documents once the writer thread has written it (less memory). */
+  releaseWritten(): void {
+    if (this.writer?.written()) this.settleWriter();
   }
 
   /** Commits everything pending and waits until the writer thread (if any) has written it: the file is up to date. */

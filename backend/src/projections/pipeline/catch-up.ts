@@ -71,7 +71,7 @@ export async function catchUpAtStart(deps: CatchUpDeps, onProgress?: (p: CatchUp
   // A store that loads in bulk (SQLite) commits a catch-up's batch (documents and checkpoints) in one
   // transaction, not every few ms.
   const inner: object = versionsOf(deps.readModels)?.inner ?? deps.readModels;
-  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, () => inner.flush()));
+  if (isBulkLoader(inner)) return inner.bulk(() => catchUp(deps, onProgress, inner));
   return catchUp(deps, onProgress);
 }
 
@@ -79,13 +79,17 @@ interface BulkLoader {
   bulk<T>(load: () => Promise<T>): Promise<T>;
   /** Commits what is pending now. */
   flush(): void;
+  /** Lets go of the last commit's documents once it is written (they are read from the file again): less memory. */
+  releaseWritten(): void;
 }
+
+type Committer = Pick<BulkLoader, 'flush' | 'releaseWritten'>;
 
 function isBulkLoader(store: object): store is BulkLoader {
   return typeof (store as Partial<BulkLoader>).bulk === 'function';
 }
 
-async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, commit?: () => void): Promise<CatchUpProgress> {
+async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => void, committer?: Committer): Promise<CatchUpProgress> {
   const { store, readModels, projections, typesByProjection, reactors } = deps;
   const versioned = versionsOf(readModels);
   await versioned?.refresh();
@@ -126,7 +130,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
     }
     if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
-    commit?.();
+    committer?.flush();
     folded = 0;
   };
   const limits = deps.batch ?? BATCH_LIMITS;
@@ -156,6 +160,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
     folded += page.length;
     if (position >= head) head = await store.headPosition();
     if (position >= head || batchFull()) await write();
+    committer?.releaseWritten();
     onProgress?.(progress(position));
     // A turn of the event loop per page: the port answers (503 "starting", health) meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
