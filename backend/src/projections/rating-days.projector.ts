@@ -91,23 +91,23 @@ function withEntries(userId: string, day: string, ratings: DayRatingEntry[], fir
 /** The earlier of two times (ISO, as written); the first when they are the same instant. */
 const earlier = (a: string, b: string) => (Date.parse(b) < Date.parse(a) ? b : a);
 
-/** Every day document of a person, from their span (read before rating-day-span forgets it). */
-async function dayDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
+/**
+ * The days of a person's span (read before rating-day-span forgets it): each day (`step` 1), or the Monday of each
+ * week (`step` 7).
+ */
+async function spanDays(userId: string, lookup: Lookup, step: 1 | 7): Promise<string[]> {
   const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
   if (!span) return [];
-  const ids: string[] = [];
-  for (let day = span.first; day <= span.last; day = addDays(day, 1)) ids.push(dayDocId(userId, day));
-  return ids;
+  const days: string[] = [];
+  for (let day = step === 7 ? mondayOf(span.first) : span.first; day <= span.last; day = addDays(day, step)) days.push(day);
+  return days;
 }
 
-/** Every week document of a person, from their span. */
-async function weekDocIdsOfUser(userId: string, lookup: Lookup): Promise<string[]> {
-  const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
-  if (!span) return [];
-  const ids: string[] = [];
-  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) ids.push(`${userId}:${monday}`);
-  return ids;
-}
+/** Every day document of a person. */
+const dayDocIdsOfUser = async (userId: string, lookup: Lookup) => (await spanDays(userId, lookup, 1)).map((day) => dayDocId(userId, day));
+
+/** Every week document of a person. */
+const weekDocIdsOfUser = async (userId: string, lookup: Lookup) => (await spanDays(userId, lookup, 7)).map((monday) => weekDocId(userId, monday));
 
 type DayBefore = (RatingDayDoc & StoredDoc) | null;
 
