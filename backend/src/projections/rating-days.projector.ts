@@ -103,11 +103,21 @@ async function spanDays(userId: string, lookup: Lookup, step: 1 | 7): Promise<st
   return days;
 }
 
-/** Every day document of a person. */
-const dayDocIdsOfUser = async (userId: string, lookup: Lookup) => (await spanDays(userId, lookup, 1)).map((day) => dayDocId(userId, day));
-
-/** Every week document of a person. */
-const weekDocIdsOfUser = async (userId: string, lookup: Lookup) => (await spanDays(userId, lookup, 7)).map((monday) => weekDocId(userId, monday));
+/**
+ * `ids` of a projector whose documents are keyed by person and day (`idOf`): the event's day's; on an account deletion,
+ * those of every day (`step` 1) or week (7) of the person's span. Synchronous but for an account deletion: a rebuild
+ * applies a rating without waiting on a promise.
+ */
+function idsByDay(idOf: (userId: string, day: string) => string, step: 1 | 7): Projector['ids'] {
+  return (event, lookup) => {
+    if (event.type !== 'UserDeleted') {
+      const d = dataOf<RatingFields>(event);
+      return [idOf(d.userId, dayOfEvent(d))];
+    }
+    const { userId } = dataOf<UserDeleted['data']>(event);
+    return spanDays(userId, lookup, step).then((days) => days.map((day) => idOf(userId, day)));
+  };
+}
 
 type DayBefore = (RatingDayDoc & StoredDoc) | null;
 
@@ -139,12 +149,7 @@ export const ratingDaysProjector: Projector<RatingDayDoc> = {
   collection: 'rating-days',
   eventTypes: RATING_EVENTS,
   indexes: ['userId'],
-  // Synchronous but for an account deletion: a rebuild applies a rating without waiting on a promise.
-  ids(event, lookup) {
-    if (event.type === 'UserDeleted') return dayDocIdsOfUser(dataOf<UserDeleted['data']>(event).userId, lookup);
-    const d = dataOf<RatingFields>(event);
-    return [dayDocId(d.userId, dayOfEvent(d))];
-  },
+  ids: idsByDay(dayDocId, 1),
   evolve(doc, event) {
     if (event.type === 'UserDeleted') return null;
     const d = dataOf<RatingFields>(event);
@@ -206,11 +211,7 @@ export const ratingWeeksProjector: Projector<RatingWeekDoc, DayBefore> = {
   collection: 'rating-weeks',
   eventTypes: RATING_EVENTS,
   indexes: ['userId'],
-  ids(event, lookup) {
-    if (event.type === 'UserDeleted') return weekDocIdsOfUser(dataOf<UserDeleted['data']>(event).userId, lookup);
-    const d = dataOf<RatingFields>(event);
-    return [weekDocId(d.userId, dayOfEvent(d))];
-  },
+  ids: idsByDay(weekDocId, 7),
   context: dayBeforeEvent,
   evolve(doc, event, dayBefore) {
     if (event.type === 'UserDeleted') return null;
