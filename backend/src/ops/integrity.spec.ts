@@ -98,6 +98,24 @@ describe('start-up integrity', () => {
     await app.start(); // the loss was accepted once, for good
   });
 
+  it('refuses to start on a keys.sqlite that is not a database, naming it as damaged and the backup, and changes nothing', async () => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'di@integrity.example', 'Di');
+    expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.firstName).toBe('Di');
+    await app.stop();
+    const keys = join(app.dataDir, 'keys.sqlite');
+    const damaged = 'not a database, but long enough to be read as one by SQLite: '.repeat(100);
+    writeFileSync(keys, damaged);
+    for (const extra of ['-wal', '-shm']) rmSync(`${keys}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${keys} is damaged (SQLITE_NOTADB`);
+    expect(refused.output).toMatch(/Restore keys\.sqlite from your latest backup/);
+    expect(refused.output).toContain(`mv "${keys}" "${keys}.damaged"`);
+    expect(readFileSync(keys, 'utf8')).toBe(damaged);
+  });
+
   it('refuses to start on a damaged read-models.sqlite, naming it and the way out; moved aside, the next start rebuilds it', async () => {
     app = await startAppProcess();
     const cookie = await signIn(app.baseUrl, 'cy@integrity.example', 'Cy');

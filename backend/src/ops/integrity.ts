@@ -21,7 +21,7 @@ export class RefusedToStart extends Error {
  */
 export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: boolean): void {
   if (!existsSync(eventsFile)) return;
-  const keysPresent = existsSync(keysFile) && holdsKeysOrAcceptedLoss(keysFile);
+  const keysPresent = existsSync(keysFile) && holdsKeysOrAcceptedLoss(keysFile, eventsFile);
   if (keysPresent) return;
   const encryptedAt = firstEncryptedEvent(eventsFile);
   if (encryptedAt === null) return;
@@ -47,14 +47,22 @@ export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: b
   );
 }
 
-function holdsKeysOrAcceptedLoss(keysFile: string): boolean {
+/** Whether keys.sqlite holds keys (or an accepted loss); one SQLite cannot read is refused by name, unchanged. */
+function holdsKeysOrAcceptedLoss(keysFile: string, eventsFile: string): boolean {
   const db = new Database(keysFile, { readonly: true, fileMustExist: true });
   try {
     const tables = new Set(db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
     if (tables.has('key_loss_accepted')) return true;
     return tables.has('user_keys') && db.prepare('SELECT 1 FROM user_keys LIMIT 1').get() !== undefined;
-  } catch {
-    return false; // not a database at all: as good as missing
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
+    throw new RefusedToStart(
+      `${keysFile} is damaged (${code}: ${(err as Error).message}): it holds the keys of the personal data in ${eventsFile}, ` +
+        `which cannot be made again. Restore keys.sqlite from your latest backup of the data directory (npm run backup ` +
+        `writes it as <backup>/keys.sqlite) to ${keysFile}, then start again. Only if no backup exists and you accept ` +
+        `that this personal data is lost, move it aside (mv "${keysFile}" "${keysFile}.damaged") and start once with ACCEPT_LOST_KEYS=1.`,
+    );
   } finally {
     db.close();
   }
