@@ -19,6 +19,7 @@ const BACKEND_UNIT = [
   '**/names/name-rule.spec.ts',
   '**/http/api-exception.filter.spec.ts',
   '**/http/edge.spec.ts',
+  '**/http/start-gate.spec.ts',
   '**/read-models/in-memory-read-model-store.spec.ts',
   '**/read-models/versioned-read-model-store.spec.ts',
   '**/identity/profiles.spec.ts',

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { RequestHandler } from 'express';
+import { getHeapStatistics } from 'node:v8';
 import { sendApiError } from './api-exception.filter';
 
 /** How long a client is asked to wait before trying again while the app starts (seconds). */
@@ -43,12 +44,24 @@ export class StartGate {
 }
 
 /**
- * Logs a catch-up's progress (a bar, events/s, and what is left) at most every `everyMs`, and a last line at the
- * end: only when there is much to do (a restart after a clean stop says nothing).
+ * Events a build of the read models may fold per MiB of JavaScript heap: measured (docs/decisions.md, "Memory of
+ * such a first start"), 1M events of 10,000 people rating every day needed a heap limit of about 1 GB.
  */
-export function startProgressLog(logger: Logger, options: { everyMs?: number; atLeast?: number } = {}) {
+export const EVENTS_PER_HEAP_MIB = 1000;
+
+/**
+ * Logs a catch-up's progress (a bar, events/s, and what is left) at most every `everyMs`, and a last line at the
+ * end: only when there is much to do (a restart after a clean stop says nothing). A build larger than the heap
+ * limit may hold is named at once, with the setting that lets it through: running out of memory ends the process
+ * with V8's message, which says nothing of what to do.
+ */
+export function startProgressLog(
+  logger: Pick<Logger, 'log' | 'warn'>,
+  options: { everyMs?: number; atLeast?: number; heapLimitBytes?: number } = {},
+) {
   const everyMs = options.everyMs ?? 2000;
   const atLeast = options.atLeast ?? 10_000;
+  const heapLimitMib = Math.floor((options.heapLimitBytes ?? getHeapStatistics().heap_size_limit) / 2 ** 20);
   const started = Date.now();
   let last = 0;
   let announced = false;
@@ -58,8 +71,17 @@ export function startProgressLog(logger: Logger, options: { everyMs?: number; at
     const now = Date.now();
     if (!announced) {
       announced = true;
-      const why = p.from === 0 ? 'no read models yet (a first start, or the first since an upgrade)' : p.reset.length ? `new code of ${p.reset.join(', ')}` : `${total.toLocaleString('en')} events behind`;
+      const why = p.from === 0 ? 'no read models yet: a first start, or the first since an upgrade' : p.reset.length ? `new code of ${p.reset.join(', ')}` : `${total.toLocaleString('en')} events behind`;
       logger.log(`Building the read models from ${total.toLocaleString('en')} events (${why}); the API answers 503 "starting" meanwhile`);
+      if (total > heapLimitMib * EVENTS_PER_HEAP_MIB) {
+        const wanted = Math.ceil(total / EVENTS_PER_HEAP_MIB / 256) * 256;
+        logger.warn(
+          `${total.toLocaleString('en')} events may need more memory than this process's JavaScript heap limit (${heapLimitMib} MiB) ` +
+            `when many people rate every day (about 1 GiB per million events). If it stops with "JavaScript heap out of memory", ` +
+            `start it with NODE_OPTIONS=--max-old-space-size=${wanted} (on a machine with that much memory to spare): ` +
+            'the build goes on from its last committed batch.',
+        );
+      }
     }
     if (!done && now - last < everyMs) return;
     last = now;
