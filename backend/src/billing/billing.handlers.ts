@@ -41,6 +41,27 @@ async function decide(
   return events;
 }
 
+/** A change the provider makes to a subscription: cancel at the period's end, take that back, or end it now. */
+type ProviderChange = Extract<SubscriptionCommand, { type: 'ScheduleCancellation' | 'WithdrawCancellation' | 'EndNow' }>;
+
+/**
+ * The rules first (nothing to change: the provider is not asked, and nothing is appended; the decider's 409s,
+ * such as nothing to cancel, come from here), then the provider's answer is recorded: the subscription's state as
+ * it now is, or the command itself where the provider keeps no state of its own.
+ */
+async function changeThroughProvider(
+  store: EventStore,
+  readYourWrites: ReadYourWrites,
+  command: ProviderChange,
+  ask: (state: SubscriptionState) => Promise<ProviderSubscription | null>,
+): Promise<SubscriptionEvent[]> {
+  const { userId, at } = command;
+  const state = await loadState(store, userId);
+  if (subscriptionDecider.decide(command, state).length === 0) return [];
+  const subscription = await ask(state);
+  return decide(store, readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, { actorUserId: userId, now: at });
+}
+
 async function statusOf(readModels: ReadModelStore, userId: string, now = new Date()): Promise<SubscriptionStatusView> {
   return subscriptionStatusAt(await readModels.get<SubscriptionDoc>(subscriptionsProjector.collection, userId), now);
 }
@@ -138,14 +159,8 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
 
   async execute({ userId }: CancelSubscriptionCommand): Promise<SubscriptionStatusView> {
     const at = new Date();
-    const ctx: CommandContext = { actorUserId: userId, now: at };
-    const command: SubscriptionCommand = { type: 'ScheduleCancellation', userId, at };
-    // The rules first (409 with nothing to cancel; already canceling: nothing to do), before asking the provider.
-    const state = await loadState(this.store, userId);
-    if (subscriptionDecider.decide(command, state).length > 0) {
-      const subscription = await this.provider.cancelAtPeriodEnd(userId, state);
-      await decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
-    }
+    // 409 with nothing to cancel; already canceling: nothing to do.
+    await changeThroughProvider(this.store, this.readYourWrites, { type: 'ScheduleCancellation', userId, at }, (state) => this.provider.cancelAtPeriodEnd(userId, state));
     return statusOf(this.readModels, userId, at);
   }
 }
@@ -166,14 +181,8 @@ export class ResumeSubscriptionHandler implements ICommandHandler<ResumeSubscrip
 
   async execute({ userId }: ResumeSubscriptionCommand): Promise<SubscriptionStatusView> {
     const at = new Date();
-    const ctx: CommandContext = { actorUserId: userId, now: at };
-    const command: SubscriptionCommand = { type: 'WithdrawCancellation', userId, at };
-    // The rules first (409 with nothing to resume; already renewing: nothing to do), before asking the provider.
-    const state = await loadState(this.store, userId);
-    if (subscriptionDecider.decide(command, state).length > 0) {
-      const subscription = await this.provider.resume(userId, state);
-      await decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
-    }
+    // 409 with nothing to resume; already renewing: nothing to do.
+    await changeThroughProvider(this.store, this.readYourWrites, { type: 'WithdrawCancellation', userId, at }, (state) => this.provider.resume(userId, state));
     return statusOf(this.readModels, userId, at);
   }
 }
@@ -219,14 +228,8 @@ export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptio
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
-  async execute({ userId }: EndSubscriptionNowCommand): Promise<SubscriptionEvent[]> {
-    const at = new Date();
-    const ctx: CommandContext = { actorUserId: userId, now: at };
-    const command: SubscriptionCommand = { type: 'EndNow', userId, at };
-    const state = await loadState(this.store, userId);
-    if (subscriptionDecider.decide(command, state).length === 0) return [];
-    const subscription = await this.provider.cancelNow(userId, state);
-    return decide(this.store, this.readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, ctx);
+  execute({ userId }: EndSubscriptionNowCommand): Promise<SubscriptionEvent[]> {
+    return changeThroughProvider(this.store, this.readYourWrites, { type: 'EndNow', userId, at: new Date() }, (state) => this.provider.cancelNow(userId, state));
   }
 }
 
