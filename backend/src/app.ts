@@ -14,6 +14,7 @@ import { loadShedder } from './http/server-edge';
 import { StartGate, startProgressLog } from './http/start-gate';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
+import { messagePage } from './identity/accounts/sign-in-pages';
 import { mountBuiltInProvider } from './identity/built-in-provider';
 import { apiSession, SESSION_COOKIE } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
@@ -75,7 +76,15 @@ export interface CreateAppOptions {
 /** Builds the whole app (API, sign-in, frontend, and in embedded mode the projection worker) for a config. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
   const infra = await createInfrastructure(config);
-  const gate = new StartGate();
+  // A demo install: development conveniences turned on in production, which every page says.
+  const demo = config.production && optIns(config).length > 0;
+  // A sign-in page the browser opens while the read models are built: the built-in sign-in's look, and a way back.
+  const gate = new StartGate((retryUrl) =>
+    messagePage({ title: 'Joy is starting', demo }, 'Joy is starting', 'Joy is getting your data ready after an update or a restart. Please try again in a moment.', {
+      href: retryUrl,
+      label: 'Try again',
+    }),
+  );
   const startPipeline = async () => {
     if (config.role === 'api') return;
     try {
@@ -173,7 +182,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.use(ACCOUNT_IMPORT_PATH, chain(largeJsonBody(IMPORT_LIMIT), bodyErrors));
   // `/` is the prerendered landing page for visitors who are not signed in, except on a demo install, whose "Demo"
   // banner only the app shows.
-  const demo = config.production && optIns(config).length > 0;
   serveFrontend(server, config.frontendDist, demo ? undefined : { signedIn: signedInBy(session) });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(apiValidationPipe());

@@ -7,6 +7,7 @@ import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
 import { OfflineBanner } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
+import { StartingNotice } from './components/StartingNotice';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { SignInFirst } from './components/SignInFirst';
@@ -40,7 +41,7 @@ function ToastBridge() {
  * 404. While the user is loading, a signed-in path shows the loading placeholder rather than a 404 flash.
  */
 export function AppRoutes() {
-  const { isAuthenticated, isLoading, isError } = useAuth();
+  const { isAuthenticated, isLoading, isError, starting } = useAuth();
   const always = ALWAYS_ROUTES.map(({ path, Component }) => <Route key={path} path={path} element={<Component />} />);
 
   if (isAuthenticated) {
@@ -61,13 +62,14 @@ export function AppRoutes() {
   }
 
   // The sign-in check could not reach the server (e.g. a reload while offline, served by the service
-  // worker's cached app shell): say so instead of showing the landing page or a 404.
-  if (isError) {
+  // worker's cached app shell), or the server is still starting: say so instead of showing the landing page
+  // or a 404 (a starting server is asked again until it is up, and the page goes on by itself).
+  if (isError || starting) {
     return (
       <Routes>
         <Route element={<PublicLayout />}>
           {always}
-          <Route path="*" element={<OfflineNotice />} />
+          <Route path="*" element={starting ? <StartingNotice /> : <OfflineNotice />} />
         </Route>
       </Routes>
     );

@@ -11,14 +11,20 @@ export interface StartingProgress {
   head: number;
 }
 
+const STARTING_MESSAGE = 'Joy is starting. Please try again in a moment.';
+
 /**
  * The port listens before the read models are ready (a first start after an upgrade rebuilds them): until
  * `open()`, API and sign-in requests are answered 503 `server.starting` with `Retry-After`, and `/api/health`
- * says `starting` with how far the build is. The frontend's files are served meanwhile.
+ * says `starting` with how far the build is. The frontend's files are served meanwhile (the app says "Joy is
+ * starting" and asks again by itself). A page the browser navigates to (Sign in: /api/login, the sign-in forms)
+ * gets `startingPage`'s HTML with a link to try the same address again, not the JSON answer.
  */
 export class StartGate {
   private opened = false;
   private progress: StartingProgress | null = null;
+
+  constructor(private readonly startingPage?: (retryUrl: string) => string) {}
 
   readonly handler: RequestHandler = (req, res, next) => {
     if (this.opened) return next();
@@ -27,7 +33,11 @@ export class StartGate {
       res.status(503).json({ status: 'starting', ...(this.progress ? { progress: this.progress } : {}) });
       return;
     }
-    sendApiError(res, 'server.starting', 'Joy is starting. Please try again in a moment.');
+    if (this.startingPage && req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
+      res.status(503).type('html').setHeader('Cache-Control', 'no-store').send(this.startingPage(req.originalUrl));
+      return;
+    }
+    sendApiError(res, 'server.starting', STARTING_MESSAGE);
   };
 
   isOpen(): boolean {

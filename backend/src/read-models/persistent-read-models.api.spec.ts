@@ -75,6 +75,14 @@ describeEmbedded('while the read models are being built at start', () => {
       expect(ratings.body).toMatchObject({ statusCode: 503, code: 'server.starting' });
       const signIn = await api(baseUrl).get('/api/login');
       expect(signIn.status).toBe(503);
+      expect(signIn.body).toMatchObject({ code: 'server.starting' });
+      // Sign in as a browser opens it (the landing page's button): a page that says so, not a JSON answer.
+      const signInPage = await api(baseUrl).get('/api/login?returnTo=%2Finsights').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+      expect(signInPage.status).toBe(503);
+      expect(signInPage.headers['retry-after']).toBe('2');
+      expect(signInPage.headers['content-type']).toMatch(/^text\/html/);
+      expect(signInPage.text).toContain('<h1>Joy is starting</h1>');
+      expect(signInPage.text).toContain('<a class="button primary" href="/api/login?returnTo=%2Finsights">Try again</a>');
       const health = await api(baseUrl).get('/api/health');
       expect(health.status).toBe(503);
       expect(health.body).toEqual({ status: 'starting', progress: { position: 0, head: 12 } });
