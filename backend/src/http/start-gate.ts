@@ -18,7 +18,7 @@ const STARTING_MESSAGE = 'Joy is starting. Please try again in a moment.';
  * `open()`, API and sign-in requests are answered 503 `server.starting` with `Retry-After`, and `/api/health`
  * says `starting` with how far the build is. The frontend's files are served meanwhile (the app says "Joy is
  * starting" and asks again by itself). A page the browser navigates to (Sign in: /api/login, the sign-in forms)
- * gets `startingPage`'s HTML with a link to try the same address again, not the JSON answer.
+ * or submits (a sign-in form) gets `startingPage`'s HTML with a link to try the address again, not the JSON answer.
  */
 export class StartGate {
   private opened = false;
@@ -33,7 +33,7 @@ export class StartGate {
       res.status(503).json({ status: 'starting', ...(this.progress ? { progress: this.progress } : {}) });
       return;
     }
-    if (this.startingPage && req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
+    if (this.startingPage && req.accepts(['json', 'html']) === 'html') {
       res.status(503).type('html').setHeader('Cache-Control', 'no-store').send(this.startingPage(req.originalUrl));
       return;
     }

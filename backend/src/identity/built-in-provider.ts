@@ -99,6 +99,10 @@ export async function mountBuiltInProvider(
     cookies: { keys: [config.sessionSecret] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'picture'] },
     features: { devInteractions: { enabled: false } },
+    // Lifetimes (seconds), set rather than left to oidc-provider's defaults (14 days for a session and a grant):
+    // every sign-in asks for the password (prompt=login), so its session and grant serve that sign-in only, and the
+    // tokens are traded for the person's claims once, at the callback. A form stays open for an hour.
+    ttl: { Interaction: 3600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${BUILT_IN_PATH}/interaction/${interaction.uid}` },
     async findAccount(_ctx: unknown, id: string) {
       const dev = devAccounts.get(id);

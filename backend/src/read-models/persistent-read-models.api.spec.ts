@@ -83,6 +83,10 @@ describeEmbedded('while the read models are being built at start', () => {
       expect(signInPage.headers['content-type']).toMatch(/^text\/html/);
       expect(signInPage.text).toContain('<h1>Joy is starting</h1>');
       expect(signInPage.text).toContain('<a class="button primary" href="/api/login?returnTo=%2Finsights">Try again</a>');
+      // A sign-in form sent meanwhile (its page was open when the server restarted): the same page, not JSON.
+      const sentForm = await api(baseUrl).post('/oidc/interaction/abc/signin').type('form').send('email=a%40b.test').set('Accept', 'text/html');
+      expect(sentForm.status).toBe(503);
+      expect(sentForm.text).toContain('<h1>Joy is starting</h1>');
       const health = await api(baseUrl).get('/api/health');
       expect(health.status).toBe(503);
       expect(health.body).toEqual({ status: 'starting', progress: { position: 0, head: 12 } });
