@@ -7,7 +7,6 @@ import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
 import { OfflineBanner } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
-import { StartingNotice } from './components/StartingNotice';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { SignInFirst } from './components/SignInFirst';
@@ -21,6 +20,9 @@ import { theme } from './theme';
  * install. A visitor who opens "/" signed out gets it prerendered, without the app (scripts/prerender-landing.ts).
  */
 const Landing = lazy(() => import('./pages/Landing'));
+
+/** Shown only while the server starts (rare): loaded then. */
+const StartingNotice = lazy(() => import('./components/StartingNotice').then((m) => ({ default: m.StartingNotice })));
 
 /** The signed-in frame (navigation bar, drawer) is loaded only after sign-in is known. */
 const AppLayout = lazy(() => import('./components/AppLayout').then((m) => ({ default: m.AppLayout })));
@@ -69,7 +71,18 @@ export function AppRoutes() {
       <Routes>
         <Route element={<PublicLayout />}>
           {always}
-          <Route path="*" element={starting ? <StartingNotice /> : <OfflineNotice />} />
+          <Route
+            path="*"
+            element={
+              starting ? (
+                <Suspense fallback={<PageLoading />}>
+                  <StartingNotice />
+                </Suspense>
+              ) : (
+                <OfflineNotice />
+              )
+            }
+          />
         </Route>
       </Routes>
     );
