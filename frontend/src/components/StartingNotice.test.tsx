@@ -6,7 +6,7 @@ jest.setTimeout(30000);
 
 const starting = { status: 503, body: { statusCode: 503, code: 'server.starting', message: 'Joy is starting. Please try again in a moment.' }, headers: { 'Retry-After': '2' } };
 
-describe('while Joy\'s server is starting (the first start after an update builds the read models)', () => {
+describe('while Joy\'s server is starting (the first start after an update builds the read models) or busy', () => {
   it('says Joy is starting with how far it is, then goes on to the page by itself once the server is up', async () => {
     let up = false;
     installFakeServer({
@@ -29,6 +29,16 @@ describe('while Joy\'s server is starting (the first start after an update build
     up = true;
     expect(await screen.findByRole('heading', { name: 'Welcome back, Maya!' }, { timeout: 6000 })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Joy is starting' })).not.toBeInTheDocument();
+  });
+
+  it('asks a busy server (load shed) again a few times before saying it cannot be reached', async () => {
+    const busy = { status: 503, body: { statusCode: 503, code: 'server.busy', message: 'Joy is busy.' }, headers: { 'Retry-After': '2' } };
+    let asked = 0;
+    installFakeServer({ 'GET /api/auth/user': async () => (asked++, busy) });
+    renderAppAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: "Joy can't be reached" }, { timeout: 10_000 })).toBeInTheDocument();
+    // The first answer and three more tries, 2 s apart.
+    expect(asked).toBe(4);
   });
 
   it('keeps the open pages (help, privacy, terms) readable meanwhile', async () => {
