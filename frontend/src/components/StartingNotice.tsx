@@ -1,8 +1,8 @@
 import { LoadingOutlined } from '@ant-design/icons';
 import { Progress } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { SERVER_RETRY_MS } from '../auth';
+import { StatusNotice } from './StatusNotice';
 
 interface StartingHealth {
   status: string;
@@ -21,25 +21,20 @@ async function startingHealth(): Promise<StartingHealth> {
  * again every 2 s), instead of "Joy can't be reached".
  */
 export function StartingNotice() {
-  const title = 'Joy is starting';
-  useEffect(() => {
-    document.title = `${title} · Joy`;
-  }, []);
   const health = useQuery({ queryKey: ['/api/health', 'starting'], queryFn: startingHealth, refetchInterval: SERVER_RETRY_MS, retry: false });
   const progress = health.data?.progress;
   const percent = progress && progress.head > 0 ? Math.min(99, Math.floor((progress.position / progress.head) * 100)) : null;
   return (
-    <section className="not-found" aria-labelledby="starting-title">
-      <LoadingOutlined className="not-found__icon" aria-hidden="true" />
-      <h1 id="starting-title" className="not-found__title">
-        {title}
-      </h1>
-      <p className="not-found__text">Joy is getting your data ready after an update or a restart. This page goes on by itself as soon as it is ready.</p>
+    <StatusNotice
+      Icon={LoadingOutlined}
+      title="Joy is starting"
+      text="Joy is getting your data ready after an update or a restart. This page goes on by itself as soon as it is ready."
+    >
       {percent !== null && (
         <div className="starting__progress" role="status">
           <Progress percent={percent} aria-label="Getting ready" />
         </div>
       )}
-    </section>
+    </StatusNotice>
   );
 }

@@ -1,19 +1,13 @@
 import { CompassOutlined } from '@ant-design/icons';
-import { useEffect } from 'react';
 import { LinkButton } from '../components/LinkButton';
+import { StatusNotice } from '../components/StatusNotice';
 
 export default function NotFound() {
-  useEffect(() => {
-    document.title = '404 Page Not Found · Joy';
-  }, []);
   return (
-    <section className="not-found">
-      <CompassOutlined className="not-found__icon" aria-hidden="true" />
-      <h1 className="not-found__title">404 Page Not Found</h1>
-      <p className="not-found__text">Did you forget to add the page to the router?</p>
+    <StatusNotice Icon={CompassOutlined} title="404 Page Not Found" text="Did you forget to add the page to the router?">
       <LinkButton to="/" type="primary">
         Go to the home page
       </LinkButton>
-    </section>
+    </StatusNotice>
   );
 }
