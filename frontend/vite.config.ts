@@ -1,8 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { precompress } from './scripts/precompress';
-import { prerenderLanding } from './scripts/prerender-landing';
+import { precompress } from './scripts/precompress.ts';
+import { prerenderLanding } from './scripts/prerender-landing.ts';
 
 const backend = 'http://localhost:3000';
 
