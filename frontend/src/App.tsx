@@ -43,7 +43,7 @@ function ToastBridge() {
  * 404. While the user is loading, a signed-in path shows the loading placeholder rather than a 404 flash.
  */
 export function AppRoutes() {
-  const { isAuthenticated, isLoading, isError, starting } = useAuth();
+  const { isAuthenticated, isLoading, isError, starting, busy } = useAuth();
   const always = ALWAYS_ROUTES.map(({ path, Component }) => <Route key={path} path={path} element={<Component />} />);
 
   if (isAuthenticated) {
@@ -79,7 +79,7 @@ export function AppRoutes() {
                   <StartingNotice />
                 </Suspense>
               ) : (
-                <OfflineNotice />
+                <OfflineNotice busy={busy} />
               )
             }
           />

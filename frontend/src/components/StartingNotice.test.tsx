@@ -31,12 +31,14 @@ describe('while Joy\'s server is starting (the first start after an update build
     expect(screen.queryByRole('heading', { name: 'Joy is starting' })).not.toBeInTheDocument();
   });
 
-  it('asks a busy server (load shed) again a few times before saying it cannot be reached', async () => {
+  it('asks a busy server (load shed) again a few times before saying it is busy', async () => {
     const busy = { status: 503, body: { statusCode: 503, code: 'server.busy', message: 'Joy is busy.' }, headers: { 'Retry-After': '2' } };
     let asked = 0;
     installFakeServer({ 'GET /api/auth/user': async () => (asked++, busy) });
     renderAppAt('/dashboard');
-    expect(await screen.findByRole('heading', { name: "Joy can't be reached" }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Joy is busy' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('Many people are using Joy right now. Please try again in a moment.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
     // The first answer and three more tries, 2 s apart.
     expect(asked).toBe(4);
   });
