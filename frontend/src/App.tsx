@@ -67,22 +67,18 @@ export function AppRoutes() {
   // worker's cached app shell), or the server is still starting: say so instead of showing the landing page
   // or a 404 (a starting server is asked again until it is up, and the page goes on by itself).
   if (isError || starting) {
+    const notice = starting ? (
+      <Suspense fallback={<PageLoading />}>
+        <StartingNotice />
+      </Suspense>
+    ) : (
+      <OfflineNotice busy={busy} />
+    );
     return (
       <Routes>
         <Route element={<PublicLayout />}>
           {always}
-          <Route
-            path="*"
-            element={
-              starting ? (
-                <Suspense fallback={<PageLoading />}>
-                  <StartingNotice />
-                </Suspense>
-              ) : (
-                <OfflineNotice busy={busy} />
-              )
-            }
-          />
+          <Route path="*" element={notice} />
         </Route>
       </Routes>
     );

@@ -24,7 +24,7 @@ export class StartGate {
   private opened = false;
   private progress: StartingProgress | null = null;
 
-  constructor(private readonly startingPage?: (retryUrl: string) => string) {}
+  constructor(private readonly startingPage: (retryUrl: string) => string) {}
 
   readonly handler: RequestHandler = (req, res, next) => {
     if (this.opened) return next();
@@ -33,7 +33,7 @@ export class StartGate {
       res.status(503).json({ status: 'starting', ...(this.progress ? { progress: this.progress } : {}) });
       return;
     }
-    if (this.startingPage && req.accepts(['json', 'html']) === 'html') {
+    if (req.accepts(['json', 'html']) === 'html') {
       res.status(503).type('html').setHeader('Cache-Control', 'no-store').send(this.startingPage(req.originalUrl));
       return;
     }
