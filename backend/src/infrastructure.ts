@@ -14,7 +14,7 @@ import { SqliteKeyStore } from './identity/key-stores';
 import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
-import { checkKeyFile, RefusedToStart } from './ops/integrity';
+import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, refusingDamaged } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { InProcessQueue } from './queue/in-process-queue';
@@ -65,7 +65,12 @@ export interface Infrastructure {
 
 /** The accounts of the built-in sign-in, in DATA_DIR (the provider runs in the api process: one at a time). */
 export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Promise<LocalAccounts> {
-  return new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, await lookupHasher(keys), config.publicUrl);
+  return new LocalAccounts(openAccountStore(config.dataDir), keys, await lookupHasher(keys), config.publicUrl);
+}
+
+function openAccountStore(dataDir: string): AccountStore {
+  const file = join(dataDir, 'accounts.sqlite');
+  return refusingDamaged(file, damagedRestore(file, "the built-in sign-in's accounts and passkeys (the events hold none of them)"), () => new AccountStore(file));
 }
 
 /**
@@ -73,7 +78,9 @@ export async function openLocalAccounts(config: AppConfig, keys: KeyStore): Prom
  * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
  */
 export function createKeyStore(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): KeyStore & KeyArchive {
-  return config.mongoUrl ? new (production.mongoKeys().MongoKeyStore)(config.mongoUrl) : new SqliteKeyStore(join(config.dataDir, 'keys.sqlite'));
+  if (config.mongoUrl) return new (production.mongoKeys().MongoKeyStore)(config.mongoUrl);
+  const file = join(config.dataDir, 'keys.sqlite');
+  return refusingDamaged(file, damagedKeys(file, join(config.dataDir, 'events.sqlite')), () => new SqliteKeyStore(file));
 }
 
 export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'dataDir'>): EventStore {
@@ -140,13 +147,13 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
         'run one api process, or set OIDC_ISSUER to sign in through an identity provider',
     );
   }
-  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(new AccountStore(join(config.dataDir, 'accounts.sqlite')), keys, lookup, config.publicUrl);
+  const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(openAccountStore(config.dataDir), keys, lookup, config.publicUrl);
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new (production.redis().default)(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
     ? new (production.redisSessions().default)({ client: redis, prefix: `${config.redisPrefix}:sess:` })
-    : new SqliteSessionStore(join(config.dataDir, 'sessions.sqlite'));
+    : openSessionFile(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [
       `events: ${config.eventStoreUrl ? 'EventStoreDB' : `SQLite in ${config.dataDir}`}`,
@@ -158,7 +165,12 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   );
 
   // Reactors run wherever the pipeline is started (the worker, or the embedded process), never on ROLE=api.
-  const careFulfilment = new RecordingCareFulfilment(join(config.dataDir, 'care-orders.sqlite'));
+  const careOrders = join(config.dataDir, 'care-orders.sqlite');
+  const careFulfilment = refusingDamaged(
+    careOrders,
+    damagedRestore(careOrders, 'the care orders sent, whose keys keep a retried order from going out twice'),
+    () => new RecordingCareFulfilment(careOrders),
+  );
   const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS, { reactors: [careFulfilmentReactor(careFulfilment)] });
   const reminders = new ReminderScheduler(store, readModels, keys, new WebPushSender(vapid, config.push.allowInsecureEndpoints));
   return {
@@ -207,20 +219,11 @@ async function migrateEmbedded(eventsFile: string, keys: KeyStore, lookup: Looku
  * to do (the event store's own reads report a damaged event the same way: UnreadableEventError).
  */
 function refusingDamagedEvents<T>(file: string, step: () => T): T {
-  const refuse = (err: unknown): never => {
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
-    throw new RefusedToStart(
-      `${file} is damaged (${code}: ${(err as Error).message}): it holds the events, which cannot be rebuilt. Stop here and ` +
-        `restore DATA_DIR from your latest backup (npm run backup; see Backups in the README), then start again.`,
-    );
-  };
-  try {
-    const result = step();
-    return (result instanceof Promise ? result.catch(refuse) : result) as T;
-  } catch (err) {
-    return refuse(err);
-  }
+  return refusingDamaged(
+    file,
+    'it holds the events, which cannot be rebuilt. Stop here and restore DATA_DIR from your latest backup (npm run backup; see Backups in the README), then start again.',
+    step,
+  );
 }
 
 /**
@@ -228,14 +231,10 @@ function refusingDamagedEvents<T>(file: string, step: () => T): T {
  * say, so moving it aside is safe, and the next start builds it again (the port answers 503 "starting" meanwhile).
  */
 function openReadModelFile(file: string): SqliteReadModelStore {
-  try {
-    return new SqliteReadModelStore(file);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
-    throw new RefusedToStart(
-      `${file} is damaged (${code}: ${(err as Error).message}). It holds only the read models, which Joy builds from the events: ` +
-        `move it aside (mv "${file}" "${file}.damaged") and start again; the first start rebuilds them.`,
-    );
-  }
+  return refusingDamaged(file, damagedMoveAside(file, 'the read models, which Joy builds from the events', 'the first start rebuilds them'), () => new SqliteReadModelStore(file));
+}
+
+/** The embedded default's sessions: a damaged file only signs everyone out, so moving it aside is safe. */
+function openSessionFile(file: string): SqliteSessionStore {
+  return refusingDamaged(file, damagedMoveAside(file, 'who is signed in', 'everyone signs in again'), () => new SqliteSessionStore(file));
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
@@ -133,6 +133,35 @@ describe('start-up integrity', () => {
     renameSync(file, `${file}.damaged`);
     await app.start();
     expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(1);
+  });
+
+  it.each([
+    ['accounts.sqlite', /Restore accounts\.sqlite from your latest backup of the data directory/],
+    ['care-orders.sqlite', /Restore care-orders\.sqlite from your latest backup of the data directory/],
+    ['sessions.sqlite', /it holds only who is signed in: move it aside \(mv ".*sessions\.sqlite" ".*sessions\.sqlite\.damaged"\)/],
+  ])('refuses to start on a damaged %s, naming it and what to do, and changes nothing', async (name, remedy) => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'eve@integrity.example', 'Eve');
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(2))).status).toBe(201);
+    await app.stop();
+    const file = join(app.dataDir, name);
+    const damaged = 'not a database, but long enough to be read as one by SQLite: '.repeat(100);
+    copyFileSync(file, `${file}.good`);
+    writeFileSync(file, damaged);
+    for (const extra of ['-wal', '-shm']) rmSync(`${file}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${file} is damaged (SQLITE_NOTADB`);
+    expect(refused.output).toMatch(remedy);
+    expect(readFileSync(file, 'utf8')).toBe(damaged);
+
+    // Put back as the message says (the backup's copy, or a new sessions file): the data is all there.
+    if (name === 'sessions.sqlite') renameSync(file, `${file}.damaged`);
+    else renameSync(`${file}.good`, file);
+    await app.start();
+    const again = name === 'sessions.sqlite' ? await signIn(app.baseUrl, 'eve@integrity.example', 'Eve') : cookie;
+    expect((await api(app.baseUrl, again).get('/api/joy-ratings')).body).toHaveLength(1);
   });
 
   it('refuses to start on an events.sqlite that is not a database at all, naming it and the backup, and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ENCRYPTED_PREFIX } from '../identity/personal-data';
 
@@ -15,13 +16,49 @@ export class RefusedToStart extends Error {
 }
 
 /**
+ * Runs a start-up step that opens a SQLite file of DATA_DIR (or a promise of it). A file SQLite cannot read is
+ * refused by name, with SQLite's word for it and `remedy`: what the file holds and what to do; other errors pass.
+ */
+export function refusingDamaged<T>(file: string, remedy: string, step: () => T): T {
+  const refuse = (err: unknown): never => {
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
+    throw new RefusedToStart(`${file} is damaged (${code}: ${(err as Error).message}): ${remedy}`);
+  };
+  try {
+    const result = step();
+    return (result instanceof Promise ? result.catch(refuse) : result) as T;
+  } catch (err) {
+    return refuse(err);
+  }
+}
+
+/** What to do about a damaged file of DATA_DIR that only a backup can give back (its name in the backup is its own). */
+export function damagedRestore(file: string, holds: string): string {
+  return `it holds ${holds}, which cannot be made again. Restore ${basename(file)} from your latest backup of the data directory (npm run backup; see Backups in the README) to ${file}, then start again.`;
+}
+
+/** What to do about a damaged file of DATA_DIR that holds only what Joy makes again. */
+export function damagedMoveAside(file: string, holds: string, after: string): string {
+  return `it holds only ${holds}: move it aside (mv "${file}" "${file}.damaged") and start again; ${after}.`;
+}
+
+/** What to do about a damaged keys.sqlite: restore it, or, with no backup, accept the loss of the personal data. */
+export function damagedKeys(keysFile: string, eventsFile: string): string {
+  return (
+    `${damagedRestore(keysFile, `the keys of the personal data in ${eventsFile}`)} Only if no backup exists and you accept that this ` +
+    `personal data is lost, move it aside (mv "${keysFile}" "${keysFile}.damaged") and start once with ACCEPT_LOST_KEYS=1.`
+  );
+}
+
+/**
  * keys.sqlite must exist when events.sqlite holds personal data encrypted with its keys: without it the app
  * would create new keys and every name and e-mail would silently read as blank, for good. Refuses to start
  * unless `acceptLoss` (ACCEPT_LOST_KEYS=1), which is recorded in the new keys.sqlite so that later starts agree.
  */
 export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: boolean): void {
   if (!existsSync(eventsFile)) return;
-  const keysPresent = existsSync(keysFile) && holdsKeysOrAcceptedLoss(keysFile, eventsFile);
+  const keysPresent = existsSync(keysFile) && refusingDamaged(keysFile, damagedKeys(keysFile, eventsFile), () => holdsKeysOrAcceptedLoss(keysFile));
   if (keysPresent) return;
   const encryptedAt = firstEncryptedEvent(eventsFile);
   if (encryptedAt === null) return;
@@ -47,28 +84,18 @@ export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: b
   );
 }
 
-/** Whether keys.sqlite holds keys (or an accepted loss); one SQLite cannot read is refused by name, unchanged. */
-function holdsKeysOrAcceptedLoss(keysFile: string, eventsFile: string): boolean {
+/** Whether keys.sqlite holds keys (or an accepted loss). */
+function holdsKeysOrAcceptedLoss(keysFile: string): boolean {
   const db = new Database(keysFile, { readonly: true, fileMustExist: true });
   try {
     const tables = new Set(db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
     if (tables.has('key_loss_accepted')) return true;
     return tables.has('user_keys') && db.prepare('SELECT 1 FROM user_keys LIMIT 1').get() !== undefined;
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
-    throw new RefusedToStart(
-      `${keysFile} is damaged (${code}: ${(err as Error).message}): it holds the keys of the personal data in ${eventsFile}, ` +
-        `which cannot be made again. Restore keys.sqlite from your latest backup of the data directory (npm run backup ` +
-        `writes it as <backup>/keys.sqlite) to ${keysFile}, then start again. Only if no backup exists and you accept ` +
-        `that this personal data is lost, move it aside (mv "${keysFile}" "${keysFile}.damaged") and start once with ACCEPT_LOST_KEYS=1.`,
-    );
   } finally {
     db.close();
   }
 }
 
-/** The position of the first event holding an encrypted personal field, or null. */
 function firstEncryptedEvent(eventsFile: string): number | null {
   const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
   try {
