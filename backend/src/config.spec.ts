@@ -108,4 +108,16 @@ describe('loadConfig: safe by default', () => {
       rmSync(other, { recursive: true, force: true });
     }
   });
+
+  it.each(['session-secret', 'ops-token'])('refuses a %s file that is blank or short (truncated), naming it and the way out, and leaves it', (name) => {
+    for (const damaged of ['', '  \n', 'abc123']) {
+      writeFileSync(join(dataDir, name), damaged);
+      expect(() => load({ NODE_ENV: 'production' })).toThrow(
+        `${join(dataDir, name)} is damaged: it holds ${damaged.trim().length} characters, where Joy wrote 64. Delete it and start again`,
+      );
+      expect(readFileSync(join(dataDir, name), 'utf8')).toBe(damaged);
+    }
+    rmSync(join(dataDir, name));
+    expect(load({ NODE_ENV: 'production' })[name === 'session-secret' ? 'sessionSecret' : 'opsToken']).toMatch(/^[0-9a-f]{64}$/);
+  });
 });
