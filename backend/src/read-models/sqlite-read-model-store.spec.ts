@@ -113,6 +113,27 @@ describe('SqliteReadModelStore loading in bulk (the start-up catch-up)', () => {
     await store.close();
   });
 
+  it('answers the newest document after the load, not one read while an earlier commit was being written', async () => {
+    // A catch-up's document written in every batch (a person's totals), read back between batches once: after the
+    // load, and in the file, it is the last batch's (it was the read one: 49,998 ratings counted of 50,000).
+    const file = newFile();
+    const store = new SqliteReadModelStore(file);
+    await store.bulk(async () => {
+      for (let batch = 1; batch <= 2; batch++) {
+        await store.bulkPut('totals', [{ id: 'u1', doc: { count: batch }, position: batch }]);
+        if (batch === 1) expect(store.getNow('totals', 'u1')).toEqual({ _id: 'u1', _position: 1, count: 1 });
+        // The batch's commit, handed to the writer thread once the one before is written.
+        store.flush();
+      }
+    });
+    expect(await store.get('totals', 'u1')).toEqual({ _id: 'u1', _position: 2, count: 2 });
+    // The live path goes on from it, not from the first batch's.
+    expect(await store.put('totals', 'u1', { count: 3 }, 2)).toBe(false);
+    const reopened = new SqliteReadModelStore(file);
+    expect(await reopened.get('totals', 'u1')).toEqual({ _id: 'u1', _position: 2, count: 2 });
+    await Promise.all([store.close(), reopened.close()]);
+  });
+
   it('writes a commit larger than one message to the writer thread whole, in one transaction', async () => {
     const file = newFile();
     const store = new SqliteReadModelStore(file);

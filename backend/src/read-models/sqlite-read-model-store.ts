@@ -324,9 +324,19 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     throw settled.error;
   }
 
-  /** Committed writes become cache entries (those bulkPut wrote, once they are read). */
+  /**
+   * Committed writes become cache entries (those bulkPut wrote, once they are read). Any other entry of their
+   * documents goes: a bulk load's commit is settled while the next one is pending, and a version cached from it
+   * would outlive that newer write and be answered (and evolved from) once the newer one is written.
+   */
   private committed(writes: Map<number, Map<string, Pending>>): void {
-    for (const [c, byId] of writes) for (const [id, w] of byId) if (w.next) this.cache.set(c, id, w.next);
+    for (const [c, byId] of writes) {
+      const newer = writes === this.pending ? undefined : this.pending.get(c);
+      for (const [id, w] of byId) {
+        if (w.next && !newer?.has(id)) this.cache.set(c, id, w.next);
+        else this.cache.delete(c, id);
+      }
+    }
   }
 
   private async stopWriter(): Promise<void> {

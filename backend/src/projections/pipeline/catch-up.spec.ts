@@ -5,6 +5,7 @@ import type { EventToAppend } from '../../event-store/event-store.port';
 import { SqliteEventStore } from '../../event-store/sqlite-event-store';
 import { InMemoryReadModelStore } from '../../read-models/in-memory-read-model-store';
 import type { ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
+import { WriterThread } from '../../read-models/sqlite-commit';
 import { SqliteReadModelStore } from '../../read-models/sqlite-read-model-store';
 import { PROJECTIONS } from '../projections';
 import { eventTypesOf } from '../projector';
@@ -17,8 +18,9 @@ const PEOPLE = 30;
 const DAYS = 40;
 const projections = PROJECTIONS.filter((p) => ['ratings', 'rating-days', 'group-stats'].includes(p.name));
 const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
-// Small limits, so that a history of 1,200 ratings spans batches: pages of 20 events, batches of at least 100, at most 1,000.
-const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000 };
+// Small limits, so that a history of 1,200 ratings spans batches: pages of 20 events, batches of at least 100, at most 1,000;
+// the working set forgets its documents at commits past 200, and reads them back from the store (as at scale).
+const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000, keptDocs: 200 };
 
 function rating(person: number, day: number): EventToAppend {
   const ratingId = `r-${person}-${day}`;
@@ -32,17 +34,23 @@ function rating(person: number, day: number): EventToAppend {
   };
 }
 
-/** Every document of the collections, by collection and id. */
-async function everything(store: ReadModelStore): Promise<Record<string, StoredDoc[]>> {
+/** Every document of the collections, by collection and id; `byId`: each as `get` answers it (its cache). */
+async function everything(store: ReadModelStore, byId = false): Promise<Record<string, StoredDoc[]>> {
   const all: Record<string, StoredDoc[]> = {};
-  for (const c of collections) all[c] = (await store.find(c, {})).sort((a, b) => (a._id < b._id ? -1 : 1));
+  for (const c of collections) {
+    const found = (await store.find(c, {})).sort((a, b) => (a._id < b._id ? -1 : 1));
+    all[c] = byId ? await Promise.all(found.map(async (d) => (await store.get(c, d._id))!)) : found;
+  }
   return all;
 }
 
 describe('the start-up catch-up into SQLite read models', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'joy-catch-up-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Appends the ratings in the order given, catches up a fresh read-model file, and compares it with applying them live. */
   async function catchUp(order: [person: number, day: number][]) {
@@ -60,6 +68,8 @@ describe('the start-up catch-up into SQLite read models', () => {
     await catchUpAtStart({ store, readModels, projections, typesByProjection, reactors: [], batch: limits });
     // A commit per batch, and the load's own at its end (nothing is left for it).
     const batches = commits.mock.calls.length - 1;
+    // What the same store answers once the load is done (the app serves from it), and then in the file.
+    const served = await everything(readModels, true);
     await readModels.close();
     // What the file holds, read after a restart.
     const reopened = new SqliteReadModelStore(join(dir, 'read-models.sqlite'));
@@ -67,13 +77,14 @@ describe('the start-up catch-up into SQLite read models', () => {
     const head = await store.headPosition();
     const checkpoints = await Promise.all(projections.map((p) => reopened.getCheckpoint(p.name)));
     await Promise.all([reopened.close(), store.close()]);
-    return { batches, built, expected: await everything(live), head, checkpoints };
+    return { batches, built, served, expected: await everything(live), head, checkpoints };
   }
 
   it('writes the same documents whichever order the history is in, and batches of 100 events one person after another', async () => {
     const personByPerson = Array.from({ length: PEOPLE * DAYS }, (_, i): [number, number] => [Math.floor(i / DAYS), i % DAYS]);
-    const { batches, built, expected, head, checkpoints } = await catchUp(personByPerson);
+    const { batches, built, served, expected, head, checkpoints } = await catchUp(personByPerson);
     expect(built).toEqual(expected);
+    expect(served).toEqual(expected);
     expect(built['ratings']).toHaveLength(PEOPLE * DAYS);
     expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
     expect(checkpoints).toEqual(projections.map(() => head));
@@ -83,13 +94,24 @@ describe('the start-up catch-up into SQLite read models', () => {
 
   it("folds longer batches when everyone rates every day, so that each person's documents are written fewer times", async () => {
     const dayByDay = Array.from({ length: PEOPLE * DAYS }, (_, i): [number, number] => [i % PEOPLE, Math.floor(i / PEOPLE)]);
-    const { batches, built, expected, head, checkpoints } = await catchUp(dayByDay);
+    const { batches, built, served, expected, head, checkpoints } = await catchUp(dayByDay);
     expect(built).toEqual(expected);
+    expect(served).toEqual(expected);
     expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
     expect(checkpoints).toEqual(projections.map(() => head));
     // 100 ratings here change about 470 documents (each of the 30 people's own): a batch goes on to about 300 events,
     // and never past 1,000.
     expect(batches).toBeLessThanOrEqual(6);
     expect(batches).toBeGreaterThanOrEqual(Math.ceil((PEOPLE * DAYS) / limits.maxEvents));
+  });
+
+  it('answers what it wrote when the writer thread is slower than the fold', async () => {
+    // Each commit is still being written when the next batch is folded and handed over (a large batch on a busy
+    // disk): documents read back from the store meanwhile must not outlive their newer versions.
+    jest.spyOn(WriterThread.prototype, 'written').mockReturnValue(false);
+    const dayByDay = Array.from({ length: PEOPLE * DAYS }, (_, i): [number, number] => [i % PEOPLE, Math.floor(i / PEOPLE)]);
+    const { built, served, expected } = await catchUp(dayByDay);
+    expect(built).toEqual(expected);
+    expect(served).toEqual(expected);
   });
 });

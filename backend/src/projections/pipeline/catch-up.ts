@@ -31,9 +31,11 @@ export interface BatchLimits {
   /** Events and changed documents at which a batch ends whatever it changed (memory, and the work a crash repeats). */
   maxEvents: number;
   maxDocs: number;
+  /** Documents the working set keeps in memory over a commit; past this it forgets them and reads them back from the store. */
+  keptDocs: number;
 }
 
-export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000 };
+export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000, keptDocs: 20_000 };
 
 /** Checkpoint holding the code version of a projection its read models were built with. */
 export const codeVersionKey = (projection: string) => `$code:${projection}`;
@@ -117,8 +119,9 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
   const from = Math.min(...projectionAt, ...reactorAt, await readModels.getCheckpoint(RELAY_CHECKPOINT));
   let head = await store.headPosition();
   const progress = (position: number): CatchUpProgress => ({ from, position, head, reset });
+  const limits = deps.batch ?? BATCH_LIMITS;
   // The documents being built, in memory; written with the checkpoints at the end of each batch.
-  const work = new WorkingSet(readModels);
+  const work = new WorkingSet(readModels, limits.keptDocs);
   let position = from;
   let folded = 0;
   /** Writes the batch's documents, then moves every checkpoint to `position` (the store commits them together). */
@@ -134,7 +137,6 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
     committer?.flush();
     folded = 0;
   };
-  const limits = deps.batch ?? BATCH_LIMITS;
   const batchFull = () => {
     if (folded < limits.events) return false;
     const docs = work.changedDocs;
