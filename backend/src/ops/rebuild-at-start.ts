@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { codeVersionKey } from '../projections/pipeline/catch-up';
+import { codeVersionKey } from '../read-models/read-model-store.port';
 import { SqliteReadModelStore } from '../read-models/sqlite-read-model-store';
 
 /**

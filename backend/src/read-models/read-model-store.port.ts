@@ -52,5 +52,11 @@ export interface ReadModelStore {
   close(): Promise<void>;
 }
 
+/**
+ * Checkpoint holding the code version of a projection its read models were built with (`$code:<projection>`; see
+ * pipeline/catch-up.ts): 0 makes the next start-up catch-up rebuild the projection.
+ */
+export const codeVersionKey = (projection: string) => `$code:${projection}`;
+
 /** Nest injection token of the ReadModelStore. */
 export const READ_MODELS = 'ReadModelStore';

@@ -1,10 +1,20 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
-import type { Query } from './read-model-store.port';
+import { codeVersionKey, type Query } from './read-model-store.port';
 
 /** SQLite's page cache (KiB), and while loading in bulk (the start-up catch-up). */
 export const CACHE_KIB = 16_000;
 export const BULK_CACHE_KIB = 128_000;
+
+/**
+ * The read-model file's format, a checkpoint of its own. 2 since the start-up build stopped leaving older versions
+ * of documents in the read cache (2026-11-26): the app then answered them, and the live path evolved them and wrote
+ * them back. A file with checkpoints and no format was built before, so its documents may be wrong: every projection
+ * it holds is rebuilt at the next start (their code versions forgotten, as `projections rebuild` does).
+ */
+export const FORMAT_CHECKPOINT = '$format';
+export const READ_MODEL_FORMAT = 2;
+const CODE_VERSION_PREFIX = codeVersionKey('');
 
 export interface DocRow {
   position: number;
@@ -67,7 +77,20 @@ export function openReadModelFile(file: string) {
   for (const row of db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all()) {
     checkpoints.set(row.name, row.position);
   }
-  return { db, stmt, collectionIds, indexes, checkpoints };
+  const built = checkpoints.size > 0 ? (checkpoints.get(FORMAT_CHECKPOINT) ?? 1) : READ_MODEL_FORMAT;
+  const rebuilt = built < READ_MODEL_FORMAT ? [...checkpoints.keys()].filter((name) => name.startsWith(CODE_VERSION_PREFIX)) : [];
+  if (built < READ_MODEL_FORMAT || !checkpoints.has(FORMAT_CHECKPOINT)) {
+    const setCheckpoint = db.prepare<[string, number], void>('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
+    db.transaction(() => {
+      for (const name of rebuilt) setCheckpoint.run(name, 0);
+      setCheckpoint.run(FORMAT_CHECKPOINT, READ_MODEL_FORMAT);
+    })();
+    for (const name of rebuilt) checkpoints.set(name, 0);
+    checkpoints.set(FORMAT_CHECKPOINT, READ_MODEL_FORMAT);
+  }
+  /** Projections whose read models this open marked for a rebuild (a file of an earlier format). */
+  const markedForRebuild = rebuilt.map((name) => name.slice(CODE_VERSION_PREFIX.length));
+  return { db, stmt, collectionIds, indexes, checkpoints, markedForRebuild };
 }
 
 /** After a load (its write-ahead log holds all it wrote): fold the log into the file, giving its space back. */

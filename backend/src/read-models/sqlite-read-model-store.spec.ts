@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,45 @@ describe('SqliteReadModelStore across a restart', () => {
     expect(await other.get('c', 'a')).toEqual({ _id: 'a', _position: 1, v: 1 });
     await other.close();
     await store.close();
+  });
+});
+
+describe('SqliteReadModelStore files of an earlier format', () => {
+  it('marks every projection of a file built before format 2 for a rebuild, once, and leaves newer files alone', async () => {
+    const file = newFile();
+    const first = new SqliteReadModelStore(file);
+    await first.put('ratings', 'r1', { v: 1 }, 7);
+    await first.setCheckpoint('$code:ratings', 1);
+    await first.setCheckpoint('$code:rating-days', 2);
+    await first.setCheckpoint('ratings', 7);
+    await first.close();
+    // As a version before the format left it: the same rows, no format.
+    const raw = new Database(file);
+    raw.prepare("DELETE FROM checkpoints WHERE name = '$format'").run();
+    raw.close();
+
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const reopened = new SqliteReadModelStore(file);
+    // Code versions forgotten: the start-up catch-up builds both projections again from position 0.
+    expect(await reopened.getCheckpoint('$code:ratings')).toBe(0);
+    expect(await reopened.getCheckpoint('$code:rating-days')).toBe(0);
+    expect(await reopened.getCheckpoint('ratings')).toBe(7);
+    expect(await reopened.getCheckpoint('$format')).toBe(2);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('the read models of rating-days, ratings are built again from the events'));
+    await reopened.setCheckpoint('$code:ratings', 1);
+    await reopened.close();
+
+    warn.mockClear();
+    const again = new SqliteReadModelStore(file);
+    expect(await again.getCheckpoint('$code:ratings')).toBe(1);
+    expect(warn).not.toHaveBeenCalled();
+    await again.close();
+    // A new file is of the current format from the start.
+    const fresh = new SqliteReadModelStore(newFile());
+    expect(await fresh.getCheckpoint('$format')).toBe(2);
+    expect(warn).not.toHaveBeenCalled();
+    await fresh.close();
+    warn.mockRestore();
   });
 });
 

@@ -67,7 +67,14 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.flushMs = options.flushMs ?? 20;
     this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
     this.cache = new DocCache<State>(options.cacheSize ?? 20_000);
-    ({ db: this.db, stmt: this.stmt, collectionIds: this.collectionIds, indexes: this.indexes, checkpoints: this.checkpoints } = openReadModelFile(file));
+    let markedForRebuild: string[];
+    ({ db: this.db, stmt: this.stmt, collectionIds: this.collectionIds, indexes: this.indexes, checkpoints: this.checkpoints, markedForRebuild } = openReadModelFile(file));
+    if (markedForRebuild.length > 0) {
+      this.logger.warn(
+        `${file} was built by an earlier version of Joy whose start-up build could keep out-of-date documents: ` +
+          `the read models of ${markedForRebuild.join(', ')} are built again from the events at the start of the app`,
+      );
+    }
   }
 
   /** This store itself, unless a subclass or wrapper changed its async methods (they would be bypassed). */

@@ -1,5 +1,5 @@
 import type { EventStore } from '../../event-store/event-store.port';
-import type { ReadModelStore } from '../../read-models/read-model-store.port';
+import { codeVersionKey, type ReadModelStore } from '../../read-models/read-model-store.port';
 import { versionsOf } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
 import { WorkingSet } from './applier';
@@ -37,8 +37,6 @@ export interface BatchLimits {
 
 export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000, keptDocs: 20_000 };
 
-/** Checkpoint holding the code version of a projection its read models were built with. */
-export const codeVersionKey = (projection: string) => `$code:${projection}`;
 
 export interface CatchUpProgress {
   /** Where the slowest projection started, where it is, and the head it catches up to. */
