@@ -78,14 +78,28 @@ function entryOf(d: RatingSubmitted['data'] | RatingCorrected['data']): DayRatin
  */
 function withEntries(userId: string, day: string, ratings: DayRatingEntry[], firstAt?: string): RatingDayDoc | null {
   if (ratings.length === 0) return null;
-  const sums: DaySums = { day, count: ratings.length, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
-  for (const e of ratings) {
-    sums.overallTenths += e[2];
-    FACTOR_NAMES.forEach((f, i) => (sums[f] += e[3 + i] as number));
-  }
+  const sums: DaySums = { day, count: 0, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
+  for (const e of ratings) addEntry(sums, e);
   firstAt ??= ratings.reduce((min, e) => earlier(min, e[1]), ratings[0][1]);
   // Fields added to the fresh sums in place: a spread that adds fields costs microseconds per document (rebuilds).
   return Object.assign(sums, { userId, firstAt, ratings });
+}
+
+/**
+ * The day's document with one more rating: its sums moved by that rating alone. Summing the whole day again made a
+ * day's n-th rating cost n entries (a day of 500 ratings, a rebuild of 100,000 ratings at 3,600 a second).
+ */
+function withEntryAdded(doc: RatingDayDoc, entry: DayRatingEntry): RatingDayDoc {
+  const { day, count, overallTenths, relationships, health, purpose, growth, joy } = doc;
+  const sums: DaySums = { day, count, overallTenths, relationships, health, purpose, growth, joy };
+  addEntry(sums, entry);
+  return Object.assign(sums, { userId: doc.userId, firstAt: earlier(doc.firstAt, entry[1]), ratings: [...doc.ratings, entry] });
+}
+
+function addEntry(sums: DaySums, e: DayRatingEntry): void {
+  sums.count++;
+  sums.overallTenths += e[2];
+  for (let i = 0; i < FACTOR_NAMES.length; i++) sums[FACTOR_NAMES[i]] += e[3 + i];
 }
 
 /** The earlier of two times (ISO, as written); the first when they are the same instant. */
@@ -154,14 +168,14 @@ export const ratingDaysProjector: Projector<RatingDayDoc> = {
     if (event.type === 'UserDeleted') return null;
     const d = dataOf<RatingFields>(event);
     const day = dayOfEvent(d);
+    if (event.type === 'RatingSubmitted') {
+      // Submitted twice (a redelivery): as it was.
+      if (doc?.ratings.some((e) => e[0] === d.ratingId)) return doc;
+      const entry = entryOf(dataOf<RatingSubmitted['data']>(event));
+      return doc ? withEntryAdded(doc, entry) : withEntries(d.userId, day, [entry], entry[1]);
+    }
     const others = (doc?.ratings ?? []).filter((e) => e[0] !== d.ratingId);
     switch (event.type) {
-      case 'RatingSubmitted': {
-        // Submitted twice (a redelivery): as it was.
-        if (doc && others.length < doc.ratings.length) return doc;
-        const entry = entryOf(dataOf<RatingSubmitted['data']>(event));
-        return withEntries(d.userId, day, [...others, entry], doc ? earlier(doc.firstAt, entry[1]) : entry[1]);
-      }
       case 'RatingCorrected': {
         // A correction of a rating this day does not hold (withdrawn) changes nothing.
         if (!doc || others.length === doc.ratings.length) return doc;
