@@ -99,7 +99,7 @@ function withEntryAdded(doc: RatingDayDoc, entry: DayRatingEntry): RatingDayDoc 
 function addEntry(sums: DaySums, e: DayRatingEntry): void {
   sums.count++;
   sums.overallTenths += e[2];
-  for (let i = 0; i < FACTOR_NAMES.length; i++) sums[FACTOR_NAMES[i]] += e[3 + i];
+  for (let i = 0; i < FACTOR_NAMES.length; i++) sums[FACTOR_NAMES[i]] += e[3 + i] as number;
 }
 
 /** The earlier of two times (ISO, as written); the first when they are the same instant. */
@@ -150,10 +150,18 @@ function dayBeforeEvent(event: RecordedEvent, lookup: Lookup): MaybePromise<DayB
  * from it cannot disagree with it); null when the event changes nothing (the day has it already, or it is a no-op).
  */
 function dayAfterEvent(event: RecordedEvent, dayBefore: DayBefore): DayChange {
-  if (dayBefore && dayBefore._position >= event.position) return null;
-  const after = ratingDaysProjector.evolve(dayBefore, event);
-  return after === dayBefore ? null : { after };
+  // rating-totals and rating-weeks ask in turn with the same event and day: worked out once (a day may be long).
+  if (lastDayChange.event === event && lastDayChange.dayBefore === dayBefore) return lastDayChange.change;
+  let change: DayChange = null;
+  if (!dayBefore || dayBefore._position < event.position) {
+    const after = ratingDaysProjector.evolve(dayBefore, event);
+    change = after === dayBefore ? null : { after };
+  }
+  lastDayChange = { event, dayBefore, change };
+  return change;
 }
+
+let lastDayChange: { event: RecordedEvent | null; dayBefore: DayBefore; change: DayChange } = { event: null, dayBefore: null, change: null };
 
 type DayChange = { after: RatingDayDoc | null } | null;
 
