@@ -25,7 +25,7 @@ export interface DocRow {
  * Opens (creating when new) the read-model file of SqliteReadModelStore: its tables, its prepared statements, and
  * what it already holds of collections, indexes and checkpoints.
  */
-export function openReadModelFile(file: string) {
+export function openReadModelFile(file: string, logger?: { warn(message: string): void }) {
   const collectionIds = new Map<string, number>();
   /** collection id → declared index fields */
   const indexes = new Map<number, string[]>();
@@ -88,9 +88,13 @@ export function openReadModelFile(file: string) {
     for (const name of rebuilt) checkpoints.set(name, 0);
     checkpoints.set(FORMAT_CHECKPOINT, READ_MODEL_FORMAT);
   }
-  /** Projections whose read models this open marked for a rebuild (a file of an earlier format). */
-  const markedForRebuild = rebuilt.map((name) => name.slice(CODE_VERSION_PREFIX.length));
-  return { db, stmt, collectionIds, indexes, checkpoints, markedForRebuild };
+  if (rebuilt.length > 0) {
+    logger?.warn(
+      `${file} was built by an earlier version of Joy whose start-up build could keep out-of-date documents: the read ` +
+        `models of ${rebuilt.map((name) => name.slice(CODE_VERSION_PREFIX.length)).join(', ')} are built again from the events at the start of the app`,
+    );
+  }
+  return { db, stmt, collectionIds, indexes, checkpoints };
 }
 
 /** After a load (its write-ahead log holds all it wrote): fold the log into the file, giving its space back. */

@@ -4,7 +4,7 @@ import { adoptFrozen, frozenDoc, keysOf, matches, ordered, type SyncDocs, valueA
 import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, foldLog, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
 import { applyCommit, commitRowsOf, WriterThread } from './sqlite-commit';
-import { ABSENT, DocCache, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
+import { ABSENT, cacheCommitted, DocCache, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
 
 export interface SqliteReadModelOptions {
   /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
@@ -67,14 +67,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     this.flushMs = options.flushMs ?? 20;
     this.maxPending = this.normalMaxPending = options.maxPending ?? 20_000;
     this.cache = new DocCache<State>(options.cacheSize ?? 20_000);
-    let markedForRebuild: string[];
-    ({ db: this.db, stmt: this.stmt, collectionIds: this.collectionIds, indexes: this.indexes, checkpoints: this.checkpoints, markedForRebuild } = openReadModelFile(file));
-    if (markedForRebuild.length > 0) {
-      this.logger.warn(
-        `${file} was built by an earlier version of Joy whose start-up build could keep out-of-date documents: ` +
-          `the read models of ${markedForRebuild.join(', ')} are built again from the events at the start of the app`,
-      );
-    }
+    ({ db: this.db, stmt: this.stmt, collectionIds: this.collectionIds, indexes: this.indexes, checkpoints: this.checkpoints } = openReadModelFile(file, this.logger));
   }
 
   /** This store itself, unless a subclass or wrapper changed its async methods (they would be bypassed). */
@@ -331,19 +324,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     throw settled.error;
   }
 
-  /**
-   * Committed writes become cache entries (those bulkPut wrote, once they are read). Any other entry of their
-   * documents goes: a bulk load's commit is settled while the next one is pending, and a version cached from it
-   * would outlive that newer write and be answered (and evolved from) once the newer one is written.
-   */
+  /** Committed writes become what the read cache knows of their documents (unless written again since). */
   private committed(writes: Map<number, Map<string, Pending>>): void {
-    for (const [c, byId] of writes) {
-      const newer = writes === this.pending ? undefined : this.pending.get(c);
-      for (const [id, w] of byId) {
-        if (w.next && !newer?.has(id)) this.cache.set(c, id, w.next);
-        else this.cache.delete(c, id);
-      }
-    }
+    cacheCommitted(this.cache, writes, writes === this.pending ? undefined : this.pending);
   }
 
   private async stopWriter(): Promise<void> {

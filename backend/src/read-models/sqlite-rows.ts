@@ -124,3 +124,18 @@ export interface Pending {
   /** What the file holds now (its index keys are removed at the flush); only kept for a collection with indexes. */
   base: State;
 }
+
+/**
+ * A settled commit's writes in the read cache: the state each left (when it was read while being written), else no
+ * entry. A write with a newer one pending (a bulk load settles a commit while the next is staged) leaves no entry
+ * either: it would outlive the newer write once that is written, and be answered and evolved from (stale reads).
+ */
+export function cacheCommitted(cache: DocCache<State>, writes: Map<number, Map<string, Pending>>, newer?: Map<number, Map<string, Pending>>): void {
+  for (const [c, byId] of writes) {
+    const newerOfCollection = newer?.get(c);
+    for (const [id, w] of byId) {
+      if (w.next && !newerOfCollection?.has(id)) cache.set(c, id, w.next);
+      else cache.delete(c, id);
+    }
+  }
+}
