@@ -96,6 +96,7 @@ function holdsKeysOrAcceptedLoss(keysFile: string): boolean {
   }
 }
 
+/** The position of the first event holding an encrypted personal field, or null. */
 function firstEncryptedEvent(eventsFile: string): number | null {
   const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
   try {

@@ -12,8 +12,8 @@ export const BULK_CACHE_KIB = 128_000;
  * them back. A file with checkpoints and no format was built before, so its documents may be wrong: every projection
  * it holds is rebuilt at the next start (their code versions forgotten, as `projections rebuild` does).
  */
-export const FORMAT_CHECKPOINT = '$format';
-export const READ_MODEL_FORMAT = 2;
+const FORMAT_CHECKPOINT = '$format';
+const READ_MODEL_FORMAT = 2;
 const CODE_VERSION_PREFIX = codeVersionKey('');
 
 export interface DocRow {
@@ -77,9 +77,9 @@ export function openReadModelFile(file: string, logger?: { warn(message: string)
   for (const row of db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all()) {
     checkpoints.set(row.name, row.position);
   }
-  const built = checkpoints.size > 0 ? (checkpoints.get(FORMAT_CHECKPOINT) ?? 1) : READ_MODEL_FORMAT;
-  const rebuilt = built < READ_MODEL_FORMAT ? [...checkpoints.keys()].filter((name) => name.startsWith(CODE_VERSION_PREFIX)) : [];
-  if (built < READ_MODEL_FORMAT || !checkpoints.has(FORMAT_CHECKPOINT)) {
+  // No format: a new file (no checkpoints yet), or one built before the format (every projection is rebuilt).
+  const rebuilt = checkpoints.has(FORMAT_CHECKPOINT) ? [] : [...checkpoints.keys()].filter((name) => name.startsWith(CODE_VERSION_PREFIX));
+  if (!checkpoints.has(FORMAT_CHECKPOINT)) {
     const setCheckpoint = db.prepare<[string, number], void>('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
     db.transaction(() => {
       for (const name of rebuilt) setCheckpoint.run(name, 0);

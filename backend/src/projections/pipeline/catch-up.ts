@@ -37,7 +37,6 @@ export interface BatchLimits {
 
 export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000, keptDocs: 20_000 };
 
-
 export interface CatchUpProgress {
   /** Where the slowest projection started, where it is, and the head it catches up to. */
   from: number;
