@@ -20,7 +20,7 @@ const projections = PROJECTIONS.filter((p) => ['ratings', 'rating-days', 'group-
 const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
 // Small limits, so that a history of 1,200 ratings spans batches: pages of 20 events, batches of at least 100, at most 1,000;
 // the working set forgets its documents at commits past 200, and reads them back from the store (as at scale).
-const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000, keptDocs: 200 };
+const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000, keptDocs: 200, turnMs: 50 };
 
 function rating(person: number, day: number): EventToAppend {
   const ratingId = `r-${person}-${day}`;
@@ -113,5 +113,25 @@ describe('the start-up catch-up into SQLite read models', () => {
     const { built, served, expected } = await catchUp(dayByDay);
     expect(built).toEqual(expected);
     expect(served).toEqual(expected);
+  });
+
+  it('lets the event loop turn while it folds a page, so that the port answers meanwhile', async () => {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    for (let day = 0; day < 200; day++) await store.appendToStream('ratings-person-0', [rating(0, day)], { expectedVersion: day });
+    const readModels = new SqliteReadModelStore(join(dir, 'read-models.sqlite'));
+    const typesByProjection = new Map(projections.map((p) => [p.name, eventTypesOf(p)]));
+    // One page of 200 events; a turn whenever any time has passed: the callbacks queued meanwhile run between events.
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    await catchUpAtStart({ store, readModels, projections, typesByProjection, reactors: [], batch: { ...limits, page: 200, turnMs: 0 } });
+    counting = false;
+    // A turn per event (200), where a turn per page gave fewer than 100.
+    expect(turns).toBeGreaterThanOrEqual(200);
+    await Promise.all([readModels.close(), store.close()]);
   });
 });
