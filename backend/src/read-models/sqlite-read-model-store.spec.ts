@@ -174,6 +174,24 @@ describe('SqliteReadModelStore loading in bulk (the start-up catch-up)', () => {
     await Promise.all([store.close(), reopened.close()]);
   });
 
+  it('commits what the load wrote after its last commit after that commit, not before it (nothing older overwrites it)', async () => {
+    const file = newFile();
+    const store = new SqliteReadModelStore(file);
+    await store.bulk(async () => {
+      await store.bulkPut('totals', [{ id: 'u1', doc: { count: 1 }, position: 1 }]);
+      await store.setCheckpoint('p', 1);
+      // Handed to a writer thread that is only starting; then one more write, committed when the load ends.
+      store.flush();
+      await store.put('totals', 'u1', { count: 2 }, 2);
+      await store.setCheckpoint('p', 2);
+    });
+    await store.close();
+    const reopened = new SqliteReadModelStore(file);
+    expect(await reopened.getCheckpoint('p')).toBe(2);
+    expect(await reopened.get('totals', 'u1')).toEqual({ _id: 'u1', _position: 2, count: 2 });
+    await reopened.close();
+  });
+
   it('writes a commit larger than one message to the writer thread whole, in one transaction', async () => {
     const file = newFile();
     const store = new SqliteReadModelStore(file);

@@ -85,8 +85,7 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
   async bulk<T>(load: () => Promise<T>, maxPending = 100_000): Promise<T> {
     if (this.bulkDepth++ === 0) {
       this.maxPending = Math.max(this.normalMaxPending, maxPending);
-      // A larger page cache while loading: inserts into a large file's B-trees read fewer pages back. (On a file,
-      // the writer thread's: `flush`.)
+      // A larger page cache while loading, so inserts read fewer pages back (on a file, the writer thread's: `flush`).
       if (this.file === ':memory:') this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
       if (this.timer) {
         clearTimeout(this.timer);
@@ -282,9 +281,10 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     if (this.pendingCount === 0 && this.dirtyCheckpoints.size === 0) return;
     const checkpoints = [...this.dirtyCheckpoints];
     const rows = commitRowsOf(this.pending, this.indexes, checkpoints.map((name) => [name, this.checkpoints.get(name)!]));
+    // Once the writer thread's commit before is written (also a bulk load's last): no older commit lands after this.
+    this.settleWriter();
     if (this.bulkDepth > 0 && this.file !== ':memory:') {
       // Written by a thread of its own while this one folds on (started at the first commit; ':memory:' can't share).
-      this.settleWriter();
       (this.writer ??= new WriterThread(this.file)).commit(rows, this.pending, checkpoints);
     } else {
       applyCommit(this.db, rows, this.statements);
