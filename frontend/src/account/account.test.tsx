@@ -102,7 +102,7 @@ describe('Account page: care actions setting', () => {
     await screen.findByText('Nobody can send you care actions, and care suggestions do not name you.');
     const patches = fetchMock.mock.calls.filter(([url, init]) => url === '/api/settings' && init?.method === 'PATCH');
     expect(patches).toHaveLength(1);
-    expect(JSON.parse(patches[0][1].body)).toEqual({ acceptCareActions: false });
+    expect(JSON.parse(String(patches[0][1]!.body))).toEqual({ acceptCareActions: false });
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Settings saved' }));
   });
 

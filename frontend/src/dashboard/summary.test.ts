@@ -96,7 +96,7 @@ describe('Days Tracked (distinct calendar days in the browser time zone)', () =>
     const iso = '2025-08-19T12:00:00Z';
     const d = new Date(iso);
     const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    expect(calendarDay(iso)).toBe(local);
+    expect(calendarDay(iso, undefined)).toBe(local);
     expect(calendarDay('2025-08-19T23:59:59Z', 'Pacific/Kiritimati')).toBe('2025-08-20');
   });
 });

@@ -29,20 +29,20 @@ describe('memberName and memberInitial', () => {
     expect(memberName({ firstName: 'Bea', email: 'bea@example.com' })).toBe('Bea');
     expect(memberName({ firstName: '  ', email: 'sam.lee@example.com' })).toBe('sam.lee');
     expect(memberName({ firstName: null, email: null })).toBe('Member');
-    expect(memberName({ email: '@example.com' })).toBe('Member');
+    expect(memberName({ firstName: null, email: '@example.com' })).toBe('Member');
     expect(memberName(undefined)).toBe('Member');
   });
 
   it('gives the capital first letter for the avatar', () => {
-    expect(memberInitial({ firstName: 'bea' })).toBe('B');
-    expect(memberInitial({ email: 'zoe@example.com' })).toBe('Z');
-    expect(memberInitial({})).toBe('M');
+    expect(memberInitial({ firstName: 'bea', email: null })).toBe('B');
+    expect(memberInitial({ firstName: null, email: 'zoe@example.com' })).toBe('Z');
+    expect(memberInitial({ firstName: null, email: null })).toBe('M');
   });
 
   it('maps member ids to names', () => {
     const names = memberNamesById([
-      { id: 'u1', firstName: 'Ada', email: 'ada@example.com', latestScore: 4 },
-      { id: 'u2', firstName: null, email: 'bo@example.com', latestScore: null },
+      { id: 'u1', firstName: 'Ada', email: 'ada@example.com', profileImageUrl: null, latestScore: 4, isOwner: true },
+      { id: 'u2', firstName: null, email: 'bo@example.com', profileImageUrl: null, latestScore: null, isOwner: false },
     ]);
     expect(names.get('u1')).toBe('Ada');
     expect(names.get('u2')).toBe('bo');

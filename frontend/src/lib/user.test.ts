@@ -12,7 +12,7 @@ describe('displayName', () => {
 
   it('is Friend without either', () => {
     expect(displayName({ firstName: null, email: null })).toBe('Friend');
-    expect(displayName({ email: '@example.com' })).toBe('Friend');
+    expect(displayName({ firstName: null, email: '@example.com' })).toBe('Friend');
     expect(displayName(undefined)).toBe('Friend');
   });
 });

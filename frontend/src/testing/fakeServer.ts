@@ -4,9 +4,10 @@ type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, str
 
 /**
  * A tiny fake of the API for component tests: routes "METHOD /path" to a status and JSON body. A key ending in `*`
- * answers every URL it is the start of (when no exact key does); a function route is given the URL asked for.
+ * answers every URL it is the start of (when no exact key does); a function route is given the URL asked for and may
+ * answer synchronously or with a promise.
  */
-export type FakeRoutes = Record<string, FakeAnswer | ((url: string) => Promise<FakeAnswer>)>;
+export type FakeRoutes = Record<string, FakeAnswer | ((url: string) => FakeAnswer | Promise<FakeAnswer>)>;
 
 export function installFakeServer(routes: FakeRoutes) {
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
