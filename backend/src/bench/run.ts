@@ -27,7 +27,8 @@ import { ratingPageFigures } from './rating-pages';
  * BENCH_REBUILD_EVENTS (default 100000) the size of the rebuild; BENCH_BURST (300), BENCH_SIMULTANEOUS (1000) and
  * BENCH_REQUESTS_PER_CONNECTION (5) the abuse figures (bench/faults.ts); LIGHTHOUSE_RUNS (3) and CHROME_PATH the
  * Lighthouse figures of / and /help and what they transfer (bench/lighthouse.ts, bench/page-weight.ts);
- * BENCH_RATINGS (50000) the rating list's pages of one person (bench/rating-pages.ts).
+ * BENCH_RATINGS (50000) the rating list's pages of one person (bench/rating-pages.ts). BENCH_ONLY (a comma list of
+ * http, lag, rebuild, many, pages, abuse, lighthouse) runs those parts alone.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -301,22 +302,28 @@ async function manyEventsLines(): Promise<string[]> {
   ];
 }
 
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+const runs = (part: string) => !ONLY || ONLY.includes(part);
+
 async function main(): Promise<void> {
-  await httpFigures();
-  await lagFigure();
-  await rebuildFigure();
-  const many = await manyEventsLines();
+  if (runs('http')) await httpFigures();
+  if (runs('lag')) await lagFigure();
+  if (runs('rebuild')) await rebuildFigure();
+  const many = runs('many') ? await manyEventsLines() : [];
   // Abuse: how the app holds up, not how fast it is (each on a fresh app process).
-  const abuse = [...(await burstFigure()), ...(await connectionsFigure())];
-  const pages = await ratingPageFigures();
+  const abuse = runs('abuse') ? [...(await burstFigure()), ...(await connectionsFigure())] : [];
+  const pages = runs('pages') ? await ratingPageFigures() : [];
   print();
-  console.log('\nMany events (BENCH_MANY_EVENTS, the embedded default with its read models in SQLite):');
-  for (const line of many) console.log(line);
-  console.log('');
+  if (many.length > 0) {
+    console.log('\nMany events (BENCH_MANY_EVENTS, the embedded default with its read models in SQLite):');
+    for (const line of many) console.log(line);
+  }
+  if (pages.length > 0) console.log('');
   for (const line of pages) console.log(line);
-  console.log('\nUnder abuse:');
+  if (abuse.length > 0) console.log('\nUnder abuse:');
   for (const line of abuse) console.log(line);
   // The signed-out pages in a browser (bench/lighthouse.ts), on a fresh app process.
+  if (!runs('lighthouse')) return;
   console.log('');
   for (const line of await lighthouseFigures()) console.log(line);
 }

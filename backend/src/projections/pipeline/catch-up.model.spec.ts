@@ -19,7 +19,8 @@ import { type BatchLimits, catchUpAtStart } from './catch-up';
  * the same events one at a time into memory, the plainest path there is, over random histories made by the ratings
  * decider: ratings on random days (several a day, imported days out of order), corrections, withdrawals and account
  * deletions, caught up in random batch sizes with a read cache of a few documents, some in two starts (a restart
- * between). Every document the app would serve must be the same. FUZZ_RUNS=n runs more cases.
+ * between), the last events applied live after the start as the relay applies them. Every document the app would
+ * serve must be the same. FUZZ_RUNS=n runs more cases.
  */
 
 const projections = PROJECTIONS.filter((p) => ['ratings', 'rating-days', 'group-stats'].includes(p.name));
@@ -98,7 +99,7 @@ async function everything(store: ReadModelStore): Promise<Record<string, StoredD
   return all;
 }
 
-async function run(steps: Step[], batch: BatchLimits, cacheSize: number, restartAt: number | null, slowWriter: boolean): Promise<void> {
+async function run(steps: Step[], batch: BatchLimits, cacheSize: number, restartAt: number | null, liveFor: number, slowWriter: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'joy-catch-up-model-'));
   const store = new SqliteEventStore(join(dir, 'events.sqlite'));
   const writerDone = slowWriter ? jest.spyOn(WriterThread.prototype, 'written').mockReturnValue(false) : null;
@@ -128,9 +129,21 @@ async function run(steps: Step[], batch: BatchLimits, cacheSize: number, restart
       await catchUp(first);
       await first.close();
     }
-    await append(split, history.length);
+    // The last `liveFor` events come after the second start: each applied as the relay applies it, checkpoint after.
+    const liveStart = Math.max(split, history.length - liveFor);
+    await append(split, liveStart);
     const readModels = await openReadModels();
     await catchUp(readModels);
+    for (let i = liveStart; i < history.length; i++) {
+      await append(i, i + 1);
+      const [event] = await store.readAll({ from: (await store.headPosition()) - 1, limit: 1 });
+      for (const p of projections) {
+        await applyEvent(readModels, p, event);
+        await readModels.setCheckpoint(p.name, event.position);
+      }
+      // Now and then the timed commit comes between two events.
+      if (i % 3 === 0) readModels.flush();
+    }
 
     const live = new InMemoryReadModelStore();
     for (const event of await store.readAll({ from: 0, limit: history.length + 1 })) for (const p of projections) await applyEvent(live, p, event);
@@ -150,9 +163,9 @@ async function run(steps: Step[], batch: BatchLimits, cacheSize: number, restart
 }
 
 describe('the start-up catch-up against applying each event in memory', () => {
-  it('builds the same documents from any history of ratings, corrections, withdrawals and deletions, in any batches', async () => {
+  it('builds the same documents from any history of ratings, corrections, withdrawals and deletions, in any batches, then live', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 200, size: 'max' }), limits, fc.integer({ min: 1, max: 40 }), fc.option(fc.nat({ max: 200 })), fc.boolean(), run),
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 200, size: 'max' }), limits, fc.integer({ min: 1, max: 40 }), fc.option(fc.nat({ max: 200 })), fc.nat({ max: 60 }), fc.boolean(), run),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 40) },
     );
   }, 180_000);
