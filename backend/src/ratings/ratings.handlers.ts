@@ -18,8 +18,14 @@ export function ratingView(doc: RatingDoc, key: Buffer | null): RatingView {
   return { id, createdAt, overallScore, relationships, health, purpose, growth, joy, day: dayOfStoredRating({ day: doc.day, submittedAt: createdAt }), note: openNote(key, doc.userId, doc.note) };
 }
 
-/** Newest first by the time a rating was made, then by position (the order of the events). */
-export const newestRatingFirst = (a: RatingDoc, b: RatingDoc) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq;
+/**
+ * Ratings newest first by the time each was made, then by position (the order of the events), each time parsed once:
+ * a page sorts the ratings of a chunk or two (up to 1,000), and parsing in the comparison was a tenth of a page's work.
+ */
+function newestRatingsFirst(docs: RatingDoc[]): RatingDoc[] {
+  const times = new Map(docs.map((doc) => [doc, Date.parse(doc.createdAt)]));
+  return docs.sort((a, b) => times.get(b)! - times.get(a)! || b.seq - a.seq);
+}
 
 export class SubmitRatingCommand {
   constructor(
@@ -192,14 +198,14 @@ export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery,
     if (timeline?.firstVersion !== 1) {
       // No rating yet, or a persistent read model that ran before the timeline existed (RatingTimelineDoc.firstVersion)
       // and was not rebuilt since (`npm run projections -- rebuild ratings`): cut from the whole list.
-      found = (await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before)).sort(newestRatingFirst).slice(0, limit + 1);
+      found = newestRatingsFirst((await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before))).slice(0, limit + 1);
     } else {
       found = [];
       const chunks = timeline.chunks.filter((c) => !before || c.oldest <= before.at).sort((a, b) => b.newest - a.newest);
       for (const chunk of chunks) {
         if (found.length > limit && chunk.newest < Date.parse(found[limit].createdAt)) break;
         const docs = await this.readModels.find<RatingDoc>('ratings', { chunk: chunkId(userId, chunk.n) });
-        found = found.concat(docs.filter(after(before))).sort(newestRatingFirst).slice(0, limit + 1);
+        found = newestRatingsFirst(found.concat(docs.filter(after(before)))).slice(0, limit + 1);
       }
     }
     const ratings = found.slice(0, limit);

@@ -21,6 +21,13 @@ export interface DocRow {
   doc: string | null;
 }
 
+/** A document's row as a query reads it (tombstones left out). */
+export interface StoredRow {
+  id: string;
+  position: number;
+  doc: string;
+}
+
 /**
  * Opens (creating when new) the read-model file of SqliteReadModelStore: its tables, its prepared statements, and
  * what it already holds of collections, indexes and checkpoints.
@@ -56,9 +63,9 @@ export function openReadModelFile(file: string, logger?: { warn(message: string)
   const stmt = {
     addCollection: db.prepare<[string], { id: number }>('INSERT INTO collections (name) VALUES (?) RETURNING id'),
     get: db.prepare<[number, string], DocRow>('SELECT position, doc FROM docs WHERE c = ? AND id = ?'),
-    scan: db.prepare<[number], { doc: string }>('SELECT doc FROM docs WHERE c = ? AND doc IS NOT NULL'),
-    byKey: db.prepare<[number, string, string], { doc: string }>(
-      'SELECT d.doc FROM idx i JOIN docs d ON d.c = i.c AND d.id = i.id WHERE i.c = ? AND i.field = ? AND i.key = ? AND d.doc IS NOT NULL',
+    scan: db.prepare<[number], StoredRow>('SELECT id, position, doc FROM docs WHERE c = ? AND doc IS NOT NULL'),
+    byKey: db.prepare<[number, string, string], StoredRow>(
+      'SELECT d.id, d.position, d.doc FROM idx i JOIN docs d ON d.c = i.c AND d.id = i.id WHERE i.c = ? AND i.field = ? AND i.key = ? AND d.doc IS NOT NULL',
     ),
     countKey: db.prepare<[number, string, string], number>('SELECT COUNT(*) FROM idx WHERE c = ? AND field = ? AND key = ?').pluck(),
     addKey: db.prepare<[number, string, string, string], void>('INSERT OR IGNORE INTO idx (c, field, key, id) VALUES (?, ?, ?, ?)'),
@@ -109,7 +116,7 @@ export function foldLog(db: Database.Database, file: string, logger: { warn(mess
 export type ReadModelStatements = ReturnType<typeof openReadModelFile>['stmt'];
 
 /** The rows a query looks at: those of its most selective indexed field's key, or else the whole collection's. */
-export function candidateRows(stmt: ReadModelStatements, indexed: readonly string[], c: number, query: Query): IterableIterator<{ doc: string }> {
+export function candidateRows(stmt: ReadModelStatements, indexed: readonly string[], c: number, query: Query): IterableIterator<StoredRow> {
   let best: { field: string; key: string; count: number } | null = null;
   for (const field of Object.keys(query)) {
     if (!indexed.includes(field)) continue;

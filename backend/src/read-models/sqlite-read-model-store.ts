@@ -4,7 +4,7 @@ import { adoptFrozen, frozenDoc, keysOf, matches, ordered, type SyncDocs, valueA
 import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, foldLog, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
 import { applyCommit, commitRowsOf, WriterThread } from './sqlite-commit';
-import { ABSENT, cacheCommitted, DocCache, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
+import { ABSENT, cacheCommitted, DocCache, documentOfRow, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
 
 export interface SqliteReadModelOptions {
   /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
@@ -158,9 +158,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const rows = candidateRows(this.stmt, this.indexes.get(c) ?? [], c, query);
     const results: StoredDoc[] = [];
     for (const row of rows) {
-      const doc = JSON.parse(row.doc) as StoredDoc;
-      if (unwritten?.has(doc._id)) continue;
-      if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(adoptFrozen(doc));
+      if (unwritten?.has(row.id)) continue;
+      const doc = documentOfRow(this.cache, c, row);
+      if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
     for (const id of unwritten?.keys() ?? []) {
       const doc = (this.state(c, id) as Entry).doc;

@@ -1,5 +1,6 @@
-import { keysOf, valueAt } from './in-memory-read-model-store';
+import { adoptFrozen, keysOf, valueAt } from './in-memory-read-model-store';
 import type { StoredDoc } from './read-model-store.port';
+import type { StoredRow } from './sqlite-read-model-file';
 
 /* The rows of SqliteReadModelStore: how documents and index keys are serialised and inserted in bulk. */
 
@@ -138,4 +139,16 @@ export function cacheCommitted(cache: DocCache<State>, writes: Map<number, Map<s
       else cache.delete(c, id);
     }
   }
+}
+
+/**
+ * A committed row's document, parsed and frozen once: the read cache's when it holds that very version (a page of
+ * the rating list reads the same rows again and again), else parsed and kept there.
+ */
+export function documentOfRow(cache: DocCache<State>, c: number, row: StoredRow): StoredDoc {
+  const cached = cache.get(c, row.id);
+  if (cached !== undefined && cached !== ABSENT && cached.position === row.position && cached.doc) return cached.doc;
+  const doc = adoptFrozen(JSON.parse(row.doc) as StoredDoc);
+  cache.set(c, row.id, { doc, position: row.position });
+  return doc;
 }
