@@ -1,5 +1,6 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest, isUnauthorizedError } from './api';
+import { parseApiError } from './lib/apiError';
 import { useMemo } from 'react';
 import { ADVANCED_INSIGHTS_KEY } from './insights/advanced';
 import { TOASTS, toast } from './lib/toast';
@@ -77,7 +78,8 @@ export function useGroups() {
 
 /**
  * Saves a rating. Success: "Rating Saved!" and the ratings lists are refreshed. Failure: "Error" (a 401 is
- * handled globally: "Unauthorized" and the way to /api/login).
+ * handled globally: "Unauthorized" and the way to /api/login); a day that holds the most ratings it can: the
+ * server's words, which name the day (trying again would not help).
  */
 export function useSubmitRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
   const client = useQueryClient();
@@ -91,7 +93,8 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
-      toast(TOASTS.ratingFailed);
+      const { code, message } = parseApiError(error);
+      toast(code === 'rating.day_full' && message ? { ...TOASTS.dayFull, description: message } : TOASTS.ratingFailed);
     },
   });
 }

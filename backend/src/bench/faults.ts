@@ -5,6 +5,7 @@ import { DEFAULT_LOAD_SHEDDING } from '../config';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { signIn } from '../identity/dev-sign-in-client';
 import { startAppProcess } from './app-process';
+import { manyRatingsBody } from './rating-bodies';
 
 /*
  * Abuse figures for `npm run bench` (printed, never asserted): one person's burst of 300 concurrent writes, and
@@ -73,8 +74,7 @@ export async function burstFigure(): Promise<string[]> {
     const cookie = await signIn(app.baseUrl, 'burst@bench.example', 'Burst');
     const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
     const url = new URL('/api/joy-ratings', app.baseUrl);
-    const body = JSON.stringify({ relationships: 3, health: 4, purpose: 3, growth: 5, joy: 2 });
-    const answers = await Promise.all(Array.from({ length: BURST }, () => send(agent, url, { method: 'POST', cookie, body })));
+    const answers = await Promise.all(Array.from({ length: BURST }, (_, i) => send(agent, url, { method: 'POST', cookie, body: JSON.stringify(manyRatingsBody(i)) })));
     const acknowledged = answers.filter((a) => a.status === 201).map((a) => JSON.parse(a.body!).id as string);
     const limited = answers.filter((a) => a.status === 429);
     await app.stop();

@@ -9,6 +9,7 @@ import { allRatingsOf, api, signIn } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
+import { manyRatingsBody as rating } from '../bench/rating-bodies';
 
 /**
  * `npm run backup` copies a running embedded install: the app runs in its own process (as people run it) and
@@ -19,7 +20,6 @@ import { runBackup } from './backup-command';
 jest.setTimeout(120_000);
 
 const BACKUP_CLI = resolve(__dirname, '..', '..', 'dist', 'ops', 'backup-cli.js');
-const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
 let work: string;
 beforeAll(() => {

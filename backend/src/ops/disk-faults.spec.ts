@@ -5,10 +5,10 @@ import { AppProcess, startAppProcess } from '../bench/app-process';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { api, signIn } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
+import { manyRatingsBody as rating } from '../bench/rating-bodies';
 
 jest.setTimeout(90_000);
 
-const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
 async function storedRatingIds(dataDir: string): Promise<string[]> {
   const store = new SqliteEventStore(join(dataDir, 'events.sqlite'));

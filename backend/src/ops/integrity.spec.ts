@@ -5,10 +5,10 @@ import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
 import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
+import { manyRatingsBody as rating } from '../bench/rating-bodies';
 
 jest.setTimeout(90_000);
 
-const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
 function capture(env: NodeJS.ProcessEnv) {
   let out = '';

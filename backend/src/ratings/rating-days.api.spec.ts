@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addDays, dayOf, type RatingCalendarView, type RatingView } from '@joy/domain';
+import { addDays, dayOf, type RatingCalendarView, RATINGS_PER_DAY_MAX, type RatingView } from '@joy/domain';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 
 jest.setTimeout(60_000);
@@ -66,6 +66,22 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect(res.body.message).toMatch(message);
     expect(res.body.errors).toEqual([expect.objectContaining({ field: 'day' })]);
     expect(await head()).toBe(before);
+  });
+
+  it(`takes ${RATINGS_PER_DAY_MAX} ratings on one day, then 409 naming the day, storing nothing, until one is deleted`, async () => {
+    const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
+    const day = addDays(dayOf(new Date(), 'UTC')!, -10);
+    const saved: RatingView[] = [];
+    for (let i = 0; i < RATINGS_PER_DAY_MAX; i++) saved.push(await rate(cleo, { ...scores(1 + (i % 5)), day }));
+    const before = await head();
+    const refused = await as(cleo).post('/api/joy-ratings', { ...scores(3), day });
+    expect([refused.status, refused.body.code]).toEqual([409, 'rating.day_full']);
+    expect(refused.body.message).toBe(`${day} already has ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold. Delete one of them to add another.`);
+    expect(await head()).toBe(before);
+    // The day before takes ratings as ever; a deleted rating of the full day frees its place.
+    await rate(cleo, { ...scores(3), day: addDays(day, -1) });
+    expect((await as(cleo).delete(`/api/joy-ratings/${saved[0].id}`)).status).toBe(204);
+    expect((await rate(cleo, { ...scores(5), day })).day).toBe(day);
   });
 
   it('refuses a day on a correction (a rating keeps its day)', async () => {

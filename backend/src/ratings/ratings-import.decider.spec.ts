@@ -1,15 +1,16 @@
-import type { FactorScores } from '@joy/domain';
-import type { RatingSubmitted } from './ratings.decider';
+import { type FactorScores, RATINGS_PER_DAY_MAX } from '@joy/domain';
+import { expectRefusal } from '../testing/refusals';
+import type { RatingSubmitted, RatingWithdrawn } from './ratings.decider';
 import { type RatingToImport, ratingsImportDecider } from './ratings-import.decider';
 
-const given = (events: RatingSubmitted[]) => events.reduce(ratingsImportDecider.evolve, ratingsImportDecider.initialState);
+const given = (events: (RatingSubmitted | RatingWithdrawn)[]) => events.reduce((state, e) => ratingsImportDecider.evolve(state, e as RatingSubmitted), ratingsImportDecider.initialState);
 const scores = (n: number): FactorScores => ({ relationships: n, health: n, purpose: n, growth: 3, joy: 3 });
 const submitted = (ratingId: string, submittedAt: string, s: FactorScores): RatingSubmitted => ({
   type: 'RatingSubmitted',
   data: { ratingId, userId: 'ada', ...s, overallScore: (s.relationships + s.health + s.purpose + s.growth + s.joy) / 5, submittedAt, day: submittedAt.slice(0, 10) },
 });
 const toImport = (sourceId: string, createdAt: string, s: FactorScores, ratingId = `new-${sourceId}`): RatingToImport => ({ sourceId, ratingId, createdAt, scores: s });
-const decide = (ratings: RatingToImport[], history: RatingSubmitted[] = []) => ratingsImportDecider.decide({ userId: 'ada', ratings }, given(history));
+const decide = (ratings: RatingToImport[], history: (RatingSubmitted | RatingWithdrawn)[] = []) => ratingsImportDecider.decide({ userId: 'ada', ratings }, given(history));
 
 describe('ratings import decider', () => {
   it('adds each rating at its original time under its new id, with the overall score computed', () => {
@@ -60,6 +61,24 @@ describe('ratings import decider', () => {
     const first = decide(ratings);
     expect(first).toHaveLength(2);
     expect(decide(ratings, first)).toEqual([]);
+  });
+
+  it('refuses ratings that would fill a day past RATINGS_PER_DAY_MAX, counting the standing ones there (not the deleted)', () => {
+    const at = (i: number) => `2025-06-01T${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00.000Z`;
+    const history: (RatingSubmitted | RatingWithdrawn)[] = Array.from({ length: RATINGS_PER_DAY_MAX - 1 }, (_, i) => submitted(`h${i}`, at(i), scores(1)));
+    const withdrawal: RatingWithdrawn = {
+      type: 'RatingWithdrawn',
+      data: { ratingId: 'h0', userId: 'ada', submittedAt: at(0), day: '2025-06-01', withdrawnAt: '2025-06-02T08:00:00.000Z', latest: null },
+    };
+    const two = [toImport('f1', '2025-06-01T22:00:00.000Z', scores(2)), toImport('f2', '2025-06-01T23:00:00.000Z', scores(2))];
+    expectRefusal(() => decide(two, history), {
+      kind: 'conflict',
+      code: 'rating.day_full',
+      message: `2025-06-01 already has ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold. Delete one of them to add another.`,
+    });
+    // One of the day's withdrawn: both fit; another day takes any number.
+    expect(decide(two, [...history, withdrawal])).toHaveLength(2);
+    expect(decide([toImport('f3', '2025-06-02T07:00:00.000Z', scores(2))], history)).toHaveLength(1);
   });
 
   it('refuses a rating that was not checked (another entry point)', () => {

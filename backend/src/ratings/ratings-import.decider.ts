@@ -1,6 +1,7 @@
-import { dayOf, DEFAULT_TIME_ZONE, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore } from '@joy/domain';
+import { dayOf, DEFAULT_TIME_ZONE, DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore, RATINGS_PER_DAY_MAX } from '@joy/domain';
 import type { Decider } from '../event-store/decider';
-import type { RatingSubmitted } from './ratings.decider';
+import { dayOfStoredRating } from './rating-events';
+import { dayFullMessage, type RatingSubmitted, type RatingWithdrawn } from './ratings.decider';
 
 /*
  * Importing ratings from an export (POST /api/account/import, account/account-import.ts) into `ratings-<userId>`.
@@ -15,6 +16,9 @@ import type { RatingSubmitted } from './ratings.decider';
  *   - made at the same instant (to the millisecond) with the same five factors (the file is an export of an
  *     account that had imported this one's ratings, whose ids are derived ones).
  * Ratings repeated within the file count the same way.
+ *
+ * A day takes no more than RATINGS_PER_DAY_MAX standing ratings, imported ones included: a write that would pass
+ * that is refused whole (409 `rating.day_full`, naming the day), as a rating made here would be.
  */
 
 /** One rating of the file, checked (account-import.ts): its id there, its time, its five factors. */
@@ -45,6 +49,8 @@ export interface ImportRatings {
 interface Node {
   ratingId: string;
   key: string;
+  /** The day a submission rates; null for the withdrawal of `ratingId`. */
+  day: string | null;
   previous: Node | null;
 }
 export interface ImportState {
@@ -58,17 +64,29 @@ export function sameRatingKey(createdAt: string, scores: FactorScores): string {
 
 export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSubmitted> = {
   initialState: { last: null },
-  evolve(state, event) {
+  evolve(state, stored) {
+    // The stream's other events (corrections) change neither ids, times, factors kept for the key, nor days.
+    const event = stored as RatingSubmitted | RatingWithdrawn;
+    if (event.type === 'RatingWithdrawn') return { last: { ratingId: event.data.ratingId, key: '', day: null, previous: state.last } };
     if (event.type !== 'RatingSubmitted') return state;
     const d = event.data;
-    return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), previous: state.last } };
+    // Folded as stored (not upcast): an event from before days were kept counts on its UTC day.
+    return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), day: dayOfStoredRating(d), previous: state.last } };
   },
   decide({ userId, ratings, timeZone = DEFAULT_TIME_ZONE }, state) {
     const ids = new Set<string>();
     const keys = new Set<string>();
+    const withdrawn = new Set<string>();
+    /** Standing ratings per day (a withdrawal is met before the rating it withdraws). */
+    const perDay = new Map<string, number>();
     for (let node = state.last; node; node = node.previous) {
+      if (node.day === null) {
+        withdrawn.add(node.ratingId);
+        continue;
+      }
       ids.add(node.ratingId);
       keys.add(node.key);
+      if (!withdrawn.has(node.ratingId)) perDay.set(node.day, (perDay.get(node.day) ?? 0) + 1);
     }
     const events: RatingSubmitted[] = [];
     for (const r of ratings) {
@@ -79,6 +97,10 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
         throw new Error(`Rating ${r.sourceId} was not checked before the import`);
       }
       const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, r.scores[f]])) as FactorScores;
+      const day = r.day ?? dayOf(r.createdAt, timeZone)!;
+      const onDay = perDay.get(day) ?? 0;
+      if (onDay >= RATINGS_PER_DAY_MAX) throw new DomainError('rating.day_full', dayFullMessage(day));
+      perDay.set(day, onDay + 1);
       events.push({
         type: 'RatingSubmitted',
         data: {
@@ -87,7 +109,7 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
           ...factors,
           overallScore: overallScore(factors),
           submittedAt: new Date(r.createdAt).toISOString(),
-          day: r.day ?? dayOf(r.createdAt, timeZone)!,
+          day,
           ...(r.note ? { note: r.note } : {}),
         },
       });

@@ -1,6 +1,6 @@
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { manyRatingsBody as rating } from '../bench/rating-bodies';
 
-const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
 /**
  * One person sends 300 ratings at once (a stuck button, a script): every answer is 201 or 429 (never a 500 from

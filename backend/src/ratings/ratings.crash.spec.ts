@@ -3,8 +3,8 @@ import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { api, signIn } from '../testing/app-harness';
 import { AppProcess, startAppProcess } from '../bench/app-process';
 import { waitUntil } from '../testing/wait';
+import { manyRatingsBody as rating } from '../bench/rating-bodies';
 
-const rating = (i: number) => ({ relationships: 1 + (i % 5), health: 3, purpose: 4, growth: 2, joy: 5 });
 
 /**
  * Nothing acknowledged is ever lost: the app is killed (SIGKILL, no shutdown) while people are saving

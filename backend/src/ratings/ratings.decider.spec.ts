@@ -1,5 +1,5 @@
 import { expectRefusal } from '../testing/refusals';
-import { overallScore } from '@joy/domain';
+import { addDays, overallScore, RATINGS_PER_DAY_MAX } from '@joy/domain';
 import { KEYS_REMEMBERED, type RatingEvent, type RatingsCommand, type RatingsState, type RatingSubmitted, ratingsDecider, standingRating, standingRatings, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
@@ -9,6 +9,8 @@ const submit = (scores: Partial<SubmitRating['scores']>): SubmitRating => ({
   at,
   scores: { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, ...scores },
 });
+/** The i-th of many ratings' day: i days before `at`'s, cycling within the year (no day gets near its limit). */
+const dayBack = (i: number) => addDays('2026-11-20', -(i % 300));
 
 describe('ratings decider', () => {
   it('records a rating with the overall score as the mean to one decimal', () => {
@@ -59,7 +61,7 @@ describe('ratings decider', () => {
 
     it('remembers the keys of the latest ratings only', () => {
       let state = fold(first);
-      for (let i = 0; i < KEYS_REMEMBERED; i++) state = fold(ratingsDecider.decide({ ...submit({}), ratingId: `n${i}`, idempotencyKey: `n${i}` }, state), state);
+      for (let i = 0; i < KEYS_REMEMBERED; i++) state = fold(ratingsDecider.decide({ ...submit({}), ratingId: `n${i}`, idempotencyKey: `n${i}`, day: dayBack(i) }, state), state);
       expect(state.keyed).toHaveLength(KEYS_REMEMBERED);
       expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'late', idempotencyKey: 'k-1' }, state)).toHaveLength(1);
       expect(ratingsDecider.decide({ ...submit({}), ratingId: 'again', idempotencyKey: `n${KEYS_REMEMBERED - 1}` }, state)).toEqual([]);
@@ -146,12 +148,44 @@ describe('ratings decider', () => {
     let state = ratingsDecider.initialState;
     const events: RatingEvent[] = [];
     for (let i = 0; i < 10_000; i++) {
-      const [event] = ratingsDecider.decide({ ...submit({ joy: 1 + (i % 5) }), ratingId: `n${i}` }, state);
+      const [event] = ratingsDecider.decide({ ...submit({ joy: 1 + (i % 5) }), ratingId: `n${i}`, day: dayBack(i) }, state);
       events.push(event);
       state = ratingsDecider.evolve(state, event);
     }
     expect(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'n0', userId: 'u1', at }, state)[0].data).toMatchObject({ ratingId: 'n0', latest: { ratingId: 'n9999' } });
     expect(standingRatings(events.map((e) => ({ type: e.type, data: e.data })))).toHaveLength(10_000);
+  });
+
+  describe('a day holds at most RATINGS_PER_DAY_MAX ratings', () => {
+    const full = () => {
+      let state = ratingsDecider.initialState;
+      for (let i = 0; i < RATINGS_PER_DAY_MAX; i++) {
+        const [event] = ratingsDecider.decide({ ...submit({}), ratingId: `d${i}`, idempotencyKey: `k${i}` }, state);
+        state = ratingsDecider.evolve(state, event);
+      }
+      return state;
+    };
+
+    it('refuses one more rating of that day, naming the day, and takes other days and retried saves as before', () => {
+      const state = full();
+      expectRefusal(() => ratingsDecider.decide({ ...submit({}), ratingId: 'one-more' }, state), {
+        kind: 'conflict',
+        code: 'rating.day_full',
+        message: `2026-11-20 already has ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold. Delete one of them to add another.`,
+      });
+      expect(ratingsDecider.decide({ ...submit({}), ratingId: 'day-before', day: '2026-11-19' }, state)).toHaveLength(1);
+      // The answer a retried save gets (its key saved the day's last rating) is the rating, not a refusal.
+      expect(ratingsDecider.decide({ ...submit({}), ratingId: 'retry', idempotencyKey: `k${RATINGS_PER_DAY_MAX - 1}` }, state)).toEqual([]);
+    });
+
+    it('takes a rating again once one of the day is deleted (a deleted rating frees its place)', () => {
+      let state = full();
+      const [withdrawal] = ratingsDecider.decide({ kind: 'withdraw', ratingId: 'd7', userId: 'u1', at }, state);
+      state = ratingsDecider.evolve(state, withdrawal);
+      const [event] = ratingsDecider.decide({ ...submit({}), ratingId: 'in-its-place' }, state);
+      expect(event.data).toMatchObject({ ratingId: 'in-its-place', day: '2026-11-20' });
+      expect(() => ratingsDecider.decide({ ...submit({}), ratingId: 'and-one-more' }, ratingsDecider.evolve(state, event))).toThrow(/already has/);
+    });
   });
 
   it('lists the standing ratings oldest first, as last corrected, without the withdrawn ones (the export)', () => {

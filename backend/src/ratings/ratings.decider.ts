@@ -9,6 +9,7 @@ import {
   normalizeNote,
   overallScore,
   rateableDayProblem,
+  RATINGS_PER_DAY_MAX,
   type RatingView,
 } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
@@ -168,6 +169,23 @@ export function standingRatings(events: Iterable<{ type: string; data: object }>
   return [...ratings.values()];
 }
 
+/** Why a day takes no more ratings (409 `rating.day_full`): a rating made here or imported. */
+export const dayFullMessage = (day: string) =>
+  `${day} already has ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold. Delete one of them to add another.`;
+
+/** How many of the stream's ratings that stand (not withdrawn) rate `day`: one walk of the history. */
+function standingRatingsOn(state: RatingsState, day: string): number {
+  const withdrawn = new Set<string>();
+  let count = 0;
+  for (let node = state.history; node; node = node.older) {
+    const { event } = node;
+    // A withdrawal is newer than the rating it withdraws: met first on the way from the newest.
+    if (event.type === 'RatingWithdrawn') withdrawn.add(event.data.ratingId);
+    else if (event.type === 'RatingSubmitted' && event.data.day === day && !withdrawn.has(event.data.ratingId)) count++;
+  }
+  return count;
+}
+
 /** The same 404 for a rating that never existed, another person's and a withdrawn one. */
 function standing(state: RatingsState, ratingId: string): RatingFacts {
   const rating = standingRating(state, ratingId);
@@ -217,6 +235,7 @@ function decideSubmit({ ratingId, userId, scores, at, timeZone, idempotencyKey, 
     if (same) return [];
     if (saved) throw new DomainError('rating.idempotency_key_reused', 'This Idempotency-Key already saved a different rating; send a new key for a new rating');
   }
+  if (standingRatingsOn(state, day) >= RATINGS_PER_DAY_MAX) throw new DomainError('rating.day_full', dayFullMessage(day));
   return [
     {
       type: 'RatingSubmitted',

@@ -80,6 +80,13 @@ describe('Account page: importing ratings', () => {
     expect(screen.getByText(message)).toBeInTheDocument();
   });
 
+  it('shows the server’s words naming the day when a day of the file is full', async () => {
+    const message = '2025-06-01 already has 100 ratings, the most one day can hold. Delete one of them to add another.';
+    renderAccount({ 'POST /api/account/import': { status: 409, body: { statusCode: 409, code: 'rating.day_full', message } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+  });
+
   it('sends nothing for a file that is not JSON, and says which file to choose', async () => {
     const fetchMock = renderAccount({});
     await choose('section,id,date\r\nrating,r1,2026-11-19', 'joy-export.csv');

@@ -74,14 +74,14 @@ export function readFileText(file: Blob): Promise<string> {
   });
 }
 
-/** What to tell about a failed import: the server's words for a refused file (they name the field), else a retry. */
+/** What to tell about a failed import: the server's words for a refused file (they name the field or the full day), else a retry. */
 export function importErrorText(error: unknown): string {
   if (error instanceof SyntaxError) return IMPORT_MESSAGES.notJson;
   if (error instanceof Error && (Object.values(IMPORT_MESSAGES) as string[]).includes(error.message)) return error.message;
   const { code, message } = parseApiError(error);
   if (code === 'request.too_large') return IMPORT_MESSAGES.tooLarge;
   if (code === 'request.malformed_json') return IMPORT_MESSAGES.notJson;
-  if (code === 'request.invalid' && message) return message;
+  if ((code === 'request.invalid' || code === 'rating.day_full') && message) return message;
   return IMPORT_MESSAGES.failed;
 }
 

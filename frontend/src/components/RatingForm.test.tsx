@@ -92,6 +92,15 @@ describe('RatingForm', () => {
     expect(notifier.success).not.toHaveBeenCalled();
   });
 
+  it("tells which day is full when the day holds the most ratings it can (not 'try again')", async () => {
+    const message = '2026-11-20 already has 100 ratings, the most one day can hold. Delete one of them to add another.';
+    installFakeServer({ 'POST /api/joy-ratings': { status: 409, body: { statusCode: 409, code: 'rating.day_full', message } } });
+    renderForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'This day is full', description: message })));
+    expect(notifier.error).not.toHaveBeenCalledWith(expect.objectContaining({ description: 'Failed to save rating. Please try again.' }));
+  });
+
   it('saves once however fast Save is clicked, with an Idempotency-Key kept for a retry and renewed for new scores', async () => {
     const saved = { id: 'r1', createdAt: new Date().toISOString(), overallScore: 3, relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
     let answers = [{ status: 503, body: { statusCode: 503, code: 'store.unavailable', message: 'Saving is unavailable right now' } }, { status: 201, body: saved }];

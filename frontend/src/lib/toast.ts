@@ -1,3 +1,4 @@
+import { RATINGS_PER_DAY_MAX } from '@joy/domain';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 
 /**
@@ -43,6 +44,7 @@ export const TOASTS = {
   unauthorized: { title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive' },
   ratingSaved: { title: 'Rating Saved!', description: 'Your joy factors have been updated successfully.', variant: 'success' },
   ratingFailed: { title: 'Error', description: 'Failed to save rating. Please try again.', variant: 'destructive' },
+  dayFull: { title: 'This day is full', description: `A day holds at most ${RATINGS_PER_DAY_MAX} ratings.`, variant: 'destructive' },
   ratingUpdated: { title: 'Rating Updated', description: 'Your rating now has the new scores everywhere.', variant: 'success' },
   ratingDeleted: { title: 'Rating Deleted', description: 'It no longer counts in your scores, charts or groups.', variant: 'success' },
   ratingDeleteFailed: { title: 'Error', description: 'Failed to delete the rating. Please try again.', variant: 'destructive' },

@@ -8,6 +8,12 @@ import { addDays, dayNumber } from './time';
 
 /** How far back a missed day can still be rated (today minus this many days is the earliest). */
 export const RATEABLE_DAYS_BACK = 365;
+/**
+ * The most ratings one day can hold (standing ones: a deleted rating frees its place). Far more than anyone rates
+ * in a day ("several a day", PRODUCT.md); it bounds what a script can pile onto one day, whose summary document
+ * keeps each rating's values and is written again at every rating of that day (docs/decisions.md).
+ */
+export const RATINGS_PER_DAY_MAX = 100;
 /** A rating's note: at most this many characters after trimming. */
 export const NOTE_MAX = 1000;
 
