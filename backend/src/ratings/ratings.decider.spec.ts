@@ -179,12 +179,16 @@ describe('ratings decider', () => {
     });
 
     it('takes a rating again once one of the day is deleted (a deleted rating frees its place)', () => {
-      let state = full();
-      const [withdrawal] = ratingsDecider.decide({ kind: 'withdraw', ratingId: 'd7', userId: 'u1', at }, state);
-      state = ratingsDecider.evolve(state, withdrawal);
+      const fullDay = full();
+      expect(() => ratingsDecider.decide({ ...submit({}), ratingId: 'one-more' }, fullDay)).toThrow(/already has/);
+      const [withdrawal] = ratingsDecider.decide({ kind: 'withdraw', ratingId: 'd7', userId: 'u1', at }, fullDay);
+      const state = ratingsDecider.evolve(fullDay, withdrawal);
       const [event] = ratingsDecider.decide({ ...submit({}), ratingId: 'in-its-place' }, state);
       expect(event.data).toMatchObject({ ratingId: 'in-its-place', day: '2026-11-20' });
       expect(() => ratingsDecider.decide({ ...submit({}), ratingId: 'and-one-more' }, ratingsDecider.evolve(state, event))).toThrow(/already has/);
+      // The counts were carried forward from the full day's; asked about that state again, it is still full.
+      expect(() => ratingsDecider.decide({ ...submit({}), ratingId: 'one-more' }, fullDay)).toThrow(/already has/);
+      expect(ratingsDecider.decide({ ...submit({}), ratingId: 'in-its-place-again' }, state)).toHaveLength(1);
     });
   });
 

@@ -173,17 +173,43 @@ export function standingRatings(events: Iterable<{ type: string; data: object }>
 export const dayFullMessage = (day: string) =>
   `${day} already has ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold. Delete one of them to add another.`;
 
-/** How many of the stream's ratings that stand (not withdrawn) rate `day`: one walk of the history. */
+/** How many of the stream's ratings that stand (not withdrawn) rate `day`. */
 function standingRatingsOn(state: RatingsState, day: string): number {
-  const withdrawn = new Set<string>();
-  let count = 0;
-  for (let node = state.history; node; node = node.older) {
-    const { event } = node;
-    // A withdrawal is newer than the rating it withdraws: met first on the way from the newest.
-    if (event.type === 'RatingWithdrawn') withdrawn.add(event.data.ratingId);
-    else if (event.type === 'RatingSubmitted' && event.data.day === day && !withdrawn.has(event.data.ratingId)) count++;
+  return state.history ? (dayCountsAt(state.history).get(day) ?? 0) : 0;
+}
+
+/**
+ * Standing ratings per day at a point of the history, kept for the newest point asked about and moved forward by
+ * the events since (a save asks at the head its own last save left, one event on): a walk of the whole history at
+ * every save was a tenth of the writes' time for a person with 4,000 ratings. Identity-keyed, like the folded state
+ * it describes; a point asked about again after it was moved on is walked again.
+ */
+const dayCounts = new WeakMap<RatingHistory, Map<string, number>>();
+
+function dayCountsAt(history: RatingHistory): Map<string, number> {
+  const known = dayCounts.get(history);
+  if (known) return known;
+  const before = history.older && dayCounts.get(history.older);
+  const { event } = history;
+  let counts: Map<string, number>;
+  // A withdrawal from before days were kept does not say its rating's day: walked.
+  if (before && (event.type !== 'RatingWithdrawn' || event.data.day !== undefined)) {
+    dayCounts.delete(history.older!);
+    counts = before;
+    const change = event.type === 'RatingSubmitted' ? 1 : event.type === 'RatingWithdrawn' ? -1 : 0;
+    if (change !== 0) counts.set(event.data.day!, (counts.get(event.data.day!) ?? 0) + change);
+  } else {
+    counts = new Map();
+    const withdrawn = new Set<string>();
+    for (let node: RatingHistory | null = history; node; node = node.older) {
+      const e = node.event;
+      // A withdrawal is newer than the rating it withdraws: met first on the way from the newest.
+      if (e.type === 'RatingWithdrawn') withdrawn.add(e.data.ratingId);
+      else if (e.type === 'RatingSubmitted' && !withdrawn.has(e.data.ratingId)) counts.set(e.data.day, (counts.get(e.data.day) ?? 0) + 1);
+    }
   }
-  return count;
+  dayCounts.set(history, counts);
+  return counts;
 }
 
 /** The same 404 for a rating that never existed, another person's and a withdrawn one. */
