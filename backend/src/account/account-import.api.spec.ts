@@ -25,6 +25,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
   let ada: string; // on this install: a year of ratings
   let bob: string; // on this install: imports ada's file into a second account
   let cy: string; // on this install: the refusals and the edge cases
+  let dee: string; // on this install: a file that fills a day
   let ada2: string; // ada on the other install
   let adaFile: ExportFile;
   const as = (cookie?: string, on: TestApp = app) => api(on.baseUrl, cookie);
@@ -47,6 +48,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     ada = await signIn(app.baseUrl, 'ada@import.example', 'Ada');
     bob = await signIn(app.baseUrl, 'bob@import.example', 'Bob');
     cy = await signIn(app.baseUrl, 'cy@import.example', 'Cy');
+    dee = await signIn(app.baseUrl, 'dee@import.example', 'Dee');
     ada2 = await signIn(other.baseUrl, 'ada@elsewhere.example', 'Ada');
     // A year of ratings, as the app stores them (seeded straight into the store: a year of requests would be slow).
     const adaId = (await as(ada).get('/api/auth/user')).body.id as string;
@@ -177,6 +179,25 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     expect(res.body.errors[0]).toEqual({ field, message });
     expect(await head()).toBe(before);
     expect(await ratingsOf(cy)).toHaveLength(count);
+  });
+
+  it('refuses a file that would fill a day past 100 ratings with 409 naming the day, adding nothing (also beyond its first 500)', async () => {
+    const before = await head();
+    const ratingOn = (i: number, at: number) => ({ ...valid(i), id: `d-${i}`, createdAt: new Date(at).toISOString() });
+    // 520 ratings a day apart, then 101 on 2025-06-01 (past the first write of 500).
+    const file = {
+      formatVersion: 1,
+      ratings: [
+        ...Array.from({ length: 520 }, (_, i) => ratingOn(i, Date.UTC(2023, 0, 1 + i, 9))),
+        ...Array.from({ length: 101 }, (_, i) => ratingOn(520 + i, Date.UTC(2025, 5, 1, 6, i))),
+      ],
+    };
+    const res = await importInto(dee, file);
+    expect([res.status, res.body.code]).toEqual([409, 'rating.day_full']);
+    expect(res.body.message).toMatch(/^2025-06-01 already has 100 ratings/);
+    expect(await head()).toBe(before);
+    // One fewer on that day: all of them.
+    expect((await importInto(dee, { ...file, ratings: file.ratings.slice(0, -1) })).body).toEqual({ imported: 620, skipped: 0 });
   });
 
   it('names every broken field of the file at once (up to 20)', async () => {

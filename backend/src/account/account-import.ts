@@ -23,6 +23,7 @@ import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-
 import { encodeRatingEvent } from '../ratings/rating-events';
 import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
 import { type RatingToImport, ratingsImportDecider } from '../ratings/ratings-import.decider';
+import type { RatingSubmitted } from '../ratings/ratings.decider';
 
 /*
  * POST /api/account/import: the ratings of an export (GET /api/account/export?format=json, docs/account-export.md)
@@ -142,6 +143,11 @@ export class AccountImport {
     const correlationId = randomUUID();
     // Notes are stored encrypted with the person's key, as a note written here is.
     const [timeZone, key] = await Promise.all([this.timeZoneOf(userId), this.keys.keyFor(userId)]);
+    // The whole file decided once on the stream as it is: a day it would fill past RATINGS_PER_DAY_MAX is refused
+    // before anything is stored, not at the write of 500 that reaches it (each write decides again, for a race).
+    const stream = await this.store.readStream(`ratings-${userId}`);
+    const state = stream.reduce((folded, event) => ratingsImportDecider.evolve(folded, event as unknown as RatingSubmitted), ratingsImportDecider.initialState);
+    ratingsImportDecider.decide({ userId, ratings, timeZone }, state);
     let imported = 0;
     let lastPosition: number | null = null;
     for (let i = 0; i < ratings.length; i += IMPORT_CHUNK) {
