@@ -15,7 +15,7 @@ import {
 } from '@joy/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { decideAndAppend } from '../event-store/decider';
+import { decideAndAppend, foldStream } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { nameProblem } from '../names/name-rule';
@@ -23,7 +23,6 @@ import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-
 import { encodeRatingEvent } from '../ratings/rating-events';
 import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
 import { type RatingToImport, ratingsImportDecider } from '../ratings/ratings-import.decider';
-import type { RatingSubmitted } from '../ratings/ratings.decider';
 
 /*
  * POST /api/account/import: the ratings of an export (GET /api/account/export?format=json, docs/account-export.md)
@@ -143,10 +142,10 @@ export class AccountImport {
     const correlationId = randomUUID();
     // Notes are stored encrypted with the person's key, as a note written here is.
     const [timeZone, key] = await Promise.all([this.timeZoneOf(userId), this.keys.keyFor(userId)]);
-    // The whole file decided once on the stream as it is: a day it would fill past RATINGS_PER_DAY_MAX is refused
-    // before anything is stored, not at the write of 500 that reaches it (each write decides again, for a race).
-    const stream = await this.store.readStream(`ratings-${userId}`);
-    const state = stream.reduce((folded, event) => ratingsImportDecider.evolve(folded, event as unknown as RatingSubmitted), ratingsImportDecider.initialState);
+    // The whole file decided once on the stream as it is (the state the first write then starts from): a day it
+    // would fill past RATINGS_PER_DAY_MAX is refused before anything is stored, not at the write of 500 that reaches
+    // it (each write decides again, for a race).
+    const { state } = await foldStream(this.store, `ratings-${userId}`, ratingsImportDecider);
     ratingsImportDecider.decide({ userId, ratings, timeZone }, state);
     let imported = 0;
     let lastPosition: number | null = null;

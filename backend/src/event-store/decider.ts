@@ -54,7 +54,7 @@ export interface CommandResult<E, S = unknown> {
 }
 
 /** The folded state of a stream at a version, so the next command reads only what came after it. */
-interface Folded<S> {
+export interface Folded<S> {
   version: number;
   state: S;
 }
@@ -153,7 +153,32 @@ async function attemptOnce<S, C, E extends DomainEvent>(
   ctx: CommandContext,
   options: CommandOptions<E>,
 ): Promise<CommandResult<E, S>> {
-  const upcast = options.upcast ?? ((e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E);
+  const { version, state } = await foldStream(store, streamId, decider, options.upcast);
+  const events = decider.decide(command, state);
+  if (events.length === 0) return { events, append: null, state };
+  const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
+  const append = await store.appendToStream(
+    streamId,
+    events.map((e, i) => {
+      const stored = options.encode?.(e) ?? { data: e.data as Record<string, unknown>, schemaVersion: 1 };
+      return { type: e.type, data: stored.data, metadata: metadataFor(ctx, ids[i], stored.schemaVersion) };
+    }),
+    { expectedVersion: version },
+  );
+  remember(cacheFor<S>(store, decider), streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
+  return { events, append, state };
+}
+
+/**
+ * A stream folded by a decider as it is now, from the state cached for it (only the events since are read); the
+ * state a command would be decided on, for a caller that checks a whole request before its first write.
+ */
+export async function foldStream<S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<S, unknown, E>, 'initialState' | 'evolve'>,
+  upcast: (e: RecordedEvent) => E = (e) => ({ type: e.type, data: e.data }) as unknown as E,
+): Promise<Folded<S>> {
   const cache = cacheFor<S>(store, decider);
   let folded = cache.get(streamId) ?? { version: 0, state: decider.initialState };
   let newer = await store.readStream(streamId, { afterVersion: folded.version });
@@ -167,19 +192,7 @@ async function attemptOnce<S, C, E extends DomainEvent>(
   const version = newer.length > 0 ? newer[newer.length - 1].streamVersion : folded.version;
   const state = newer.map(upcast).reduce(decider.evolve, folded.state);
   remember(cache, streamId, { version, state });
-  const events = decider.decide(command, state);
-  if (events.length === 0) return { events, append: null, state };
-  const ids = options.eventIds?.(events, version) ?? events.map(() => randomUUID());
-  const append = await store.appendToStream(
-    streamId,
-    events.map((e, i) => {
-      const stored = options.encode?.(e) ?? { data: e.data as Record<string, unknown>, schemaVersion: 1 };
-      return { type: e.type, data: stored.data, metadata: metadataFor(ctx, ids[i], stored.schemaVersion) };
-    }),
-    { expectedVersion: version },
-  );
-  remember(cache, streamId, { version: append.nextVersion, state: events.reduce(decider.evolve, state) });
-  return { events, append, state };
+  return { version, state };
 }
 
 function remember<S>(cache: Map<string, Folded<S>>, streamId: string, folded: Folded<S>): void {
