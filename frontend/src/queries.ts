@@ -94,7 +94,7 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       const { code, message } = parseApiError(error);
-      toast(code === 'rating.day_full' && message ? { ...TOASTS.dayFull, description: message } : TOASTS.ratingFailed);
+      toast(code === 'rating.day_full' ? { ...TOASTS.dayFull, ...(message ? { description: message } : {}) } : TOASTS.ratingFailed);
     },
   });
 }
