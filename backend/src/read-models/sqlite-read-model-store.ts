@@ -4,7 +4,7 @@ import { adoptFrozen, frozenDoc, keysOf, matches, ordered, type SyncDocs, valueA
 import type { BulkEntry, FindOptions, Query, ReadModelStore, StoredDoc } from './read-model-store.port';
 import { BULK_CACHE_KIB, CACHE_KIB, candidateRows, foldLog, openReadModelFile, type ReadModelStatements } from './sqlite-read-model-file';
 import { applyCommit, commitRowsOf, WriterThread } from './sqlite-commit';
-import { ABSENT, cacheCommitted, DocCache, documentOfRow, type Entry, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
+import { ABSENT, cacheCommitted, DocCache, documentOfRow, type Entry, FIND_KEPT_DOCS, IdFilter, indexKeys, isPlainData, type Pending, type State, storedJson } from './sqlite-rows';
 
 export interface SqliteReadModelOptions {
   /** How long writes wait to be committed together (ms): documents and checkpoints go in one transaction. */
@@ -157,9 +157,9 @@ export class SqliteReadModelStore implements ReadModelStore, SyncDocs {
     const fields = Object.keys(query);
     const rows = candidateRows(this.stmt, this.indexes.get(c) ?? [], c, query);
     const results: StoredDoc[] = [];
-    for (const row of rows) {
-      if (unwritten?.has(row.id)) continue;
-      const doc = documentOfRow(this.cache, c, row);
+    for (let i = 0, row = rows.next(); !row.done; row = rows.next(), i++) {
+      if (unwritten?.has(row.value.id)) continue;
+      const doc = documentOfRow(this.cache, c, row.value, i < FIND_KEPT_DOCS);
       if (fields.every((field) => matches(valueAt(doc, field), query[field]))) results.push(doc);
     }
     for (const id of unwritten?.keys() ?? []) {

@@ -142,13 +142,19 @@ export function cacheCommitted(cache: DocCache<State>, writes: Map<number, Map<s
 }
 
 /**
- * A committed row's document, parsed and frozen once: the read cache's when it holds that very version (a page of
- * the rating list reads the same rows again and again), else parsed and kept there.
+ * Rows of one query kept in the read cache: a page of the rating list (a chunk or two of at most 500 ratings) is, a
+ * scan of a whole collection is not (it would empty the cache of everything else, which starts over when full).
  */
-export function documentOfRow(cache: DocCache<State>, c: number, row: StoredRow): StoredDoc {
+export const FIND_KEPT_DOCS = 1_000;
+
+/**
+ * A committed row's document, parsed and frozen once: the read cache's when it holds that very version (a page of
+ * the rating list reads the same rows again and again), else parsed, and kept there when `keep`.
+ */
+export function documentOfRow(cache: DocCache<State>, c: number, row: StoredRow, keep: boolean): StoredDoc {
   const cached = cache.get(c, row.id);
   if (cached !== undefined && cached !== ABSENT && cached.position === row.position && cached.doc) return cached.doc;
   const doc = adoptFrozen(JSON.parse(row.doc) as StoredDoc);
-  cache.set(c, row.id, { doc, position: row.position });
+  if (keep) cache.set(c, row.id, { doc, position: row.position });
   return doc;
 }
