@@ -1,7 +1,8 @@
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
 import { metadataFor } from '../event-store/decider';
-import type { EventToAppend } from '../event-store/event-store.port';
+import { type EventToAppend, EventStoreUnavailableError } from '../event-store/event-store.port';
 import { allRatingsOf, api, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import { waitUntil } from '../testing/wait';
 import { IMPORT_MESSAGES, MAX_IMPORT_RATINGS } from './account-import';
 
 jest.setTimeout(120_000);
@@ -26,6 +27,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
   let bob: string; // on this install: imports ada's file into a second account
   let cy: string; // on this install: the refusals and the edge cases
   let dee: string; // on this install: a file that fills a day
+  let eve: string; // on this install: an import the store fails part way
   let ada2: string; // ada on the other install
   let adaFile: ExportFile;
   const as = (cookie?: string, on: TestApp = app) => api(on.baseUrl, cookie);
@@ -49,6 +51,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     bob = await signIn(app.baseUrl, 'bob@import.example', 'Bob');
     cy = await signIn(app.baseUrl, 'cy@import.example', 'Cy');
     dee = await signIn(app.baseUrl, 'dee@import.example', 'Dee');
+    eve = await signIn(app.baseUrl, 'eve@import.example', 'Eve');
     ada2 = await signIn(other.baseUrl, 'ada@elsewhere.example', 'Ada');
     // A year of ratings, as the app stores them (seeded straight into the store: a year of requests would be slow).
     const adaId = (await as(ada).get('/api/auth/user')).body.id as string;
@@ -198,6 +201,30 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     expect(await head()).toBe(before);
     // One fewer on that day: all of them.
     expect((await importInto(dee, { ...file, ratings: file.ratings.slice(0, -1) })).body).toEqual({ imported: 620, skipped: 0 });
+  });
+
+  it('says how many ratings it stored when the store fails between two writes, and the same file then adds the rest', async () => {
+    const eveId = (await as(eve).get('/api/auth/user')).body.id as string;
+    const file = { formatVersion: 1, ratings: Array.from({ length: 620 }, (_, i) => ({ ...valid(i), id: `e-${i}`, createdAt: new Date(Date.UTC(2023, 0, 1 + i, 9)).toISOString() })) };
+    const store = app.running.infra.store;
+    const append = store.appendToStream.bind(store);
+    let writes = 0;
+    const failing = jest.spyOn(store, 'appendToStream').mockImplementation((stream, events, options) => {
+      if (stream === `ratings-${eveId}` && ++writes === 2) return Promise.reject(new EventStoreUnavailableError('events.sqlite: the disk is full'));
+      return append(stream, events, options);
+    });
+    try {
+      const res = await importInto(eve, file);
+      expect([res.status, res.body.code]).toEqual([503, 'account.import_incomplete']);
+      expect(res.body.message).toBe(IMPORT_MESSAGES.incomplete(500));
+      expect(res.body.message).toMatch(/^The import stopped part way: 500 ratings were imported before it stopped\. Import the same file again/);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      failing.mockRestore();
+    }
+    await waitUntil(async () => (await ratingsOf(eve)).length === 500);
+    expect((await importInto(eve, file)).body).toEqual({ imported: 120, skipped: 500 });
+    expect(await ratingsOf(eve)).toHaveLength(620);
   });
 
   it('names every broken field of the file at once (up to 20)', async () => {

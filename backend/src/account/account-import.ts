@@ -13,7 +13,7 @@ import {
   overallScore,
   RATEABLE_DAYS_BACK,
 } from '@joy/domain';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { decideAndAppend, foldStream } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -51,6 +51,8 @@ const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', 'day', 'note',
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 export const IMPORT_MESSAGES = {
+  incomplete: (imported: number) =>
+    `The import stopped part way: ${imported} ${imported === 1 ? 'rating was' : 'ratings were'} imported before it stopped. Import the same file again to add the rest; nothing is added twice.`,
   notAnExport: 'The file is not a Joy export: expected the JSON file of "Download JSON" (GET /api/account/export?format=json).',
   formatVersion: `formatVersion must be ${IMPORT_FORMAT_VERSION} (a JSON export of Joy)`,
   ratings: 'ratings must be a list',
@@ -124,6 +126,8 @@ export function importedRatingId(userId: string, sourceId: string): string {
 
 @Injectable()
 export class AccountImport {
+  private readonly logger = new Logger('AccountImport');
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
@@ -134,8 +138,8 @@ export class AccountImport {
   /**
    * Checks the whole file, then appends the ratings not here yet, IMPORT_CHUNK per write (each write decided on the
    * stream as it is then, so a repeat in a later chunk or a concurrent import is still skipped). Answers once the
-   * person's lists show them. A failure between two writes leaves the earlier chunks stored: importing the file
-   * again adds the rest (and nothing twice).
+   * person's lists show them. A failure between two writes leaves the earlier chunks stored: the answer (503
+   * `account.import_incomplete`) says how many, and importing the file again adds the rest (and nothing twice).
    */
   async import(userId: string, body: unknown, now = new Date()): Promise<ImportResultView> {
     const ratings = ratingsOfExport(body, now).map((r) => ({ ...r, ratingId: importedRatingId(userId, r.sourceId) }));
@@ -150,17 +154,25 @@ export class AccountImport {
     let imported = 0;
     let lastPosition: number | null = null;
     for (let i = 0; i < ratings.length; i += IMPORT_CHUNK) {
-      const { events, append } = await decideAndAppend(
-        this.store,
-        `ratings-${userId}`,
-        ratingsImportDecider,
-        { userId, ratings: ratings.slice(i, i + IMPORT_CHUNK), timeZone },
-        { actorUserId: userId, correlationId, now },
-        // The rating's own id as the event id (as a rating saved through the API has): a retried write is idempotent.
-        { eventIds: (evs) => evs.map((e) => e.data.ratingId), encode: (e) => encodeRatingEvent(e, key) },
-      );
-      imported += events.length;
-      if (append) lastPosition = append.position;
+      try {
+        const { events, append } = await decideAndAppend(
+          this.store,
+          `ratings-${userId}`,
+          ratingsImportDecider,
+          { userId, ratings: ratings.slice(i, i + IMPORT_CHUNK), timeZone },
+          { actorUserId: userId, correlationId, now },
+          // The rating's own id as the event id (as a rating saved through the API has): a retried write is idempotent.
+          { eventIds: (evs) => evs.map((e) => e.data.ratingId), encode: (e) => encodeRatingEvent(e, key) },
+        );
+        imported += events.length;
+        if (append) lastPosition = append.position;
+      } catch (error) {
+        // Before the first stored rating the error says what it is (a 503 "nothing was saved" is then true); after
+        // it, the person must hear that part of the file is stored and how to add the rest.
+        if (imported === 0) throw error;
+        this.logger.warn(`An import stopped after ${imported} of ${ratings.length} ratings: ${error instanceof Error ? error.message : String(error)}`);
+        throw new DomainError('account.import_incomplete', IMPORT_MESSAGES.incomplete(imported));
+      }
     }
     if (lastPosition !== null) await this.readYourWrites.waitFor(lastPosition, { eventTypes: ['RatingSubmitted'] });
     return { imported, skipped: ratings.length - imported };

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Typography, Upload } from 'antd';
-import { importErrorText, importResultText, useImportRatings } from './api';
+import { importFailureOf, importResultText, useImportRatings } from './api';
 
 /**
  * "Import ratings": a JSON export of this or another Joy install, chosen with a file picker and read in the
@@ -8,6 +8,7 @@ import { importErrorText, importResultText, useImportRatings } from './api';
  */
 export function ImportRatingsCard() {
   const importRatings = useImportRatings();
+  const failure = importRatings.isError ? importFailureOf(importRatings.error) : null;
   return (
     <Card title={<h2 className="card-title">Import ratings</h2>}>
       <Typography.Paragraph className="account-data__text">
@@ -33,7 +34,7 @@ export function ImportRatingsCard() {
       </div>
       <div aria-live="polite" className="account-import__result">
         {importRatings.isSuccess && <Alert type="success" showIcon title={importResultText(importRatings.data)} />}
-        {importRatings.isError && <Alert type="error" showIcon title="Nothing was imported" description={importErrorText(importRatings.error)} />}
+        {failure && <Alert type="error" showIcon title={failure.title} description={failure.text} />}
       </div>
     </Card>
   );

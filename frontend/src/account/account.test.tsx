@@ -7,7 +7,7 @@ import { browser } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import AccountPage from '../pages/Account';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
-import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, IMPORT_MESSAGES, importResultText, isConfirmation } from './api';
+import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation } from './api';
 
 jest.setTimeout(30_000);
 
@@ -76,7 +76,7 @@ describe('Account page: importing ratings', () => {
     const message = 'ratings[3].health must be a whole number from 1 to 5';
     renderAccount({ 'POST /api/account/import': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'ratings[3].health', message }] } } });
     await choose(JSON.stringify(exportFile));
-    expect(await screen.findByText('Nothing was imported')).toBeInTheDocument();
+    expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
     expect(screen.getByText(message)).toBeInTheDocument();
   });
 
@@ -85,6 +85,23 @@ describe('Account page: importing ratings', () => {
     renderAccount({ 'POST /api/account/import': { status: 409, body: { statusCode: 409, code: 'rating.day_full', message } } });
     await choose(JSON.stringify(exportFile));
     expect(await screen.findByText(message)).toBeInTheDocument();
+  });
+
+  it('says part of the file was imported, and how much, when the server stopped between two writes', async () => {
+    const message = 'The import stopped part way: 500 ratings were imported before it stopped. Import the same file again to add the rest; nothing is added twice.';
+    renderAccount({ 'POST /api/account/import': { status: 503, body: { statusCode: 503, code: 'account.import_incomplete', message } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText(IMPORT_TITLES.part)).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
+  });
+
+  it('never says nothing was imported when the server failed without saying what it stored', async () => {
+    renderAccount({ 'POST /api/account/import': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText(IMPORT_TITLES.unknown)).toBeInTheDocument();
+    expect(screen.getByText(IMPORT_MESSAGES.failed)).toBeInTheDocument();
+    expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
   });
 
   it('sends nothing for a file that is not JSON, and says which file to choose', async () => {

@@ -61,8 +61,18 @@ export const IMPORT_MESSAGES = {
   notJson: 'This file is not a Joy export: choose the JSON file that "Download JSON" saved.',
   tooLarge: 'This file is larger than 5 MB, more than an export of ratings holds.',
   unreadable: 'The file could not be read. Please try again.',
-  failed: 'The import failed. Please try again.',
+  failed: 'Part of the file may have been imported. Please try again: a rating imported before is skipped, so nothing is added twice.',
 } as const;
+
+/** The titles of a failed import: what is stored after it. */
+export const IMPORT_TITLES = {
+  nothing: 'Nothing was imported',
+  part: 'Part of the file was imported',
+  unknown: 'The import did not finish',
+} as const;
+
+/** Codes of answers given before anything of the file was stored, with words for people. */
+const REFUSED_BEFORE_STORING = new Set(['request.invalid', 'rating.day_full', 'store.unavailable', 'server.busy', 'server.starting', 'request.rate_limited']);
 
 /** The file's text (FileReader: every browser, and jsdom). */
 export function readFileText(file: Blob): Promise<string> {
@@ -74,15 +84,21 @@ export function readFileText(file: Blob): Promise<string> {
   });
 }
 
-/** What to tell about a failed import: the server's words for a refused file (they name the field or the full day), else a retry. */
-export function importErrorText(error: unknown): string {
-  if (error instanceof SyntaxError) return IMPORT_MESSAGES.notJson;
-  if (error instanceof Error && (Object.values(IMPORT_MESSAGES) as string[]).includes(error.message)) return error.message;
+/**
+ * What to tell about a failed import: whether anything was stored (the title), then the server's words (they name
+ * the field, the full day, or how many were stored before it stopped), else what to do.
+ */
+export function importFailureOf(error: unknown): { title: string; text: string } {
+  const nothing = (text: string) => ({ title: IMPORT_TITLES.nothing, text });
+  if (error instanceof SyntaxError) return nothing(IMPORT_MESSAGES.notJson);
+  if (error instanceof Error && (Object.values(IMPORT_MESSAGES) as string[]).includes(error.message)) return nothing(error.message);
   const { code, message } = parseApiError(error);
-  if (code === 'request.too_large') return IMPORT_MESSAGES.tooLarge;
-  if (code === 'request.malformed_json') return IMPORT_MESSAGES.notJson;
-  if ((code === 'request.invalid' || code === 'rating.day_full') && message) return message;
-  return IMPORT_MESSAGES.failed;
+  if (code === 'request.too_large') return nothing(IMPORT_MESSAGES.tooLarge);
+  if (code === 'request.malformed_json') return nothing(IMPORT_MESSAGES.notJson);
+  if (code && REFUSED_BEFORE_STORING.has(code) && message) return nothing(message);
+  if (code === 'account.import_incomplete' && message) return { title: IMPORT_TITLES.part, text: message };
+  // No answer, or an unexpected one: the server may have stored some of it before it failed.
+  return { title: IMPORT_TITLES.unknown, text: IMPORT_MESSAGES.failed };
 }
 
 /**

@@ -92,6 +92,7 @@ export const ERROR_CODES = {
   'account.deleted': 'conflict',
   'account.not_found': 'not_found',
   'account.export_format': 'invalid',
+  'account.import_incomplete': 'unavailable', // an import stopped between two writes: the earlier ones are stored
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
