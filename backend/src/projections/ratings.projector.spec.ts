@@ -107,6 +107,23 @@ describe('ratings projection', () => {
       expect(await store.get('latest-ratings', 'ada')).toBeNull();
     });
 
+    it('keeps working on an index built in chunks of 500 ids (before they were 100): a withdrawal finds its id there, and the account takes every rating', async () => {
+      const store = new InMemoryReadModelStore();
+      await store.ensureIndex('ratings', 'userId');
+      await apply(store, submitted('a450', 3, 1, 450), submitted('a520', 4, 2, 520));
+      // As the index was written before: stream versions 1-500 in chunk 0, 501-1000 in chunk 1.
+      for (const id of ['ada:4', 'ada:5']) await store.put('rating-index', id, null, 2);
+      await store.put('rating-index', 'ada:0', { userId: 'ada', ratingIds: ['a450'] }, 1);
+      await store.put('rating-index', 'ada:1', { userId: 'ada', ratingIds: ['a520'] }, 2);
+      await apply(store, submitted('a521', 5, 3, 521), withdrawn('a520', rating('a521', 'ada', 5, '2026-11-13T08:00:00Z'), 4, 522));
+      expect(await list(store)).toEqual(['a521:5', 'a450:3']);
+      expect(await store.get('rating-index', 'ada:1')).toBeNull();
+      expect(await store.get('rating-index', 'ada:5')).toMatchObject({ ratingIds: ['a521'] });
+      await apply(store, recorded('UserDeleted', { userId: 'ada', deletedAt: '2026-12-01T00:00:00Z' }, 5));
+      expect(await list(store)).toEqual([]);
+      for (const id of ['ada:0', 'ada:5']) expect(await store.get('rating-index', id)).toBeNull();
+    });
+
     it('gives the same documents when a correction or withdrawal is applied twice', async () => {
       const store = new InMemoryReadModelStore();
       await store.ensureIndex('ratings', 'userId');

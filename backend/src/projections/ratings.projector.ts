@@ -15,10 +15,10 @@ export type RatingDoc = FactorScores & {
   note?: string | null;
   /** Global position of the rating's event: orders ratings newest first without ties. */
   seq: number;
-  /** The rating's version in its stream `ratings-<userId>` (kept on latest-ratings: how many index chunks exist). */
+  /** The rating's version in its stream `ratings-<userId>` (kept on latest-ratings: how many index and list chunks exist). */
   streamVersion?: number;
   /**
-   * On `ratings` only: the rating-index chunk it belongs to (`<userId>:<n>`), an indexed field, so that a page of
+   * On `ratings` only: the list chunk it belongs to (`<userId>:<n>`, chunkOf), an indexed field, so that a page of
    * the list reads a few chunks of at most 500 ratings instead of all of a person's (rating-timeline).
    */
   chunk?: string;
@@ -45,12 +45,20 @@ function ratingDocOf(event: { type?: string; data: object; position: number; str
   return doc;
 }
 
-/** Rating ids per index document: bounded, so that adding a rating copies at most this many ids. */
-export const RATING_INDEX_CHUNK = 500;
+/**
+ * Ratings per list chunk: the `chunk` field of `ratings` and the spans of rating-timeline. A page of the list reads
+ * one or two chunks.
+ */
+export const RATING_LIST_CHUNK = 500;
+/**
+ * Rating ids per rating-index document: bounded, since each rating writes its chunk again whole (100 ids: about
+ * 4 KB of JSON at most; at 500, 20 KB, the largest document a rating wrote, cost a tenth of the writes measured).
+ */
+export const RATING_INDEX_CHUNK = 100;
 
 /**
- * rating-index: per user, the ids of their ratings in chunks keyed `<userId>:<n>` (n = (streamVersion - 1) / 500,
- * rounded down). It is what lets the ratings projection delete every rating of a deleted account: a projector
+ * rating-index: per user, the ids of their ratings in chunks keyed `<userId>:<n>` (n = (streamVersion - 1) / 100,
+ * rounded down: indexChunkOf). It is what lets the ratings projection delete every rating of a deleted account: a projector
  * only looks documents up by id, and `ratings` is keyed by rating id.
  */
 export interface RatingIndexDoc {
@@ -58,14 +66,17 @@ export interface RatingIndexDoc {
   ratingIds: string[];
 }
 
-export const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
+/** The list chunk of a rating, by its stream version. */
+export const chunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_LIST_CHUNK);
+/** The rating-index chunk of a rating, by its stream version. */
+export const indexChunkOf = (streamVersion: number) => Math.floor((streamVersion - 1) / RATING_INDEX_CHUNK);
 export const chunkId = (userId: string, chunk: number) => `${userId}:${chunk}`;
 
 /** The index chunks of a user, from the latest rating's stream version (read before latest-ratings is deleted). */
 async function indexChunkIds(userId: string, lookup: Lookup): Promise<string[]> {
   const latest = await lookup<RatingDoc>('latest-ratings', userId);
   if (!latest?.streamVersion) return [];
-  return Array.from({ length: chunkOf(latest.streamVersion) + 1 }, (_, n) => chunkId(userId, n));
+  return Array.from({ length: indexChunkOf(latest.streamVersion) + 1 }, (_, n) => chunkId(userId, n));
 }
 
 /** Every rating id of a user, from their index chunks. */
@@ -128,7 +139,7 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   ids(event, lookup) {
     if (event.type === 'UserDeleted') return indexChunkIds(dataOf<UserDeleted['data']>(event).userId, lookup);
     if (event.type === 'RatingWithdrawn') return chunksHolding(dataOf<RatingWithdrawn['data']>(event), lookup);
-    return [chunkId(dataOf<RatingSubmitted['data']>(event).userId, chunkOf(event.streamVersion))];
+    return [chunkId(dataOf<RatingSubmitted['data']>(event).userId, indexChunkOf(event.streamVersion))];
   },
   evolve(doc, event) {
     if (event.type === 'UserDeleted') return null;
@@ -144,7 +155,7 @@ export const ratingIndexProjector: Projector<RatingIndexDoc> = {
   },
 };
 
-/** The time span (ms since the epoch) of the ratings submitted into one rating-index chunk. */
+/** The time span (ms since the epoch) of the ratings submitted into one list chunk. */
 export interface TimelineChunk {
   n: number;
   newest: number;
@@ -152,7 +163,7 @@ export interface TimelineChunk {
 }
 
 /**
- * rating-timeline: per user (keyed by user id), the time span of each rating-index chunk, in chunk order. It is
+ * rating-timeline: per user (keyed by user id), the time span of each list chunk (chunkOf), in chunk order. It is
  * what pages the list (GET /api/joy-ratings?limit=&before=) without reading every rating: ratings mostly arrive
  * in time order, so the newest page is in the last chunk or two, and a chunk whose span lies wholly after the
  * cursor, or before the page's last rating, is not read. An imported rating (made long before it was submitted)
