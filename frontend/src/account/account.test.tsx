@@ -96,6 +96,14 @@ describe('Account page: importing ratings', () => {
     expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
   });
 
+  it('says nothing was imported, in the server’s words, when saving was unavailable from the first write', async () => {
+    const message = 'Saving is unavailable right now, so nothing was saved. Please try again later.';
+    renderAccount({ 'POST /api/account/import': { status: 503, body: { statusCode: 503, code: 'store.unavailable', message } } });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+  });
+
   it('never says nothing was imported when the server failed without saying what it stored', async () => {
     renderAccount({ 'POST /api/account/import': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
     await choose(JSON.stringify(exportFile));

@@ -72,7 +72,7 @@ export const IMPORT_TITLES = {
 } as const;
 
 /** Codes of answers given before anything of the file was stored, with words for people. */
-const REFUSED_BEFORE_STORING = new Set(['request.invalid', 'rating.day_full', 'store.unavailable', 'server.busy', 'server.starting', 'request.rate_limited']);
+const REFUSED_BEFORE_STORING = new Set(['request.invalid', 'rating.day_full', 'store.unavailable', 'store.conflict', 'server.busy', 'server.starting', 'request.rate_limited']);
 
 /** The file's text (FileReader: every browser, and jsdom). */
 export function readFileText(file: Blob): Promise<string> {
