@@ -6,7 +6,7 @@ import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
 import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst } from '../projections/group-stats.projector';
+import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst, ratingsOfMember } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -285,7 +285,7 @@ function membersOf(group: GroupDoc): GroupDoc['members'] {
 function activityVisibleTo(viewerId: string, group: GroupDoc, stats: (GroupMemberStatsDoc | null)[]): MemberRating[] {
   const joinedAt = new Map(group.members.map((m) => [m.userId, Date.parse(m.joinedAt)]));
   const viewerSince = joinedAt.get(viewerId) ?? Infinity;
-  return stats.flatMap((s) => s?.recent ?? []).filter((r) => {
+  return stats.flatMap((s) => (s ? ratingsOfMember(s) : [])).filter((r) => {
     const made = Date.parse(r.createdAt);
     return made >= viewerSince && made >= (joinedAt.get(r.userId) ?? Infinity);
   });
@@ -331,7 +331,7 @@ export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetail
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group.members);
     // Time-dependent figures are computed now, from the timestamps in the documents.
-    const recent = (r: MemberRating) => isInLastWeek(r.createdAt, now, 'UTC');
+    const recent = (r: { createdAt: string }) => isInLastWeek(r.createdAt, now, 'UTC');
     const latest = stats.flatMap((s) => (s?.latest ? [s.latest] : []));
     return {
       ...groupView(group),

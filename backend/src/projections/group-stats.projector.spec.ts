@@ -1,7 +1,7 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { isoWeekOf } from '@joy/domain';
-import { groupWeeklyActivityProjector, MEMBER_RECENT_RATINGS } from './group-stats.projector';
+import { type GroupMemberStatsDoc, groupWeeklyActivityProjector, MEMBER_RECENT_RATINGS, ratingsOfMember } from './group-stats.projector';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
 import { applyEvent } from './pipeline/applier';
@@ -45,7 +45,7 @@ describe('group-stats projection', () => {
     expect(await store.get('group-member-stats', 'ada')).toMatchObject({
       userId: 'ada',
       groups: [{ groupId: 'g1', seq: 4 }],
-      latest: { id: 'r1', userId: 'ada', overallScore: 2.4, createdAt: '2026-11-16T07:00:00.000Z', seq: 1 },
+      latest: { id: 'r1', overallScore: 2.4, createdAt: '2026-11-16T07:00:00.000Z', seq: 1 },
     });
     for (const e of events.slice(4)) await applyEvent(store, stats, e);
     const bob = await store.get('group-member-stats', 'bob');
@@ -53,13 +53,28 @@ describe('group-stats projection', () => {
       _id: 'bob', _position: 6,
       userId: 'bob',
       groups: [{ groupId: 'g1', seq: 2 }, { groupId: 'g2', seq: 3 }],
-      latest: { id: 'r3', userId: 'bob', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
+      latest: { id: 'r3', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
       recent: [
-        { id: 'r3', userId: 'bob', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
-        { id: 'r2', userId: 'bob', overallScore: 4.2, createdAt: '2026-11-17T10:00:00.000Z', seq: 5 },
+        { id: 'r3', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
+        { id: 'r2', overallScore: 4.2, createdAt: '2026-11-17T10:00:00.000Z', seq: 5 },
       ],
     });
     expect(JSON.stringify(bob)).not.toMatch(/relationships|health|purpose|growth|"joy"/);
+    // The owner is kept once, on the document; a group gets each rating with it.
+    expect(ratingsOfMember(bob as unknown as GroupMemberStatsDoc)).toEqual([
+      { id: 'r3', userId: 'bob', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
+      { id: 'r2', userId: 'bob', overallScore: 4.2, createdAt: '2026-11-17T10:00:00.000Z', seq: 5 },
+    ]);
+  });
+
+  it('takes each rating’s owner from the document, also for entries written with it (before 11-26)', () => {
+    const doc: GroupMemberStatsDoc = {
+      userId: 'cy',
+      groups: [],
+      latest: null,
+      recent: [{ id: 'old', userId: 'cy', overallScore: 3, createdAt: '2026-11-01T08:00:00.000Z', seq: 1 }],
+    };
+    expect(ratingsOfMember(doc)).toEqual([{ id: 'old', userId: 'cy', overallScore: 3, createdAt: '2026-11-01T08:00:00.000Z', seq: 1 }]);
   });
 
   it('counts weekly activity per group and ISO week in UTC, only for ratings made as a member', async () => {

@@ -15,10 +15,21 @@ export interface MemberRating {
 }
 
 /**
+ * A rating as a member's document keeps it: its owner is the document's `userId` (kept once, not in each of the
+ * up to 100 entries: a third of the document that every rating writes again). Entries written before 11-26 also
+ * carry `userId`; nothing reads it from them.
+ */
+export type MemberRatingEntry = Omit<MemberRating, 'userId'> & { userId?: string };
+
+/**
  * Newest first by the rating's time, then by position: an imported rating (account-import.ts) is placed at the
  * time it was made, not at the end.
  */
-export const newestFirst = (a: MemberRating, b: MemberRating) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq;
+export const newestFirst = (a: MemberRatingEntry, b: MemberRatingEntry) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq;
+
+/** A member document's newest ratings with their owner: what a group shows. */
+export const ratingsOfMember = (doc: GroupMemberStatsDoc): MemberRating[] =>
+  doc.recent.map(({ id, overallScore, createdAt, seq }) => ({ id, userId: doc.userId, overallScore, createdAt, seq }));
 
 /** Newest ratings kept per user: enough for a group's 100 newest ratings and a week's count. */
 export const MEMBER_RECENT_RATINGS = 100;
@@ -40,9 +51,9 @@ export interface GroupMemberStatsDoc {
    * the weekly activity's lookup; a rebuild after the EventStoreDB migration and a scavenge gives the copy's).
    */
   groups: { groupId: string; seq: number }[];
-  latest: MemberRating | null;
+  latest: MemberRatingEntry | null;
   /** Newest first, at most MEMBER_RECENT_RATINGS. */
-  recent: MemberRating[];
+  recent: MemberRatingEntry[];
 }
 
 /**
@@ -65,7 +76,7 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     if (event.type === 'RatingCorrected') {
       // The new overall score where the rating shows (latest, recent); its place stays.
       const d = dataOf<RatingCorrected['data']>(event);
-      const fix = (r: MemberRating): MemberRating => (r.id === d.ratingId ? { ...r, overallScore: d.overallScore } : r);
+      const fix = (r: MemberRatingEntry): MemberRatingEntry => (r.id === d.ratingId ? { ...r, overallScore: d.overallScore } : r);
       return { ...current, latest: current.latest && fix(current.latest), recent: current.recent.map(fix) };
     }
     if (event.type === 'RatingWithdrawn') {
@@ -75,15 +86,15 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       const recent = current.recent.filter((r) => r.id !== d.ratingId);
       const named = d.latest;
       const latest = named
-        ? (recent.find((r) => r.id === named.ratingId) ?? { id: named.ratingId, userId: d.userId, overallScore: named.overallScore, createdAt: named.submittedAt, seq: 0 })
+        ? (recent.find((r) => r.id === named.ratingId) ?? { id: named.ratingId, overallScore: named.overallScore, createdAt: named.submittedAt, seq: 0 })
         : null;
       return { ...current, latest, recent };
     }
     const d = dataOf<RatingSubmitted['data']>(event);
-    const rating: MemberRating = { id: d.ratingId, userId: d.userId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
+    const rating: MemberRatingEntry = { id: d.ratingId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
     // `recent` is kept newest first: the rating goes in its place (what sorting the whole list gave, without
     // parsing every date of it for each rating), built in one array (a rebuild does this for every rating).
-    const recent: MemberRating[] = [];
+    const recent: MemberRatingEntry[] = [];
     let placed = false;
     for (const r of current.recent) {
       if (recent.length >= MEMBER_RECENT_RATINGS) break;
