@@ -87,31 +87,35 @@ describe('Account page: importing ratings', () => {
     expect(await screen.findByText(message)).toBeInTheDocument();
   });
 
-  it('says part of the file was imported, and how much, when the server stopped between two writes', async () => {
-    const message = 'The import stopped part way: 500 ratings were imported before it stopped. Import the same file again to add the rest; nothing is added twice.';
-    renderAccount({ 'POST /api/account/import': { status: 503, body: { statusCode: 503, code: 'account.import_incomplete', message } } });
+  // What the card says is stored after a failed import: its title, the words under it, and the kind of alert.
+  it.each([
+    {
+      when: 'the server stopped between two writes: part of it, and how much (a warning: the same file adds the rest)',
+      answer: { status: 503, code: 'account.import_incomplete', message: 'The import stopped part way: 500 ratings were imported before it stopped. Import the same file again to add the rest; nothing is added twice.' },
+      title: IMPORT_TITLES.part,
+      text: 'The import stopped part way: 500 ratings were imported before it stopped. Import the same file again to add the rest; nothing is added twice.',
+      alert: 'ant-alert-warning',
+    },
+    {
+      when: 'saving was unavailable from the first write: nothing, in the server’s words',
+      answer: { status: 503, code: 'store.unavailable', message: 'Saving is unavailable right now, so nothing was saved. Please try again later.' },
+      title: IMPORT_TITLES.nothing,
+      text: 'Saving is unavailable right now, so nothing was saved. Please try again later.',
+      alert: 'ant-alert-error',
+    },
+    {
+      when: 'the server failed without saying what it stored: never "nothing"',
+      answer: { status: 500, code: 'internal', message: 'Internal server error' },
+      title: IMPORT_TITLES.unknown,
+      text: IMPORT_MESSAGES.failed,
+      alert: 'ant-alert-error',
+    },
+  ])('says what is stored when $when', async ({ answer, title, text, alert }) => {
+    renderAccount({ 'POST /api/account/import': { status: answer.status, body: { statusCode: answer.status, code: answer.code, message: answer.message } } });
     await choose(JSON.stringify(exportFile));
-    expect(await screen.findByText(IMPORT_TITLES.part)).toBeInTheDocument();
-    expect(screen.getByText(message)).toBeInTheDocument();
-    // A warning, not an error: part of it is stored, and the same file adds the rest.
-    expect(screen.getByText(message).closest('.ant-alert')).toHaveClass('ant-alert-warning');
-    expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
-  });
-
-  it('says nothing was imported, in the server’s words, when saving was unavailable from the first write', async () => {
-    const message = 'Saving is unavailable right now, so nothing was saved. Please try again later.';
-    renderAccount({ 'POST /api/account/import': { status: 503, body: { statusCode: 503, code: 'store.unavailable', message } } });
-    await choose(JSON.stringify(exportFile));
-    expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
-    expect(screen.getByText(message)).toBeInTheDocument();
-  });
-
-  it('never says nothing was imported when the server failed without saying what it stored', async () => {
-    renderAccount({ 'POST /api/account/import': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
-    await choose(JSON.stringify(exportFile));
-    expect(await screen.findByText(IMPORT_TITLES.unknown)).toBeInTheDocument();
-    expect(screen.getByText(IMPORT_MESSAGES.failed)).toBeInTheDocument();
-    expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
+    expect(await screen.findByText(title)).toBeInTheDocument();
+    expect(screen.getByText(text).closest('.ant-alert')).toHaveClass(alert);
+    if (title !== IMPORT_TITLES.nothing) expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
   });
 
   it('sends nothing for a file that is not JSON, and says which file to choose', async () => {
