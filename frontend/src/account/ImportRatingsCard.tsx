@@ -34,7 +34,7 @@ export function ImportRatingsCard() {
       </div>
       <div aria-live="polite" className="account-import__result">
         {importRatings.isSuccess && <Alert type="success" showIcon title={importResultText(importRatings.data)} />}
-        {failure && <Alert type={failure.partly ? 'warning' : 'error'} showIcon title={failure.title} description={failure.text} />}
+        {failure && <Alert type={failure.alert} showIcon title={failure.title} description={failure.text} />}
       </div>
     </Card>
   );

@@ -84,22 +84,32 @@ export function readFileText(file: Blob): Promise<string> {
   });
 }
 
+/** What the card shows after a failed import: what is stored (the title), the words under it, and the kind of alert. */
+export interface ImportFailure {
+  title: string;
+  text: string;
+  alert: 'error' | 'warning';
+}
+
+/** The messages this page throws itself, before anything is sent. */
+const THROWN_HERE: readonly string[] = [IMPORT_MESSAGES.tooLarge, IMPORT_MESSAGES.unreadable];
+
 /**
- * What to tell about a failed import: whether anything was stored (the title; `partly` when some of it surely was),
- * then the server's words (they name the field, the full day, or how many were stored before it stopped), else what
- * to do.
+ * What to tell about a failed import: whether anything was stored (the title), then the server's words (they name
+ * the field, the full day, or how many were stored before it stopped), else what to do.
  */
-export function importFailureOf(error: unknown): { title: string; text: string; partly: boolean } {
-  const nothing = (text: string) => ({ title: IMPORT_TITLES.nothing, text, partly: false });
+export function importFailureOf(error: unknown): ImportFailure {
+  const nothing = (text: string): ImportFailure => ({ title: IMPORT_TITLES.nothing, text, alert: 'error' });
   if (error instanceof SyntaxError) return nothing(IMPORT_MESSAGES.notJson);
-  if (error instanceof Error && (Object.values(IMPORT_MESSAGES) as string[]).includes(error.message)) return nothing(error.message);
+  if (error instanceof Error && THROWN_HERE.includes(error.message)) return nothing(error.message);
   const { code, message } = parseApiError(error);
   if (code === 'request.too_large') return nothing(IMPORT_MESSAGES.tooLarge);
   if (code === 'request.malformed_json') return nothing(IMPORT_MESSAGES.notJson);
   if (code && REFUSED_BEFORE_STORING.has(code) && message) return nothing(message);
-  if (code === 'account.import_incomplete' && message) return { title: IMPORT_TITLES.part, text: message, partly: true };
+  // A warning, not an error: part of it is stored, and the same file adds the rest.
+  if (code === 'account.import_incomplete' && message) return { title: IMPORT_TITLES.part, text: message, alert: 'warning' };
   // No answer, or an unexpected one: the server may have stored some of it before it failed.
-  return { title: IMPORT_TITLES.unknown, text: IMPORT_MESSAGES.failed, partly: false };
+  return { title: IMPORT_TITLES.unknown, text: IMPORT_MESSAGES.failed, alert: 'error' };
 }
 
 /**
