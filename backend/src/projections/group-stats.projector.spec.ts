@@ -68,12 +68,9 @@ describe('group-stats projection', () => {
   });
 
   it('takes each rating’s owner from the document, also for entries written with it (before 11-26)', () => {
-    const doc: GroupMemberStatsDoc = {
-      userId: 'cy',
-      groups: [],
-      latest: null,
-      recent: [{ id: 'old', userId: 'cy', overallScore: 3, createdAt: '2026-11-01T08:00:00.000Z', seq: 1 }],
-    };
+    // As such a document was stored: each entry with its owner.
+    const entry = { id: 'old', userId: 'cy', overallScore: 3, createdAt: '2026-11-01T08:00:00.000Z', seq: 1 };
+    const doc: GroupMemberStatsDoc = { userId: 'cy', groups: [], latest: null, recent: [entry] };
     expect(ratingsOfMember(doc)).toEqual([{ id: 'old', userId: 'cy', overallScore: 3, createdAt: '2026-11-01T08:00:00.000Z', seq: 1 }]);
   });
 

@@ -19,7 +19,7 @@ export interface MemberRating {
  * up to 100 entries: a third of the document that every rating writes again). Entries written before 11-26 also
  * carry `userId`; nothing reads it from them.
  */
-export type MemberRatingEntry = Omit<MemberRating, 'userId'> & { userId?: string };
+export type MemberRatingEntry = Omit<MemberRating, 'userId'>;
 
 /**
  * Newest first by the rating's time, then by position: an imported rating (account-import.ts) is placed at the
