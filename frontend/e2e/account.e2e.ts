@@ -64,7 +64,11 @@ describe('account: export and deletion in the browser', () => {
     expect(await confirm.isEnabled()).toBe(true);
     await viewportShot(page, 'account-delete-dialog-desktop');
     await confirm.click();
-    await page.getByText('Account deleted').waitFor();
+    // The dialog says goodbye and stays until the person leaves.
+    const goodbye = page.getByRole('dialog', { name: 'Account deleted' });
+    await goodbye.getByText('Your personal data has been erased. Goodbye, and take care.').waitFor();
+    await viewportShot(page, 'account-deleted-dialog-desktop');
+    await goodbye.getByRole('button', { name: 'Go to the home page' }).click();
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole('button', { name: 'Sign In' }).first().waitFor();
     await screenshot(page, 'account-deleted-landing-desktop');

@@ -199,7 +199,9 @@ async function deleteAccount(page: Page, baseUrl: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
   await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
-  await page.getByText('Account deleted').waitFor();
+  const goodbye = page.getByRole('dialog', { name: 'Account deleted' });
+  await goodbye.getByText('Your personal data has been erased. Goodbye, and take care.').waitFor();
+  await goodbye.getByRole('button', { name: 'Go to the home page' }).click();
   await page.waitForURL(`${baseUrl}/`);
 }
 

@@ -1,18 +1,20 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Modal, Typography } from 'antd';
 import { useId, useState } from 'react';
-import { CONFIRMATION_WORD, isConfirmation, useDeleteAccount } from './api';
+import { ACCOUNT_DELETED, CONFIRMATION_WORD, isConfirmation, leaveAfterDeletion, useDeleteAccount } from './api';
 
 /**
  * "Delete Account": a dialog says what happens and asks the person to type DELETE before the button works.
- * On success they are signed out and taken to the landing page.
+ * On success the dialog says goodbye until they leave for the landing page (signed out).
  */
 export function DeleteAccountCard() {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const remove = useDeleteAccount();
   const inputId = useId();
+  const deleted = remove.isSuccess;
   const close = () => {
+    if (deleted) return leaveAfterDeletion();
     if (remove.isPending) return;
     setOpen(false);
     setTyped('');
@@ -28,37 +30,52 @@ export function DeleteAccountCard() {
       </Button>
       <Modal
         open={open}
-        title="Delete your account?"
+        title={deleted ? ACCOUNT_DELETED.title : 'Delete your account?'}
         onCancel={close}
         okText="Delete my account"
         cancelText="Keep my account"
         okButtonProps={{ danger: true, disabled: !isConfirmation(typed), loading: remove.isPending }}
         onOk={() => remove.mutate()}
+        footer={
+          deleted
+            ? [
+                <Button key="leave" type="primary" onClick={leaveAfterDeletion} autoFocus>
+                  {ACCOUNT_DELETED.leave}
+                </Button>,
+              ]
+            : undefined
+        }
         destroyOnHidden
         width={520}
       >
-        <Typography.Paragraph>This is permanent. When you delete your account:</Typography.Paragraph>
-        <ul className="account-delete__list">
-          <li>Your name, e-mail and picture become unreadable everywhere Joy stored them.</li>
-          <li>Your ratings are removed; the groups keep only anonymous numbers in their past weekly figures.</li>
-          <li>You leave all your groups; the other members keep their groups.</li>
-          <li>Joy Premium ends now, with no further charge.</li>
-          <li>You are signed out on every device. Signing in again starts a new, empty account.</li>
-        </ul>
-        <Typography.Paragraph>
-          Want a copy first? Use <strong>Download JSON</strong> or <strong>Download CSV</strong> above.
-        </Typography.Paragraph>
-        <label htmlFor={inputId} className="account-delete__label">
-          Type <strong>{CONFIRMATION_WORD}</strong> to confirm
-        </label>
-        <Input
-          id={inputId}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          autoComplete="off"
-          placeholder={CONFIRMATION_WORD}
-          onPressEnter={() => isConfirmation(typed) && !remove.isPending && remove.mutate()}
-        />
+        {deleted ? (
+          <Typography.Paragraph role="status">{ACCOUNT_DELETED.text}</Typography.Paragraph>
+        ) : (
+          <>
+            <Typography.Paragraph>This is permanent. When you delete your account:</Typography.Paragraph>
+            <ul className="account-delete__list">
+              <li>Your name, e-mail and picture become unreadable everywhere Joy stored them.</li>
+              <li>Your ratings are removed; the groups keep only anonymous numbers in their past weekly figures.</li>
+              <li>You leave all your groups; the other members keep their groups.</li>
+              <li>Joy Premium ends now, with no further charge.</li>
+              <li>You are signed out on every device. Signing in again starts a new, empty account.</li>
+            </ul>
+            <Typography.Paragraph>
+              Want a copy first? Use <strong>Download JSON</strong> or <strong>Download CSV</strong> above.
+            </Typography.Paragraph>
+            <label htmlFor={inputId} className="account-delete__label">
+              Type <strong>{CONFIRMATION_WORD}</strong> to confirm
+            </label>
+            <Input
+              id={inputId}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              placeholder={CONFIRMATION_WORD}
+              onPressEnter={() => isConfirmation(typed) && !remove.isPending && remove.mutate()}
+            />
+          </>
+        )}
       </Modal>
     </Card>
   );

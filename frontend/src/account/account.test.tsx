@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
@@ -7,7 +7,7 @@ import { browser } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import AccountPage from '../pages/Account';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
-import { AFTER_DELETE_DELAY_MS, EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation } from './api';
+import { EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation } from './api';
 
 jest.setTimeout(30_000);
 
@@ -180,7 +180,10 @@ describe('Account page: deleting the account', () => {
     expect(deletes(fetchMock)).toHaveLength(0);
   });
 
-  it('deletes with { confirm: "DELETE" }, says so, and goes to the landing page signed out', async () => {
+  it.each([
+    ['its button', () => fireEvent.click(button('Go to the home page'))],
+    ['closing the dialog', () => fireEvent.click(screen.getByRole('button', { name: 'Close' }))],
+  ])('deletes with { confirm: "DELETE" }, says goodbye until the person leaves, then goes to the landing page (by %s)', async (_how, leave) => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
     try {
@@ -192,8 +195,15 @@ describe('Account page: deleting the account', () => {
       await waitFor(() => expect(deletes(fetchMock)).toHaveLength(1));
       expect(JSON.parse(deletes(fetchMock)[0][1].body)).toEqual({ confirm: 'DELETE' });
       expect(deletes(fetchMock)[0][1].headers).toEqual({ 'Content-Type': 'application/json' });
-      await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Account deleted' })));
-      jest.advanceTimersByTime(AFTER_DELETE_DELAY_MS);
+      const dialog = await screen.findByRole('dialog', { name: 'Account deleted' });
+      expect(within(dialog).getByRole('status')).toHaveTextContent('Your personal data has been erased. Goodbye, and take care.');
+      expect(within(dialog).queryByLabelText(/to confirm/)).toBeNull();
+      // It waits for the person: nothing leaves by itself, and nothing is asked of the server again (it would answer 401).
+      const requests = fetchMock.mock.calls.length;
+      act(() => jest.advanceTimersByTime(60_000));
+      expect(navigate).not.toHaveBeenCalled();
+      expect(fetchMock.mock.calls.length).toBe(requests);
+      leave();
       expect(navigate).toHaveBeenCalledWith('/');
     } finally {
       navigate.mockRestore();

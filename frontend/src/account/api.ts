@@ -14,11 +14,17 @@ export const EXPORT_URLS = {
 /** The word the person types to confirm; the server checks it too. */
 export const CONFIRMATION_WORD = 'DELETE';
 
-/** After the deletion the browser goes to the landing page (signed out) after this delay, so the toast is seen. */
-export const AFTER_DELETE_DELAY_MS = 1200;
+/**
+ * What the dialog says once the account is deleted. It stays until the person leaves for the landing page (a
+ * button, or closing the dialog): a toast that left after a second or so was gone before it could be read.
+ */
+export const ACCOUNT_DELETED = {
+  title: 'Account deleted',
+  text: 'Your personal data has been erased. Goodbye, and take care.',
+  leave: 'Go to the home page',
+} as const;
 
 export const ACCOUNT_TOASTS = {
-  deleted: { title: 'Account deleted', description: 'Your personal data has been erased. Goodbye, and take care.', variant: 'success' },
   deleteFailed: { title: 'Error', description: 'Failed to delete your account. Please try again.', variant: 'destructive' },
 } as const;
 
@@ -26,23 +32,26 @@ export function isConfirmation(text: string): boolean {
   return text.trim() === CONFIRMATION_WORD;
 }
 
-/** DELETE /api/account { confirm: 'DELETE' }: on success the session is gone, so forget every cached read and leave. */
+/**
+ * DELETE /api/account { confirm: 'DELETE' }. On success the session is gone: nothing is read again (the cached
+ * reads stay until the person leaves, or a page behind the dialog would ask again, get 401 and send them to sign
+ * in), and `leaveAfterDeletion` goes to the landing page with a full load, which forgets them.
+ */
 export function useDeleteAccount() {
-  const client = useQueryClient();
   return useMutation<void, Error, void>({
     mutationFn: async () => {
       await apiRequest('DELETE', '/api/account', { confirm: CONFIRMATION_WORD });
-    },
-    onSuccess: () => {
-      client.clear();
-      toast(ACCOUNT_TOASTS.deleted);
-      setTimeout(() => browser.navigate('/'), AFTER_DELETE_DELAY_MS);
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       toast(ACCOUNT_TOASTS.deleteFailed);
     },
   });
+}
+
+/** To the landing page, signed out, with nothing of the deleted account left in memory. */
+export function leaveAfterDeletion(): void {
+  browser.navigate('/');
 }
 
 // ---- import ---------------------------------------------------------------------------------------------
