@@ -17,6 +17,7 @@ import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, refusingDamaged } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
+import { collectionsOf } from './projections/projector';
 import { InProcessQueue } from './queue/in-process-queue';
 import type { JobQueue } from './queue/queue.port';
 import type { ReadModelStore } from './read-models/read-model-store.port';
@@ -97,7 +98,7 @@ export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>
   const inner: ReadModelStore = config.mongoUrl ? new (production.mongoReadModels().MongoReadModelStore)(config.mongoUrl) : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
   return new VersionedReadModelStore(
     inner,
-    PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((projector) => projector.collection))] })),
+    PROJECTIONS.map((p) => ({ name: p.name, collections: collectionsOf(p) })),
   );
 }
 

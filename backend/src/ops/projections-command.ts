@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { PROJECTIONS } from '../projections/projections';
+import { collectionsOf } from '../projections/projector';
 import { queueName, RELAY_CHECKPOINT, RELAY_DUTY } from '../projections/pipeline/jobs';
 import type { ProjectionStatus } from '../projections/pipeline/status';
 import { BullMqQueue } from '../queue/bullmq-queue';
@@ -129,7 +130,7 @@ interface Stores {
 function openStores(env: NodeJS.ProcessEnv): Stores {
   const readModels = new VersionedReadModelStore(
     new MongoReadModelStore(env.MONGO_URL!),
-    PROJECTIONS.map((p) => ({ name: p.name, collections: [...new Set(p.projectors.map((x) => x.collection))] })),
+    PROJECTIONS.map((p) => ({ name: p.name, collections: collectionsOf(p) })),
     { refreshMs: 0 },
   );
   const events = openEventSource(env);

@@ -3,7 +3,7 @@ import { careSuggestionsProjector } from './care-suggestions.projector';
 import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
-import { ratingDaySpanProjector, ratingDaysProjector, ratingTotalsProjector, ratingWeeksProjector } from './rating-days.projector';
+import { ratingDaySpanProjector, ratingTotalsProjector, ratingWeeksProjector } from './rating-days.projector';
 import { latestRatingsProjector, ratingIndexProjector, ratingsProjector, ratingTimelineProjector } from './ratings.projector';
 import { subscriptionsProjector } from './subscriptions.projector';
 import { userProfilesProjector } from './user-profiles.projector';
@@ -14,14 +14,16 @@ import { pushSubscriptionsProjector } from './push-subscriptions.projector';
 export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
   // latest-ratings last: on UserDeleted the other two read the latest stream version from it before it goes.
-  { name: 'ratings', projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
-  // rating-totals and rating-weeks before rating-days: they read the day's document as it was before the event.
-  // rating-day-span last: on UserDeleted the others read the span of days to remove before it goes.
-  // Version 2: rating-totals and rating-weeks.
+  // Version 2: ratings no longer indexed by userId (pages go by chunk; the calendar reads rating-weeks).
+  { name: 'ratings', version: 2, projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
+  // rating-totals before rating-weeks: it reads the day as the week held it before the event.
+  // rating-day-span last: on UserDeleted rating-weeks reads the span of weeks to remove before it goes.
+  // Version 2: rating-totals and rating-weeks. Version 3: the days are kept in their weeks (no rating-days documents).
   {
     name: 'rating-days',
-    version: 2,
-    projectors: [ratingTotalsProjector, ratingWeeksProjector, ratingDaysProjector, ratingDaySpanProjector],
+    version: 3,
+    projectors: [ratingTotalsProjector, ratingWeeksProjector, ratingDaySpanProjector],
+    retired: ['rating-days'],
   },
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats first: the weekly activity looks up the member's groups in it.

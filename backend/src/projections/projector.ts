@@ -46,6 +46,16 @@ export interface Projection {
    */
   version?: number;
   projectors: readonly Projector<any, any>[];
+  /**
+   * Collections it filled in an earlier version and fills no more: dropped with its own when it is rebuilt, so that
+   * no rows are left that nothing reads or removes.
+   */
+  retired?: readonly string[];
+}
+
+/** The collections a projection owns: those its projectors fill, and those it retired. */
+export function collectionsOf(projection: Projection): string[] {
+  return [...new Set([...projection.projectors.map((p) => p.collection), ...(projection.retired ?? [])])];
 }
 
 export function eventTypesOf(projection: Projection): Set<string> {

@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { applyEvent } from './pipeline/applier';
-import type { RatingDayDoc, RatingTotalsDoc, RatingWeekDoc } from './rating-days.projector';
+import { mondayOf, type RatedDay, type RatingTotalsDoc, type RatingWeekDoc } from './rating-days.projector';
 import { PROJECTIONS } from './projections';
 
 const days = PROJECTIONS.find((p) => p.name === 'rating-days')!;
@@ -20,17 +20,22 @@ const withdrawn = (ratingId: string, userId: string, day: string | undefined, at
 
 async function storeWith(events: RecordedEvent[]) {
   const store = new InMemoryReadModelStore();
-  await store.ensureIndex('rating-days', 'userId');
   await store.ensureIndex('rating-weeks', 'userId');
   for (const e of events) await applyEvent(store, days, e);
   return store;
 }
 
-/** What a reader sees of a day: its count and sums (not the bookkeeping). */
+/** A person's rated days, oldest first, as their weeks hold them. */
+const daysOf = async (store: InMemoryReadModelStore, userId: string): Promise<RatedDay[]> =>
+  (await store.find<RatingWeekDoc>('rating-weeks', { userId })).flatMap((w) => w.days).sort((a, b) => a.day.localeCompare(b.day));
+
+/** What a reader sees of a day (`<userId>:<day>`): its count and sums (not the bookkeeping), from its week. */
 const sumsOf = async (store: InMemoryReadModelStore, id: string) => {
-  const doc = await store.get<Record<string, unknown>>('rating-days', id);
-  if (!doc) return null;
-  const { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt } = doc;
+  const [userId, day] = id.split(':');
+  const week = await store.get<RatingWeekDoc>('rating-weeks', `${userId}:${mondayOf(day)}`);
+  const found = week?.days.find((d) => d.day === day);
+  if (!found) return null;
+  const { count, overallTenths, relationships, health, purpose, growth, joy, firstAt } = found;
   return { day, count, overallTenths, relationships, health, purpose, growth, joy, firstAt };
 };
 
@@ -41,11 +46,11 @@ const sumsOfTotals = async (store: InMemoryReadModelStore, userId: string) => {
 };
 const sumsOfDays = async (store: InMemoryReadModelStore, userId: string) => {
   const sums = { count: 0, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
-  for (const d of await store.find<RatingDayDoc>('rating-days', { userId })) for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += d[k];
+  for (const d of await daysOf(store, userId)) for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += d[k];
   return sums;
 };
 
-describe('rating-days projection', () => {
+describe('rating-days projection (days kept in their weeks)', () => {
   beforeEach(() => (position = 0));
 
   it('given ratings on two days in the person\'s zone, keeps per day the count and the sums of the overall score and each factor', async () => {
@@ -62,7 +67,9 @@ describe('rating-days projection', () => {
     });
     expect(await sumsOf(store, 'ada:2026-11-21')).toMatchObject({ count: 1, overallTenths: 20, joy: 2 });
     expect(await sumsOf(store, 'bob:2026-11-20')).toMatchObject({ count: 1, overallTenths: 10 });
-    expect((await store.find('rating-days', { userId: 'ada' })).map((d) => d.day).sort()).toEqual(['2026-11-20', '2026-11-21']);
+    expect((await daysOf(store, 'ada')).map((d) => d.day)).toEqual(['2026-11-20', '2026-11-21']);
+    // One document per person and ISO week (the 20th and 21st are a Friday and a Saturday).
+    expect((await store.find<RatingWeekDoc>('rating-weeks', { userId: 'ada' })).map((w) => w._id)).toEqual(['ada:2026-11-16']);
   });
 
   it('counts a rating from before days were kept on the UTC day of its time', async () => {
@@ -112,7 +119,7 @@ describe('rating-days projection', () => {
       submitted('b1', 'bob', '2026-11-20', '2026-11-20T08:00:00.000Z'),
       ev('UserDeleted', { userId: 'ada', deletedAt: '2026-11-22T00:00:00.000Z' }),
     ]);
-    expect(await store.find('rating-days', { userId: 'ada' })).toEqual([]);
+    expect(await store.find('rating-weeks', { userId: 'ada' })).toEqual([]);
     expect(await store.get('rating-day-span', 'ada')).toBeNull();
     expect(await sumsOf(store, 'bob:2026-11-20')).toMatchObject({ count: 1 });
     expect(await store.get('rating-day-span', 'bob')).toMatchObject({ first: '2026-11-20', last: '2026-11-20' });
@@ -126,10 +133,10 @@ describe('rating-days projection', () => {
       withdrawn('r2', 'ada', '2026-11-20', '2026-11-20T09:00:00.000Z'),
     ];
     const store = await storeWith(events);
-    const once = await store.get('rating-days', 'ada:2026-11-20');
+    const once = { week: await store.get('rating-weeks', 'ada:2026-11-16'), totals: await store.get('rating-totals', 'ada') };
     for (const e of events) await applyEvent(store, days, e);
-    expect(await store.get('rating-days', 'ada:2026-11-20')).toEqual(once);
-    expect(once).toMatchObject({ count: 1, overallTenths: 50 });
+    expect({ week: await store.get('rating-weeks', 'ada:2026-11-16'), totals: await store.get('rating-totals', 'ada') }).toEqual(once);
+    expect(await sumsOf(store, 'ada:2026-11-20')).toMatchObject({ count: 1, overallTenths: 50 });
   });
 
   it('keeps each person\'s totals (the whole history\'s summary) equal to the sum of their days, through corrections, withdrawals, redeliveries and a deletion', async () => {
@@ -143,7 +150,7 @@ describe('rating-days projection', () => {
       return ((t ^ (t >>> 14)) >>> 0) % n;
     };
     const events: RecordedEvent[] = [];
-    const standing = new Map<string, { userId: string; day: string; at: string }>();
+    const standing = new Map<string, { userId: string; day: string; at: string; s: ReturnType<typeof scores> }>();
     for (let i = 0; i < 600; i++) {
       const userId = next(2) === 0 ? 'ada' : 'bob';
       const s = scores(1 + next(5), 1 + next(5), 1 + next(5), 1 + next(5), 1 + next(5));
@@ -153,9 +160,12 @@ describe('rating-days projection', () => {
       if (roll < 5 || !pick) {
         const day = `2026-11-${String(10 + next(10)).padStart(2, '0')}`;
         const at = `${day}T${String(next(24)).padStart(2, '0')}:00:00.000Z`;
-        standing.set(`${userId}-${i}`, { userId, day, at });
+        standing.set(`${userId}-${i}`, { userId, day, at, s });
         events.push(submitted(`${userId}-${i}`, userId, day, at, s));
-      } else if (roll < 7) events.push(corrected(pick[0], userId, pick[1].day, pick[1].at, s));
+      } else if (roll < 7) {
+        events.push(corrected(pick[0], userId, pick[1].day, pick[1].at, s));
+        pick[1].s = s;
+      }
       else if (roll < 9) {
         events.push(withdrawn(pick[0], userId, pick[1].day, pick[1].at));
         standing.delete(pick[0]);
@@ -163,24 +173,35 @@ describe('rating-days projection', () => {
     }
     const store = await storeWith(events);
     for (const userId of ['ada', 'bob']) {
-      const dayDocs = await store.find<RatingDayDoc>('rating-days', { userId });
-      const fromDays = ratingSummaryOf(dayDocs, { from: null, to: null });
+      const rated = await daysOf(store, userId);
+      const fromDays = ratingSummaryOf(rated, { from: null, to: null });
       const totals = await store.get<RatingTotalsDoc>('rating-totals', userId);
       expect(totals).toMatchObject({ userId, count: fromDays.count, daysTracked: fromDays.daysTracked });
       expect(ratingSummaryOf([{ ...totals!, day: '' }], { from: null, to: null }).averages).toEqual(fromDays.averages);
       expect(totals!.count).toBe([...standing.values()].filter((r) => r.userId === userId).length);
+      // Each day holds the sums of its standing ratings as they stand now, worked out here from the ratings alone.
+      const mine = [...standing.values()].filter((r) => r.userId === userId);
+      const expected = [...new Set(mine.map((r) => r.day))].sort().map((day) => {
+        const of = mine.filter((r) => r.day === day);
+        const sum = (f: 'relationships' | 'health' | 'purpose' | 'growth' | 'joy') => of.reduce((n, r) => n + r.s[f], 0);
+        return {
+          day,
+          count: of.length,
+          overallTenths: of.reduce((n, r) => n + Math.round(r.s.overallScore * 10), 0),
+          relationships: sum('relationships'), health: sum('health'), purpose: sum('purpose'), growth: sum('growth'), joy: sum('joy'),
+          firstAt: of.map((r) => r.at).sort()[0],
+        };
+      });
+      expect(rated.map(({ ratings: _ratings, ...sums }) => sums)).toEqual(expected);
+      expect(rated.every((d) => d.ratings.length === d.count)).toBe(true);
     }
     expect(await sumsOfTotals(store, 'ada')).toEqual(await sumsOfDays(store, 'ada'));
-    // Each week holds its days as the day documents have them, without the ratings' values.
+    // Each week holds only its own days, and is keyed by its Monday.
     for (const userId of ['ada', 'bob']) {
-      const weeks = await store.find<RatingWeekDoc>('rating-weeks', { userId });
-      const dayDocs = (await store.find<RatingDayDoc>('rating-days', { userId })).sort((a, b) => a.day.localeCompare(b.day));
-      expect(weeks.flatMap((w) => w.days).sort((a, b) => a.day.localeCompare(b.day))).toEqual(
-        dayDocs.map(({ _id, _position, userId: _u, ratings: _r, ...day }) => day),
-      );
-      expect(weeks.every((w) => w.days.every((d) => isoWeekOfDay(d.day).weekStart === w.weekStart))).toBe(true);
-      // Each day's first time is its earliest standing rating's (kept as ratings come and go, not recomputed each time).
-      for (const d of dayDocs) expect(d.firstAt).toBe(d.ratings.map((e) => e[1]).sort()[0]);
+      for (const w of await store.find<RatingWeekDoc>('rating-weeks', { userId })) {
+        expect(w._id).toBe(`${userId}:${w.weekStart}`);
+        expect(w.days.every((d) => isoWeekOfDay(d.day).weekStart === w.weekStart)).toBe(true);
+      }
     }
 
     await applyEvent(store, days, ev('UserDeleted', { userId: 'ada', deletedAt: '2026-11-30T00:00:00.000Z' }));

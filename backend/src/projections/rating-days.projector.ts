@@ -2,9 +2,8 @@ import { addDays, type DaySums, FACTOR_NAMES, isoWeekOfDay, noRatingTotals, type
 import type { UserDeleted } from '../identity/identity.decider';
 import { dayOfStoredRating } from '../ratings/rating-events';
 import type { RatingCorrected, RatingSubmitted } from '../ratings/ratings.decider';
-import type { StoredDoc } from '../read-models/read-model-store.port';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import { dataOf, type Lookup, type MaybePromise, type Projector } from './projector';
+import { dataOf, type Lookup, type MaybePromise, type Projector, whenFound } from './projector';
 
 /**
  * One standing rating of a day, as the day's document keeps it: what a correction replaces and a withdrawal takes
@@ -14,13 +13,12 @@ import { dataOf, type Lookup, type MaybePromise, type Projector } from './projec
 export type DayRatingEntry = [string, string, number, number, number, number, number, number];
 
 /**
- * rating-days: per person and day (keyed `<userId>:<YYYY-MM-DD>`, the ratings' own day in the person's zone), the
- * count and the sums of the day's standing ratings (DaySums), with each rating's values, and the time of its
- * earliest rating. The summary of a range (GET /api/joy-ratings/summary?from=&to=) reads these instead of every
- * rating; rating-totals and rating-weeks are kept from them. An event changes one document: its day's.
+ * One rated day as its week's document keeps it (the ratings' own day, `YYYY-MM-DD` in the person's zone): the count
+ * and the sums of the day's standing ratings (DaySums), the time of its earliest, and each rating's values. The
+ * summary of a range (GET /api/joy-ratings/summary?from=&to=), the calendar and the analytics read these instead
+ * of every rating; rating-totals is kept from them.
  */
-export interface RatingDayDoc extends DaySums {
-  userId: string;
+export interface RatedDay extends DaySums {
   /** The `submittedAt` of the day's earliest standing rating. */
   firstAt: string;
   ratings: DayRatingEntry[];
@@ -31,12 +29,10 @@ export interface RatingTotalsDoc extends RatingTotals {
   userId: string;
 }
 
-/** One rated day as a week's document keeps it: the day's sums and its earliest standing rating's time. */
-export type RatedDay = DaySums & { firstAt: string };
-
 /**
- * rating-weeks: per person and ISO week (keyed `<userId>:<the week's Monday>`), each rated day of the week: the day
- * documents without their ratings' values. The premium analytics read these (a few small documents a year).
+ * rating-weeks: per person and ISO week (keyed `<userId>:<the week's Monday>`, weekDocId), each rated day of the
+ * week. A week rather than a document per day: a rating then writes one document where it wrote two, which is most
+ * of what a rebuild costs (docs/decisions.md, "Rebuild speed"); a week of a person who rates often stays a few KB.
  */
 export interface RatingWeekDoc {
   userId: string;
@@ -45,19 +41,19 @@ export interface RatingWeekDoc {
   days: RatedDay[];
 }
 
-/** rating-day-span: per person (keyed by user id), their first and last rated day: which day documents an account deletion removes. */
+/** rating-day-span: per person (keyed by user id), their first and last rated day: which week documents an account deletion removes. */
 export interface RatingDaySpanDoc {
   userId: string;
   first: string;
   last: string;
 }
 
-export const dayDocId = (userId: string, day: string) => `${userId}:${day}`;
-const weekDocId = (userId: string, day: string) => `${userId}:${mondayOf(day)}`;
+/** The id of the week document that holds a person's day. */
+export const weekDocId = (userId: string, day: string) => `${userId}:${mondayOf(day)}`;
 
 /** The Monday of a day's ISO week, remembered per day: a rebuild asks twice per event, and there are few days. */
 const mondays = new Map<string, string>();
-function mondayOf(day: string): string {
+export function mondayOf(day: string): string {
   let monday = mondays.get(day);
   if (monday === undefined) mondays.set(day, (monday = isoWeekOfDay(day).weekStart));
   return monday;
@@ -73,27 +69,27 @@ function entryOf(d: RatingSubmitted['data'] | RatingCorrected['data']): DayRatin
 }
 
 /**
- * The day's document with these entries: sums recomputed from them (a day holds a handful), none left: gone.
+ * The day with these entries: sums recomputed from them (a day holds a handful), none left: gone.
  * `firstAt` when the caller knows it: working it out parses every entry's time, costly on a day of many ratings.
  */
-function withEntries(userId: string, day: string, ratings: DayRatingEntry[], firstAt?: string): RatingDayDoc | null {
+function withEntries(day: string, ratings: DayRatingEntry[], firstAt?: string): RatedDay | null {
   if (ratings.length === 0) return null;
   const sums: DaySums = { day, count: 0, overallTenths: 0, relationships: 0, health: 0, purpose: 0, growth: 0, joy: 0 };
   for (const e of ratings) addEntry(sums, e);
   firstAt ??= ratings.reduce((min, e) => earlier(min, e[1]), ratings[0][1]);
   // Fields added to the fresh sums in place: a spread that adds fields costs microseconds per document (rebuilds).
-  return Object.assign(sums, { userId, firstAt, ratings });
+  return Object.assign(sums, { firstAt, ratings });
 }
 
 /**
- * The day's document with one more rating: its sums moved by that rating alone. Summing the whole day again made a
- * day's n-th rating cost n entries (a day of 500 ratings, a rebuild of 100,000 ratings at 3,600 a second).
+ * The day with one more rating: its sums moved by that rating alone. Summing the whole day again made a day's n-th
+ * rating cost n entries (a day of 500 ratings, a rebuild of 100,000 ratings at 3,600 a second).
  */
-function withEntryAdded(doc: RatingDayDoc, entry: DayRatingEntry): RatingDayDoc {
-  const { day, count, overallTenths, relationships, health, purpose, growth, joy } = doc;
+function withEntryAdded(rated: RatedDay, entry: DayRatingEntry): RatedDay {
+  const { day, count, overallTenths, relationships, health, purpose, growth, joy } = rated;
   const sums: DaySums = { day, count, overallTenths, relationships, health, purpose, growth, joy };
   addEntry(sums, entry);
-  return Object.assign(sums, { userId: doc.userId, firstAt: earlier(doc.firstAt, entry[1]), ratings: [...doc.ratings, entry] });
+  return Object.assign(sums, { firstAt: earlier(rated.firstAt, entry[1]), ratings: [...(rated.ratings ?? []), entry] });
 }
 
 function addEntry(sums: DaySums, e: DayRatingEntry): void {
@@ -105,119 +101,108 @@ function addEntry(sums: DaySums, e: DayRatingEntry): void {
 /** The earlier of two times (ISO, as written); the first when they are the same instant. */
 const earlier = (a: string, b: string) => (Date.parse(b) < Date.parse(a) ? b : a);
 
-/**
- * The days of a person's span (read before rating-day-span forgets it): each day (`step` 1), or the Monday of each
- * week (`step` 7).
- */
-async function spanDays(userId: string, lookup: Lookup, step: 1 | 7): Promise<string[]> {
+/** The Monday of each week of a person's span (read before rating-day-span forgets it). */
+async function spanWeeks(userId: string, lookup: Lookup): Promise<string[]> {
   const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
   if (!span) return [];
-  const days: string[] = [];
-  for (let day = step === 7 ? mondayOf(span.first) : span.first; day <= span.last; day = addDays(day, step)) days.push(day);
-  return days;
+  const mondays: string[] = [];
+  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) mondays.push(monday);
+  return mondays;
 }
 
 /**
- * `ids` of a projector whose documents are keyed by person and day (`idOf`): the event's day's; on an account deletion,
- * those of every day (`step` 1) or week (7) of the person's span. Synchronous but for an account deletion: a rebuild
- * applies a rating without waiting on a promise.
+ * rating-weeks' `ids`: the week of the event's day; on an account deletion, every week of the person's span.
+ * Synchronous but for an account deletion: a rebuild applies a rating without waiting on a promise.
  */
-function idsByDay(idOf: (userId: string, day: string) => string, step: 1 | 7): Projector['ids'] {
-  return (event, lookup) => {
-    if (event.type !== 'UserDeleted') {
-      const d = dataOf<RatingFields>(event);
-      return [idOf(d.userId, dayOfEvent(d))];
-    }
-    const { userId } = dataOf<UserDeleted['data']>(event);
-    return spanDays(userId, lookup, step).then((days) => days.map((day) => idOf(userId, day)));
-  };
-}
-
-type DayBefore = (RatingDayDoc & StoredDoc) | null;
-
-/**
- * The context of the projectors that follow the day documents (rating-totals, rating-weeks, before rating-days in
- * the projection): the event's day document as it was before the event; null on an account deletion.
- */
-function dayBeforeEvent(event: RecordedEvent, lookup: Lookup): MaybePromise<DayBefore> {
-  if (event.type === 'UserDeleted') return null;
-  const d = dataOf<RatingFields>(event);
-  return lookup<RatingDayDoc>('rating-days', dayDocId(d.userId, dayOfEvent(d)));
-}
-
-/**
- * The event's day document after the event, worked out by rating-days' own `evolve` (so that the documents kept
- * from it cannot disagree with it); null when the event changes nothing (the day has it already, or it is a no-op).
- */
-function dayAfterEvent(event: RecordedEvent, dayBefore: DayBefore): DayChange {
-  // rating-totals and rating-weeks ask in turn with the same event and day: worked out once (a day may be long).
-  if (lastDayChange.event === event && lastDayChange.dayBefore === dayBefore) return lastDayChange.change;
-  let change: DayChange = null;
-  if (!dayBefore || dayBefore._position < event.position) {
-    const after = ratingDaysProjector.evolve(dayBefore, event);
-    change = after === dayBefore ? null : { after };
-  }
-  lastDayChange = { event, dayBefore, change };
-  return change;
-}
-
-let lastDayChange: { event: RecordedEvent | null; dayBefore: DayBefore; change: DayChange } = { event: null, dayBefore: null, change: null };
-
-type DayChange = { after: RatingDayDoc | null } | null;
-
-const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
-
-export const ratingDaysProjector: Projector<RatingDayDoc> = {
-  collection: 'rating-days',
-  eventTypes: RATING_EVENTS,
-  indexes: ['userId'],
-  ids: idsByDay(dayDocId, 1),
-  evolve(doc, event) {
-    if (event.type === 'UserDeleted') return null;
+const idsByWeek: Projector['ids'] = (event, lookup) => {
+  if (event.type !== 'UserDeleted') {
     const d = dataOf<RatingFields>(event);
-    const day = dayOfEvent(d);
-    if (event.type === 'RatingSubmitted') {
-      // Submitted twice (a redelivery): as it was.
-      if (doc?.ratings.some((e) => e[0] === d.ratingId)) return doc;
-      const entry = entryOf(dataOf<RatingSubmitted['data']>(event));
-      return doc ? withEntryAdded(doc, entry) : withEntries(d.userId, day, [entry], entry[1]);
-    }
-    const others = (doc?.ratings ?? []).filter((e) => e[0] !== d.ratingId);
-    switch (event.type) {
-      case 'RatingCorrected': {
-        // A correction of a rating this day does not hold (withdrawn) changes nothing.
-        if (!doc || others.length === doc.ratings.length) return doc;
-        const entry = entryOf(dataOf<RatingCorrected['data']>(event));
-        const before = doc.ratings.find((e) => e[0] === d.ratingId)!;
-        return withEntries(d.userId, day, [...others, entry], before[1] === entry[1] ? doc.firstAt : undefined);
-      }
-      default: {
-        // RatingWithdrawn: out of its day's sums.
-        if (!doc || others.length === doc.ratings.length) return doc;
-        // The day's earliest time stays unless the rating that carried it goes.
-        const gone = doc.ratings.find((e) => e[0] === d.ratingId)!;
-        return withEntries(d.userId, day, others, gone[1] !== doc.firstAt ? doc.firstAt : undefined);
-      }
-    }
-  },
+    return [weekDocId(d.userId, dayOfEvent(d))];
+  }
+  const { userId } = dataOf<UserDeleted['data']>(event);
+  return spanWeeks(userId, lookup).then((mondays) => mondays.map((monday) => `${userId}:${monday}`));
 };
 
 /**
- * rating-totals: the whole history's summary (GET /api/joy-ratings/summary without a range) in one document,
- * kept from the day documents: an event takes its day's sums out of the totals as they were before it, and puts
- * them back in as they are after it. Before rating-days in its projection, so that its context is the day before the event.
+ * The context of rating-totals and rating-weeks (rating-totals first in the projection): the event's day as its week
+ * held it before the event, and that week's position (an event at or before it is in the week already); null on
+ * an account deletion.
  */
-export const ratingTotalsProjector: Projector<RatingTotalsDoc, DayBefore> = {
+interface DayBefore {
+  rated: RatedDay | null;
+  position: number;
+}
+
+function dayBeforeEvent(event: RecordedEvent, lookup: Lookup): MaybePromise<DayBefore | null> {
+  if (event.type === 'UserDeleted') return null;
+  const d = dataOf<RatingFields>(event);
+  const day = dayOfEvent(d);
+  return whenFound(lookup<RatingWeekDoc>('rating-weeks', weekDocId(d.userId, day)), (week) => ({
+    rated: week?.days.find((r) => r.day === day) ?? null,
+    position: week?._position ?? 0,
+  }));
+}
+
+/** The event's day after the event; null when the event changes nothing (the week has it already, or it is a no-op). */
+function dayAfterEvent(event: RecordedEvent, before: DayBefore): DayChange {
+  // rating-totals and rating-weeks ask in turn with the same event and day: worked out once (a day may be long).
+  if (lastDayChange.event === event && lastDayChange.before === before.rated) return lastDayChange.change;
+  let change: DayChange = null;
+  if (before.position < event.position) {
+    const after = dayEvolved(before.rated, event);
+    change = after === before.rated ? null : { after };
+  }
+  lastDayChange = { event, before: before.rated, change };
+  return change;
+}
+
+let lastDayChange: { event: RecordedEvent | null; before: RatedDay | null; change: DayChange } = { event: null, before: null, change: null };
+
+type DayChange = { after: RatedDay | null } | null;
+
+const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'] as const;
+
+/** A rating event applied to its day (null: no rating that day, before or after); the same day when it changes nothing. */
+function dayEvolved(rated: RatedDay | null, event: RecordedEvent): RatedDay | null {
+  const d = dataOf<RatingFields>(event);
+  const day = dayOfEvent(d);
+  // A day written by version 2 (MongoDB, before `projections rebuild rating-days`) has its sums but not its ratings.
+  const entries = rated?.ratings ?? [];
+  if (event.type === 'RatingSubmitted') {
+    // Submitted twice (a redelivery): as it was.
+    if (entries.some((e) => e[0] === d.ratingId)) return rated;
+    const entry = entryOf(dataOf<RatingSubmitted['data']>(event));
+    return rated ? withEntryAdded(rated, entry) : withEntries(day, [entry], entry[1]);
+  }
+  const others = entries.filter((e) => e[0] !== d.ratingId);
+  // A correction or a withdrawal of a rating this day does not hold (withdrawn) changes nothing.
+  if (!rated || others.length === entries.length) return rated;
+  if (event.type === 'RatingCorrected') {
+    const entry = entryOf(dataOf<RatingCorrected['data']>(event));
+    const before = entries.find((e) => e[0] === d.ratingId)!;
+    return withEntries(day, [...others, entry], before[1] === entry[1] ? rated.firstAt : undefined);
+  }
+  // RatingWithdrawn: out of its day's sums. The day's earliest time stays unless the rating that carried it goes.
+  const gone = entries.find((e) => e[0] === d.ratingId)!;
+  return withEntries(day, others, gone[1] !== rated.firstAt ? rated.firstAt : undefined);
+}
+
+/**
+ * rating-totals: the whole history's summary (GET /api/joy-ratings/summary without a range) in one document,
+ * kept from the days: an event takes its day's sums out of the totals as they were before it, and puts them back
+ * in as they are after it. Before rating-weeks in its projection, so that its context is the day before the event.
+ */
+export const ratingTotalsProjector: Projector<RatingTotalsDoc, DayBefore | null> = {
   collection: 'rating-totals',
   eventTypes: RATING_EVENTS,
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
   context: dayBeforeEvent,
   evolve(doc, event, dayBefore) {
-    if (event.type === 'UserDeleted') return null;
+    if (event.type === 'UserDeleted' || !dayBefore) return null;
     const change = dayAfterEvent(event, dayBefore);
     if (!change) return doc;
     let totals: RatingTotals = doc ?? noRatingTotals();
-    if (dayBefore) totals = withDaySums(totals, dayBefore, -1);
+    if (dayBefore.rated) totals = withDaySums(totals, dayBefore.rated, -1);
     if (change.after) totals = withDaySums(totals, change.after, 1);
     if (totals.count === 0) return null;
     const { daysTracked, count, overallTenths, relationships, health, purpose, growth, joy } = totals;
@@ -225,26 +210,22 @@ export const ratingTotalsProjector: Projector<RatingTotalsDoc, DayBefore> = {
   },
 };
 
-/**
- * rating-weeks: the day documents of each week without their ratings' values (GET /api/insights/advanced reads
- * these instead of every day's ratings). An event replaces its day in its week with the day as it is after it.
- */
-export const ratingWeeksProjector: Projector<RatingWeekDoc, DayBefore> = {
+/** rating-weeks: an event replaces its day in its week with the day as it is after it (RatingWeekDoc). */
+export const ratingWeeksProjector: Projector<RatingWeekDoc, DayBefore | null> = {
   collection: 'rating-weeks',
   eventTypes: RATING_EVENTS,
   indexes: ['userId'],
-  ids: idsByDay(weekDocId, 7),
+  ids: idsByWeek,
   context: dayBeforeEvent,
   evolve(doc, event, dayBefore) {
-    if (event.type === 'UserDeleted') return null;
+    if (event.type === 'UserDeleted' || !dayBefore) return null;
     const change = dayAfterEvent(event, dayBefore);
     if (!change) return doc;
     const d = dataOf<RatingFields>(event);
     const day = dayOfEvent(d);
     const days = (doc?.days ?? []).filter((r) => r.day !== day);
     if (change.after) {
-      const { userId: _userId, ratings: _ratings, ...rated } = change.after;
-      days.push(rated);
+      days.push(change.after);
       days.sort((a, b) => (a.day < b.day ? -1 : 1));
     }
     return days.length === 0 ? null : { userId: d.userId, weekStart: mondayOf(day), days };
@@ -253,7 +234,7 @@ export const ratingWeeksProjector: Projector<RatingWeekDoc, DayBefore> = {
 
 /**
  * rating-day-span: the first and last day a person rated (submissions only: a span is never narrowed, it only has
- * to contain every day document). Last in its projection: on UserDeleted, rating-days reads it before it goes.
+ * to contain every rated day). Last in its projection: on UserDeleted, rating-weeks reads it before it goes.
  */
 export const ratingDaySpanProjector: Projector<RatingDaySpanDoc> = {
   collection: 'rating-day-span',

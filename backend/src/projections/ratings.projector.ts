@@ -108,7 +108,8 @@ const RATING_EVENTS = ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 
 export const ratingsProjector: Projector<RatingDoc> = {
   collection: 'ratings',
   eventTypes: RATING_EVENTS,
-  indexes: ['userId', 'chunk'],
+  // By chunk only: a page reads a chunk or two (rating-timeline); nothing reads a person's ratings all at once.
+  indexes: ['chunk'],
   // Synchronous but for an account deletion: a rebuild applies a rating without waiting on a promise.
   ids(event, lookup) {
     if (event.type !== 'UserDeleted') return [dataOf<{ ratingId: string }>(event).ratingId];

@@ -1,29 +1,32 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { addDays, dayNumber, noRatingTotals, ratingSummaryOf, type RatingSummaryView, summaryOfTotals } from '@joy/domain';
-import { dayDocId, type RatingDayDoc, ratingDaysProjector, type RatingTotalsDoc, ratingTotalsProjector } from '../projections/rating-days.projector';
+import { mondayOf, type RatedDay, type RatingTotalsDoc, ratingTotalsProjector, type RatingWeekDoc, ratingWeeksProjector, weekDocId } from '../projections/rating-days.projector';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { READ_MODELS } from '../read-models/read-model-store.port';
 
-/** Up to this many days, a range is read day by day (one `get` each); a longer or open one with one `find`. */
-const DAY_BY_DAY_UP_TO = 62;
+/** Up to this many weeks, a range is read week by week (one `get` each); a longer or open one with one `find`. */
+const WEEK_BY_WEEK_UP_TO = 10;
 
 /**
- * The person's rating-days documents of the days from `from` to `to` (inclusive, each open when null), oldest day
- * first: the summary's input for a range, instead of every rating. A short range (a week, the free
- * plan's 30 days, today) reads only its days.
+ * The person's rated days from `from` to `to` (inclusive, each open when null), oldest first, from their weeks
+ * (rating-weeks): the input of a range's summary, the calendar and the analytics, instead of every rating. A short
+ * range (a week, the free plan's 30 days, today) reads only its weeks.
  */
-async function ratingDaysOf(readModels: ReadModelStore, userId: string, from: string | null, to: string | null): Promise<RatingDayDoc[]> {
-  const collection = ratingDaysProjector.collection;
-  let docs: RatingDayDoc[];
-  if (from !== null && to !== null && dayNumber(to) - dayNumber(from) < DAY_BY_DAY_UP_TO) {
+export async function ratedDaysOf(readModels: ReadModelStore, userId: string, from: string | null, to: string | null): Promise<RatedDay[]> {
+  const collection = ratingWeeksProjector.collection;
+  let weeks: RatingWeekDoc[];
+  if (from !== null && to !== null && dayNumber(mondayOf(to)) - dayNumber(mondayOf(from)) < 7 * WEEK_BY_WEEK_UP_TO) {
     const ids: string[] = [];
-    for (let day = from; day <= to; day = addDays(day, 1)) ids.push(dayDocId(userId, day));
-    docs = (await Promise.all(ids.map((id) => readModels.get<RatingDayDoc>(collection, id)))).filter((d): d is NonNullable<typeof d> => d !== null);
+    for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) ids.push(weekDocId(userId, monday));
+    weeks = (await Promise.all(ids.map((id) => readModels.get<RatingWeekDoc>(collection, id)))).filter((w): w is NonNullable<typeof w> => w !== null);
   } else {
-    docs = (await readModels.find<RatingDayDoc>(collection, { userId })).filter((d) => (from === null || d.day >= from) && (to === null || d.day <= to));
+    weeks = await readModels.find<RatingWeekDoc>(collection, { userId });
   }
-  return docs.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  return weeks
+    .flatMap((w) => w.days)
+    .filter((d) => (from === null || d.day >= from) && (to === null || d.day <= to))
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
 export class GetRatingSummaryQuery {
@@ -37,7 +40,7 @@ export class GetRatingSummaryQuery {
 }
 
 /**
- * GET /api/joy-ratings/summary?from=&to=: the caller's ratings of those days in aggregate, from rating-days; the
+ * GET /api/joy-ratings/summary?from=&to=: the caller's ratings of those days in aggregate, from their weeks; the
  * whole history (no range) from rating-totals, one document however long it is.
  */
 @QueryHandler(GetRatingSummaryQuery)
@@ -49,6 +52,6 @@ export class GetRatingSummaryHandler implements IQueryHandler<GetRatingSummaryQu
       const totals = await this.readModels.get<RatingTotalsDoc>(ratingTotalsProjector.collection, userId);
       return summaryOfTotals(totals ?? noRatingTotals(), { from, to });
     }
-    return ratingSummaryOf(await ratingDaysOf(this.readModels, userId, from, to), { from, to });
+    return ratingSummaryOf(await ratedDaysOf(this.readModels, userId, from, to), { from, to });
   }
 }

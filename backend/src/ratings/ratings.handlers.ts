@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { dayOf, daysOfRatings, DomainError, type FactorScores, type RatingCalendarView, type RatingView, streaksOf } from '@joy/domain';
+import { dayOf, DomainError, type FactorScores, meanOverallOf, type RatingCalendarView, type RatingView, roundToOneDecimal, streaksOf } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -11,6 +11,7 @@ import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-stor
 import { TIME_ZONE_LOOKUP, type TimeZoneLookup } from '../settings/time-zone';
 import { dayOfStoredRating, openNote, ratingStreamCodec } from './rating-events';
 import { type RatingCorrected, type RatingSubmitted, ratingSavedWith, ratingsDecider, ratingViewOf, standingRating } from './ratings.decider';
+import { ratedDaysOf } from './rating-summary.handlers';
 
 /** A rating document as its owner sees it: the note (stored encrypted) opened with their key. */
 export function ratingView(doc: RatingDoc, key: Buffer | null): RatingView {
@@ -194,19 +195,14 @@ export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery,
   async execute({ userId, limit, before }: GetRatingsPageQuery): Promise<RatingsPage> {
     const timeline = await this.readModels.get<RatingTimelineDoc>('rating-timeline', userId);
     // limit + 1: whether there is a next page.
-    let found: RatingDoc[];
-    if (timeline?.firstVersion !== 1) {
-      // No rating yet, or a persistent read model that ran before the timeline existed (RatingTimelineDoc.firstVersion)
-      // and was not rebuilt since (`npm run projections -- rebuild ratings`): cut from the whole list.
-      found = newestRatingsFirst((await this.readModels.find<RatingDoc>('ratings', { userId })).filter(after(before))).slice(0, limit + 1);
-    } else {
-      found = [];
-      const chunks = timeline.chunks.filter((c) => !before || c.oldest <= before.at).sort((a, b) => b.newest - a.newest);
-      for (const chunk of chunks) {
-        if (found.length > limit && chunk.newest < Date.parse(found[limit].createdAt)) break;
-        const docs = await this.readModels.find<RatingDoc>('ratings', { chunk: chunkId(userId, chunk.n) });
-        found = newestRatingsFirst(found.concat(docs.filter(after(before)))).slice(0, limit + 1);
-      }
+    // Version 2 of the ratings projection is built from each stream's first event: whoever has a rating has a
+    // timeline that starts at it (RatingTimelineDoc.firstVersion 1), and no timeline means no ratings.
+    let found: RatingDoc[] = [];
+    const chunks = (timeline?.chunks ?? []).filter((c) => !before || c.oldest <= before.at).sort((a, b) => b.newest - a.newest);
+    for (const chunk of chunks) {
+      if (found.length > limit && chunk.newest < Date.parse(found[limit].createdAt)) break;
+      const docs = await this.readModels.find<RatingDoc>('ratings', { chunk: chunkId(userId, chunk.n) });
+      found = newestRatingsFirst(found.concat(docs.filter(after(before)))).slice(0, limit + 1);
     }
     const ratings = found.slice(0, limit);
     // The notes are opened with the person's key, as in the whole list.
@@ -242,7 +238,8 @@ export class GetRatingCalendarQuery {
 
 /**
  * GET /api/joy-ratings/calendar?year=YYYY: the rated days of that year with their mean score and count, and the
- * streaks (over every year), from the ratings read model: a correction or a withdrawal is in it as soon as it is made.
+ * streaks (over every year), from the person's rated days (rating-weeks): a correction or a withdrawal is in them as
+ * soon as it is made.
  */
 @QueryHandler(GetRatingCalendarQuery)
 export class GetRatingCalendarHandler implements IQueryHandler<GetRatingCalendarQuery, RatingCalendarView> {
@@ -255,10 +252,10 @@ export class GetRatingCalendarHandler implements IQueryHandler<GetRatingCalendar
     if (!Number.isInteger(year) || year < 1970 || year > 9999) {
       throw new DomainError('request.invalid', 'year must be a year such as 2026', [{ field: 'year', message: 'year must be a year such as 2026' }]);
     }
-    const [docs, timeZone] = await Promise.all([this.readModels.find<RatingDoc>('ratings', { userId }), this.timeZoneOf(userId)]);
-    const ratings = docs.map((d) => ({ day: dayOfStoredRating({ day: d.day, submittedAt: d.createdAt }), overallScore: d.overallScore }));
+    // Every rated day (the streaks span years), from the person's weeks: a few small documents a year, not every rating.
+    const [rated, timeZone] = await Promise.all([ratedDaysOf(this.readModels, userId, null, null), this.timeZoneOf(userId)]);
     const prefix = `${String(year).padStart(4, '0')}-`;
-    const days = daysOfRatings(ratings.filter((r) => r.day.startsWith(prefix)));
-    return { year, days, ...streaksOf(ratings.map((r) => r.day), dayOf(now, timeZone)!) };
+    const days = rated.filter((d) => d.day.startsWith(prefix)).map((d) => ({ day: d.day, overallScore: roundToOneDecimal(meanOverallOf(d)), count: d.count }));
+    return { year, days, ...streaksOf(rated.map((d) => d.day), dayOf(now, timeZone)!) };
   }
 }

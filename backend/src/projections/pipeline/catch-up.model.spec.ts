@@ -44,7 +44,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 const limits: fc.Arbitrary<BatchLimits> = fc
   .record({ page: fc.integer({ min: 1, max: 30 }), events: fc.integer({ min: 1, max: 60 }), keptDocs: fc.integer({ min: 0, max: 150 }) })
-  .map(({ page, events, keptDocs }) => ({ page, events, rewritesPerEvent: 3, maxEvents: events * 4, maxDocs: 400, keptDocs, turnMs: 50 }));
+  .map(({ page, events, keptDocs }) => ({ page, events, rewritesPerEvent: 2, maxEvents: events * 4, maxDocs: 400, keptDocs, turnMs: 50 }));
 
 /** The events of the steps, as the app appends them: each command decided on its person's stream so far. */
 function historyOf(steps: Step[]): { stream: string; event: EventToAppend }[] {

@@ -20,7 +20,7 @@ const projections = PROJECTIONS.filter((p) => ['ratings', 'rating-days', 'group-
 const collections = projections.flatMap((p) => p.projectors.map((x) => x.collection));
 // Small limits, so that a history of 1,200 ratings spans batches: pages of 20 events, batches of at least 100, at most 1,000;
 // the working set forgets its documents at commits past 200, and reads them back from the store (as at scale).
-const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 3, maxEvents: 1000, maxDocs: 5000, keptDocs: 200, turnMs: 50 };
+const limits: BatchLimits = { page: 20, events: 100, rewritesPerEvent: 2, maxEvents: 1000, maxDocs: 5000, keptDocs: 200, turnMs: 50 };
 
 function rating(person: number, day: number): EventToAppend {
   const ratingId = `r-${person}-${day}`;
@@ -88,7 +88,7 @@ describe('the start-up catch-up into SQLite read models', () => {
     expect(built['ratings']).toHaveLength(PEOPLE * DAYS);
     expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
     expect(checkpoints).toEqual(projections.map(() => head));
-    // About two new documents a rating: a batch ends at its 100th event.
+    // About one new document a rating: a batch ends at its 100th event.
     expect(batches).toBe((PEOPLE * DAYS) / limits.events);
   });
 
@@ -99,7 +99,7 @@ describe('the start-up catch-up into SQLite read models', () => {
     expect(served).toEqual(expected);
     expect(built['rating-totals'].find((d) => d._id === 'person-7')).toMatchObject({ count: DAYS, daysTracked: DAYS });
     expect(checkpoints).toEqual(projections.map(() => head));
-    // 100 ratings here change about 470 documents (each of the 30 people's own): a batch goes on to about 300 events,
+    // 100 ratings here change about 400 documents (each of the 30 people's own): a batch goes on to about 200 events,
     // and never past 1,000.
     expect(batches).toBeLessThanOrEqual(6);
     expect(batches).toBeGreaterThanOrEqual(Math.ceil((PEOPLE * DAYS) / limits.maxEvents));

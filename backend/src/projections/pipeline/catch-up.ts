@@ -1,7 +1,7 @@
 import type { EventStore } from '../../event-store/event-store.port';
 import { codeVersionKey, type ReadModelStore } from '../../read-models/read-model-store.port';
 import { versionsOf } from '../../read-models/versioned-read-model-store';
-import type { Projection } from '../projector';
+import { collectionsOf, type Projection } from '../projector';
 import { WorkingSet } from './applier';
 import { reactorCheckpoint, RELAY_CHECKPOINT } from './jobs';
 import type { Reactor } from './reactor';
@@ -23,7 +23,7 @@ export interface BatchLimits {
   events: number;
   /**
    * Past `events`, a batch goes on while it has changed more than this many documents per event folded: a rating
-   * makes about two new ones (its own, its day's), so more are mostly documents of earlier batches written again (a
+   * makes about one new one (its own; its week's once a week), so more are mostly documents of earlier batches written again (a
    * person's totals, rating index, recent ratings: when everyone rates every day, every batch changes every
    * person's). A longer batch writes each of them once for more events.
    */
@@ -40,7 +40,7 @@ export interface BatchLimits {
   turnMs: number;
 }
 
-export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 3, maxEvents: 100_000, maxDocs: 250_000, keptDocs: 20_000, turnMs: 50 };
+export const BATCH_LIMITS: BatchLimits = { page: CATCH_UP_PAGE, events: CATCH_UP_BATCH, rewritesPerEvent: 2, maxEvents: 100_000, maxDocs: 250_000, keptDocs: 20_000, turnMs: 50 };
 
 export interface CatchUpProgress {
   /** Where the slowest projection started, where it is, and the head it catches up to. */
@@ -107,7 +107,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       reset.push(projection.name);
       if (versioned) await versioned.dropVersion(projection.name, versioned.activeVersion(projection.name));
       else {
-        for (const collection of new Set(projection.projectors.map((p) => p.collection))) await readModels.dropCollection(collection);
+        for (const collection of collectionsOf(projection)) await readModels.dropCollection(collection);
         await readModels.setCheckpoint(projection.name, 0);
       }
     }
