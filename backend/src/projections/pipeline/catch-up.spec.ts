@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import type { EventToAppend } from '../../event-store/event-store.port';
 import { SqliteEventStore } from '../../event-store/sqlite-event-store';
 import { InMemoryReadModelStore } from '../../read-models/in-memory-read-model-store';
-import type { ReadModelStore, StoredDoc } from '../../read-models/read-model-store.port';
+import { codeVersionKey, type ReadModelStore, type StoredDoc } from '../../read-models/read-model-store.port';
 import { WriterThread } from '../../read-models/sqlite-commit';
 import { SqliteReadModelStore } from '../../read-models/sqlite-read-model-store';
 import { PROJECTIONS } from '../projections';
+import type { RatingWeekDoc } from '../rating-days.projector';
 import { eventTypesOf } from '../projector';
 import { applyEvent } from './applier';
 import { type BatchLimits, catchUpAtStart } from './catch-up';
@@ -113,6 +114,35 @@ describe('the start-up catch-up into SQLite read models', () => {
     const { built, served, expected } = await catchUp(dayByDay);
     expect(built).toEqual(expected);
     expect(served).toEqual(expected);
+  });
+
+  it('rebuilds a projection whose code version changed, and drops the collections it no longer fills', async () => {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    for (let day = 0; day < 20; day++) await store.appendToStream('ratings-person-0', [rating(0, day)], { expectedVersion: day });
+    const file = join(dir, 'read-models.sqlite');
+    const typesByProjection = new Map(projections.map((p) => [p.name, eventTypesOf(p)]));
+    // A file built by the version before: its day documents, and its weeks as they were then.
+    const before = new SqliteReadModelStore(file);
+    await catchUpAtStart({ store, readModels: before, projections, typesByProjection, reactors: [], batch: limits });
+    await before.put('rating-days', 'person-0:2026-01-01', { userId: 'person-0', day: '2026-01-01', count: 1 }, 1);
+    await before.put('rating-weeks', 'person-0:2025-12-29', { userId: 'person-0', weekStart: '2025-12-29', days: [] }, 1e9);
+    await before.setCheckpoint(codeVersionKey('rating-days'), 2);
+    await before.close();
+
+    const after = new SqliteReadModelStore(file);
+    const { reset } = await catchUpAtStart({ store, readModels: after, projections, typesByProjection, reactors: [], batch: limits });
+    expect(reset).toEqual(['rating-days']);
+    expect(await after.find('rating-days', {})).toEqual([]);
+    expect(await after.getCheckpoint(codeVersionKey('rating-days'))).toBe(projections.find((p) => p.name === 'rating-days')!.version);
+    // Built again from the events: the week of January 1st holds its rated days (the 1st to the 4th).
+    const week = await after.get<RatingWeekDoc>('rating-weeks', 'person-0:2025-12-29');
+    expect(week?.days.map((d) => [d.day, d.count, d.ratings.length])).toEqual([
+      ['2026-01-01', 1, 1],
+      ['2026-01-02', 1, 1],
+      ['2026-01-03', 1, 1],
+      ['2026-01-04', 1, 1],
+    ]);
+    await Promise.all([after.close(), store.close()]);
   });
 
   it('lets the event loop turn while it folds a page, so that the port answers meanwhile', async () => {
