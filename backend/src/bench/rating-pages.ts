@@ -1,4 +1,4 @@
-import { addDays, type AdvancedInsights, overallScore, type RatingSummaryView } from '@joy/domain';
+import { addDays, type AdvancedInsights, overallScore, type RatingCalendarView, type RatingSummaryView } from '@joy/domain';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,8 @@ import { startAppProcess } from './app-process';
  * (default 50,000) ratings of one person, two an hour up to now, seeded into the built app's event store (not
  * through HTTP), then GET /api/joy-ratings (the first page, 50 by default), ?limit=50&before= (a page deep in the
  * list) and the figures of the charts, GET /api/joy-ratings/summary (over the whole history, and over the last 30
- * days) and the premium analytics (GET /api/insights/advanced, the person made premium in the sandbox), each BENCH_PAGE_REQUESTS (default 50) times one after another over HTTP, with their median and 99th
+ * days), the premium analytics (GET /api/insights/advanced, the person made premium in the sandbox) and this year's
+ * calendar (GET /api/joy-ratings/calendar), each BENCH_PAGE_REQUESTS (default 50) times one after another over HTTP, with their median and 99th
  * percentile. Run alone with `node backend/dist/bench/rating-pages.js`.
  */
 
@@ -98,6 +99,8 @@ export async function ratingPageFigures(): Promise<string[]> {
     const deep = await timed(`${app.baseUrl}/api/joy-ratings?limit=50&before=${before}`, cookie);
     const insights = await timed(`${app.baseUrl}/api/insights/advanced`, cookie);
     const weeks = (insights.body as AdvancedInsights).weeklyFactors.length;
+    const calendar = await timed(`${app.baseUrl}/api/joy-ratings/calendar?year=${today.slice(0, 4)}`, cookie);
+    const calendarDays = (calendar.body as RatingCalendarView).days.length;
     const n = RATINGS.toLocaleString('en');
     return [
       `Rating list of a person with ${n} ratings (${REQUESTS} requests each, one after another, over HTTP):`,
@@ -106,6 +109,7 @@ export async function ratingPageFigures(): Promise<string[]> {
       `- the figures of the whole history, GET /api/joy-ratings/summary: p50 ${fmt(summary.p50)} ms, p99 ${fmt(summary.p99)} ms (${summary.bytes.toLocaleString('en')} B, ${(summary.body as RatingSummaryView).daysTracked.toLocaleString('en')} days)`,
       `- the figures of the last 30 days, ?from=&to=: p50 ${fmt(month.p50)} ms, p99 ${fmt(month.p99)} ms`,
       `- the premium analytics of the whole history, GET /api/insights/advanced: p50 ${fmt(insights.p50)} ms, p99 ${fmt(insights.p99)} ms (${weeks} weeks, ${insights.bytes.toLocaleString('en')} B)`,
+      `- this year's calendar and the streaks, GET /api/joy-ratings/calendar: p50 ${fmt(calendar.p50)} ms, p99 ${fmt(calendar.p99)} ms (${calendarDays} days, ${calendar.bytes.toLocaleString('en')} B)`,
     ];
   } finally {
     await app.destroy();
