@@ -105,9 +105,9 @@ const earlier = (a: string, b: string) => (Date.parse(b) < Date.parse(a) ? b : a
 async function spanWeeks(userId: string, lookup: Lookup): Promise<string[]> {
   const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
   if (!span) return [];
-  const mondays: string[] = [];
-  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) mondays.push(monday);
-  return mondays;
+  const weeks: string[] = [];
+  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) weeks.push(monday);
+  return weeks;
 }
 
 /**
@@ -120,7 +120,7 @@ const idsByWeek: Projector['ids'] = (event, lookup) => {
     return [weekDocId(d.userId, dayOfEvent(d))];
   }
   const { userId } = dataOf<UserDeleted['data']>(event);
-  return spanWeeks(userId, lookup).then((mondays) => mondays.map((monday) => `${userId}:${monday}`));
+  return spanWeeks(userId, lookup).then((weeks) => weeks.map((monday) => weekDocId(userId, monday)));
 };
 
 /**

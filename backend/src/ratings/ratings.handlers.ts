@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { dayOf, DomainError, type FactorScores, meanOverallOf, type RatingCalendarView, type RatingView, roundToOneDecimal, streaksOf } from '@joy/domain';
+import { dayOf, dayScoresOf, DomainError, type FactorScores, type RatingCalendarView, type RatingView, streaksOf } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
@@ -255,7 +255,7 @@ export class GetRatingCalendarHandler implements IQueryHandler<GetRatingCalendar
     // Every rated day (the streaks span years), from the person's weeks: a few small documents a year, not every rating.
     const [rated, timeZone] = await Promise.all([ratedDaysOf(this.readModels, userId, null, null), this.timeZoneOf(userId)]);
     const prefix = `${String(year).padStart(4, '0')}-`;
-    const days = rated.filter((d) => d.day.startsWith(prefix)).map((d) => ({ day: d.day, overallScore: roundToOneDecimal(meanOverallOf(d)), count: d.count }));
+    const days = dayScoresOf(rated.filter((d) => d.day.startsWith(prefix)));
     return { year, days, ...streaksOf(rated.map((d) => d.day), dayOf(now, timeZone)!) };
   }
 }

@@ -1,4 +1,4 @@
-import { daysOfRatings, isCalendarDay, normalizeNote, rateableDayProblem, streaksOf } from './rating-days';
+import { dayScoresOf, isCalendarDay, normalizeNote, rateableDayProblem, streaksOf } from './rating-days';
 
 describe('the day a rating rates', () => {
   it('accepts today and up to 365 days back, refusing the future, older days and non-days', () => {
@@ -20,15 +20,18 @@ describe('the day a rating rates', () => {
 });
 
 describe('a calendar of rated days', () => {
-  it("gives each day the mean of its ratings and how many, oldest first", () => {
-    const days = daysOfRatings([
-      { day: '2026-11-02', overallScore: 4 },
-      { day: '2026-11-01', overallScore: 3 },
-      { day: '2026-11-02', overallScore: 3.5 },
+  it("gives each day the mean of its ratings and how many, oldest first, from the day's sums", () => {
+    const days = dayScoresOf([
+      // 4.0 + 3.5 → 75 tenths over 2: 3.75 → 3.8
+      { day: '2026-11-02', count: 2, overallTenths: 75 },
+      { day: '2026-11-01', count: 1, overallTenths: 30 },
+      // 3.1 + 3.2 → 63 tenths over 2: 3.15, half rounded up
+      { day: '2026-11-03', count: 2, overallTenths: 63 },
     ]);
     expect(days).toEqual([
       { day: '2026-11-01', overallScore: 3, count: 1 },
       { day: '2026-11-02', overallScore: 3.8, count: 2 },
+      { day: '2026-11-03', overallScore: 3.2, count: 2 },
     ]);
   });
 

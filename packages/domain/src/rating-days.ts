@@ -3,7 +3,8 @@
  * may be rated later, up to RATEABLE_DAYS_BACK days back, never ahead; a year's calendar and the streaks are
  * counted on these days. Pure: the server and the browser share it.
  */
-import { meanScore } from './score';
+import { type DaySums, meanOverallOf } from './rating-summary';
+import { roundToOneDecimal } from './score';
 import { addDays, dayNumber } from './time';
 
 /** How far back a missed day can still be rated (today minus this many days is the earliest). */
@@ -52,17 +53,14 @@ export interface DayScore {
   count: number;
 }
 
-/** The rated days among `ratings`, oldest first: each day's mean overall score (one decimal) and count. */
-export function daysOfRatings(ratings: Iterable<{ day: string; overallScore: number }>): DayScore[] {
-  const byDay = new Map<string, number[]>();
-  for (const r of ratings) {
-    const scores = byDay.get(r.day);
-    if (scores) scores.push(r.overallScore);
-    else byDay.set(r.day, [r.overallScore]);
-  }
-  return [...byDay.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([day, scores]) => ({ day, overallScore: meanScore(scores)!, count: scores.length }));
+/**
+ * The calendar's days from their sums (what the read models keep per day), oldest first: each day's mean overall
+ * score (one decimal, from the exact sum in tenths) and its count.
+ */
+export function dayScoresOf(days: Iterable<Pick<DaySums, 'day' | 'count' | 'overallTenths'>>): DayScore[] {
+  return [...days]
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
+    .map((d) => ({ day: d.day, overallScore: roundToOneDecimal(meanOverallOf(d)), count: d.count }));
 }
 
 /**
