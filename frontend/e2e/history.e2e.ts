@@ -4,7 +4,8 @@ import { DESKTOP, describeViolations, RunningServer, screenshot, seriousViolatio
 /*
  * A missed day with a private note (issue 19 items 3–5): on Home, "Rate an earlier day" with a date and a note;
  * then /history shows the day in the year's calendar (its text alternative lists it), the streaks, and the rating
- * with its note in the list. Screenshots at 1280 and 360 px (test-artifacts/screenshots/history-*).
+ * with its note in the list; a click on the day's cell, or See a day, opens that day's ratings. Screenshots at 1280
+ * and 360 px (test-artifacts/screenshots/history-*).
  */
 const NARROW = { width: 360, height: 780 };
 const NOTE = 'Walked the cliffs with Ines; the sea was silver';
@@ -31,6 +32,28 @@ async function rateEarlierDayWithNote(page: Page, day: string) {
   await form.getByLabel(/^Note/).fill(NOTE);
   await form.getByRole('button', { name: 'Save Rating' }).click();
   await page.getByText('Rating Saved!').first().waitFor();
+}
+
+/**
+ * Clicks a day's cell of the year's calendar (calendarOption.ts: Monday first, 40 px from the left and 16 from the
+ * right; wide, the weeks across and the weekdays down between 30 px from the top and 50 from the bottom; compact,
+ * the weekdays across and the weeks down between 40 and 60).
+ */
+async function clickCalendarDay(page: Page, day: string, compact: boolean) {
+  const chart = page.locator('.history-calendar__chart [data-testid="echart"]');
+  const box = (await chart.boundingBox())!;
+  const [year, month, date] = day.split('-').map(Number);
+  const jan1 = new Date(year, 0, 1);
+  const offset = (jan1.getDay() + 6) % 7; // Monday 0
+  const dayIndex = Math.round((new Date(year, month - 1, date).getTime() - jan1.getTime()) / 86_400_000);
+  const week = Math.floor((dayIndex + offset) / 7);
+  const weekday = (dayIndex + offset) % 7;
+  const weeks = Math.ceil(((new Date(year + 1, 0, 1).getTime() - jan1.getTime()) / 86_400_000 + offset) / 7);
+  const [x, y] = compact
+    ? [40 + (weekday + 0.5) * ((box.width - 56) / 7), 40 + (week + 0.5) * ((box.height - 100) / weeks)]
+    : [40 + (week + 0.5) * ((box.width - 56) / weeks), 30 + (weekday + 0.5) * ((box.height - 80) / 7)];
+  // At a position in the chart: scrolled into view first (the phone's calendar is taller than the screen).
+  await chart.click({ position: { x, y } });
 }
 
 describe('rating a missed day with a note, and seeing it on the History page', () => {
@@ -64,6 +87,22 @@ describe('rating a missed day with a note, and seeing it on the History page', (
       expect(describeViolations(`history ${label}`, await seriousViolations(page))).toBe('');
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await screenshot(page, `history-${label}`);
+
+      // The day's cell opens that day's ratings with the note (the day is this year's but on January 1 and 2).
+      if (day.startsWith(String(new Date().getFullYear()))) {
+        await clickCalendarDay(page, day, label === '360');
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('heading', { name: '1 rating for this day' }).waitFor();
+        await dialog.getByTestId('rating-note').getByText(NOTE).waitFor();
+        expect(describeViolations(`history day ${label}`, await seriousViolations(page))).toBe('');
+        await screenshot(page, `history-day-${label}`);
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+      // Without a pointer: See a day. Yesterday has no rating.
+      await page.getByLabel('See a day').fill(await localDay(page, 1));
+      await page.getByRole('button', { name: 'Show', exact: true }).click();
+      await page.getByRole('dialog').getByText(/^No ratings for /).waitFor();
       await context.close();
     });
   }

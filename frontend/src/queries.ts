@@ -66,6 +66,14 @@ export function useRatingCalendar(year: number) {
   return useQuery<RatingCalendarView>({ queryKey: [...RATINGS_KEY, `calendar?year=${year}`] });
 }
 
+/**
+ * GET /api/joy-ratings/days/:day: the user's ratings of one day (`YYYY-MM-DD`), newest first, with their notes; not
+ * asked while `day` is null (under RATINGS_KEY: refreshed after a save, an edit or a delete).
+ */
+export function useRatingsOfDay(day: string | null) {
+  return useQuery<RatingView[]>({ queryKey: [...RATINGS_KEY, `days/${day}`], enabled: day !== null });
+}
+
 /** The user's latest rating, or null when there is none. */
 export function useLatestRating() {
   return useQuery<RatingView | null>({ queryKey: LATEST_RATING_KEY });

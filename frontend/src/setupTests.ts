@@ -22,6 +22,10 @@ if (typeof window !== 'undefined') {
         dispatchEvent: () => false,
       }) as MediaQueryList;
   }
+  // jsdom throws "Not implemented" for a pseudo-element (Ant Design's dialogs measure the scrollbar with one): the
+  // element's own style instead, which is all a test can see anyway.
+  const computedStyle = window.getComputedStyle.bind(window);
+  window.getComputedStyle = (element: Element) => computedStyle(element);
   if (!('ResizeObserver' in window)) {
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
       observe() {}

@@ -101,6 +101,8 @@ export async function ratingPageFigures(): Promise<string[]> {
     const weeks = (insights.body as AdvancedInsights).weeklyFactors.length;
     const calendar = await timed(`${app.baseUrl}/api/joy-ratings/calendar?year=${today.slice(0, 4)}`, cookie);
     const calendarDays = (calendar.body as RatingCalendarView).days.length;
+    // A day of a year ago, as History opens it from its calendar.
+    const aDay = await timed(`${app.baseUrl}/api/joy-ratings/days/${addDays(today, -365)}`, cookie);
     const n = RATINGS.toLocaleString('en');
     return [
       `Rating list of a person with ${n} ratings (${REQUESTS} requests each, one after another, over HTTP):`,
@@ -110,6 +112,7 @@ export async function ratingPageFigures(): Promise<string[]> {
       `- the figures of the last 30 days, ?from=&to=: p50 ${fmt(month.p50)} ms, p99 ${fmt(month.p99)} ms`,
       `- the premium analytics of the whole history, GET /api/insights/advanced: p50 ${fmt(insights.p50)} ms, p99 ${fmt(insights.p99)} ms (${weeks} weeks, ${insights.bytes.toLocaleString('en')} B)`,
       `- this year's calendar and the streaks, GET /api/joy-ratings/calendar: p50 ${fmt(calendar.p50)} ms, p99 ${fmt(calendar.p99)} ms (${calendarDays} days, ${calendar.bytes.toLocaleString('en')} B)`,
+      `- a day's ratings a year ago, GET /api/joy-ratings/days/YYYY-MM-DD: p50 ${fmt(aDay.p50)} ms, p99 ${fmt(aDay.p99)} ms (${aDay.count} ratings, ${aDay.bytes.toLocaleString('en')} B)`,
     ];
   } finally {
     await app.destroy();

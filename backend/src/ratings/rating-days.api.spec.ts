@@ -181,6 +181,46 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect((await calendar(carol, year - 3)).days).toEqual([]);
   });
 
+  it("answers a day's ratings (GET /api/joy-ratings/days/:day): newest first with their notes, the calendar's day, the caller's own only", async () => {
+    const eve = await signIn(app.baseUrl, 'eve@example.com', 'Eve');
+    expect((await as(eve).patch('/api/settings', { timeZone: ZONE })).status).toBe(200);
+    const ofDay = async (cookie: string, day: string): Promise<RatingView[]> => {
+      const res = await as(cookie).get(`/api/joy-ratings/days/${day}`);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const day = addDays(today(), -2);
+    const first = await rate(eve, { ...scores(2), day, note: 'Slow morning' });
+    const second = await rate(eve, { ...scores(4), day });
+    const dayBefore = await rate(eve, { ...scores(5), day: addDays(day, -1) });
+    const bobs = await rate(bob, { ...scores(3), day });
+
+    expect(await ofDay(eve, day)).toEqual([second, first]);
+    expect((await ofDay(eve, day))[1].note).toBe('Slow morning');
+    expect((await calendar(eve, Number(day.slice(0, 4)))).days.find((d) => d.day === day)?.count).toBe(2);
+    expect(await ofDay(eve, addDays(day, -1))).toEqual([dayBefore]);
+    expect(await ofDay(eve, addDays(day, -30))).toEqual([]);
+    // Bob rated the same day: each sees their own.
+    expect(await ofDay(bob, day)).toEqual([bobs]);
+
+    // A correction shows at once with its new values and note; a withdrawn rating is gone.
+    const corrected = await as(eve).put(`/api/joy-ratings/${first.id}`, { ...scores(3), note: 'Better by noon' });
+    expect(corrected.status).toBe(200);
+    expect(await ofDay(eve, day)).toEqual([second, corrected.body]);
+    expect((await as(eve).delete(`/api/joy-ratings/${second.id}`)).status).toBe(204);
+    expect(await ofDay(eve, day)).toEqual([corrected.body]);
+  });
+
+  it.each([['2026-02-30'], ['26-11-2026'], ['today'], ['2026-1-5']])('refuses the ratings of day %s: 400 naming day', async (day) => {
+    const res = await as(ada).get(`/api/joy-ratings/days/${day}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'day' })]);
+  });
+
+  it("refuses a day's ratings to a signed-out caller", async () => {
+    expect((await as().get(`/api/joy-ratings/days/${today()}`)).status).toBe(401);
+  });
+
   it.each([['abc'], ['20261'], [''], ['-1']])('refuses the calendar of year=%s: 400 naming year', async (year) => {
     const res = await as(ada).get(`/api/joy-ratings/calendar?year=${year}`);
     expect(res.status).toBe(400);

@@ -9,6 +9,7 @@ import {
   decodeCursor,
   GetLatestRatingQuery,
   GetRatingCalendarQuery,
+  GetRatingsOfDayQuery,
   GetRatingsPageQuery,
   type RatingsPage,
   SubmitRatingCommand,
@@ -49,6 +50,16 @@ export class RatingsController {
   calendar(@CurrentUser() user: SessionUser, @Query('year') year?: string): Promise<RatingCalendarView> {
     const value = typeof year === 'string' && /^\d{4}$/.test(year) ? Number(year) : NaN;
     return this.queries.execute(new GetRatingCalendarQuery(user.id, value));
+  }
+
+  /**
+   * The caller's ratings of one day (`YYYY-MM-DD`: the day each rating is for, the calendar's day), newest first,
+   * with their notes: an array, empty for a day without ratings; 400 naming `day` for anything but a date.
+   */
+  @Get('days/:day')
+  ofDay(@CurrentUser() user: SessionUser, @Param('day') day: string): Promise<RatingView[]> {
+    if (!isCalendarDay(day)) invalidThrow('day', 'day must be a date written YYYY-MM-DD');
+    return this.queries.execute(new GetRatingsOfDayQuery(user.id, day));
   }
 
   /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */

@@ -211,6 +211,40 @@ export class GetRatingsPageHandler implements IQueryHandler<GetRatingsPageQuery,
   }
 }
 
+export class GetRatingsOfDayQuery {
+  constructor(
+    readonly userId: string,
+    /** `YYYY-MM-DD`: the day the ratings are for (each rating's own day, as the calendar counts it). */
+    readonly day: string,
+  ) {}
+}
+
+/**
+ * GET /api/joy-ratings/days/:day: the caller's standing ratings of one day, newest first, with their notes: what
+ * History shows when a day of its calendar is picked. The day's week document (rating-weeks) names them, at most
+ * 100 (a day's cap), and each is read by id, so no list is searched; a rating of someone else is never among them,
+ * since the week is the caller's own.
+ */
+@QueryHandler(GetRatingsOfDayQuery)
+export class GetRatingsOfDayHandler implements IQueryHandler<GetRatingsOfDayQuery, RatingView[]> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  async execute({ userId, day }: GetRatingsOfDayQuery): Promise<RatingView[]> {
+    const [rated] = await ratedDaysOf(this.readModels, userId, day, day);
+    if (!rated) return [];
+    const [docs, key] = await Promise.all([
+      Promise.all(rated.ratings.map(([ratingId]) => this.readModels.get<RatingDoc>('ratings', ratingId))),
+      this.keys.existingKey(userId),
+    ]);
+    // A rating the week names but the ratings projection has not reached yet (they are two projections) is left out.
+    const standing = docs.filter((doc): doc is NonNullable<(typeof docs)[number]> => doc !== null && doc.userId === userId);
+    return newestRatingsFirst(standing).map((doc) => ratingView(doc, key));
+  }
+}
+
 export class GetLatestRatingQuery {
   constructor(readonly userId: string) {}
 }

@@ -17,16 +17,21 @@ interface EChartProps {
    */
   description: ReactNode;
   className?: string;
+  /** Called with the clicked item's value (e.g. a calendar cell's `[day, score, count]`). */
+  onItemClick?: (value: unknown) => void;
 }
 
 /**
  * A tiny ECharts wrapper: creates the chart on mount, applies the option whenever it (or the compact
  * layout) changes, resizes with its container (ResizeObserver) and disposes the chart on unmount.
  */
-export function EChart({ option, height = 300, description, className }: EChartProps) {
+export function EChart({ option, height = 300, description, className, onItemClick }: EChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<ChartInstance | null>(null);
   const [compact, setCompact] = useState(false);
+  // The latest handler, read at each click: the chart is made once, the handler may change with every render.
+  const clickHandler = useRef(onItemClick);
+  clickHandler.current = onItemClick;
 
   useEffect(() => {
     const element = container.current;
@@ -35,6 +40,7 @@ export function EChart({ option, height = 300, description, className }: EChartP
     chart.current = instance;
     // data-rendered: the option is drawn, animation included (what a test waits for before looking).
     instance.on('finished', () => element.setAttribute('data-rendered', 'true'));
+    instance.on('click', (params) => clickHandler.current?.((params as { value?: unknown }).value));
     setCompact(element.clientWidth > 0 && element.clientWidth < COMPACT_CHART_WIDTH);
     let frame = 0;
     const observer = new ResizeObserver(() => {

@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Card, Modal, Popconfirm } from 'antd';
 import { useEffect, useId, useState } from 'react';
 import { fullLabel } from '../dashboard/summary';
-import { formatDate } from '../lib/dates';
+import { formatCalendarDay } from '../lib/dates';
 import { formatScore, scoreBand } from '../lib/score';
 import { useDeleteRating } from '../queries';
 import { dayOf, FACTORS, type RatingView } from '@joy/domain';
@@ -43,7 +43,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
         {ratings.slice(0, shown).map((rating) => {
           const when = fullLabel(rating.createdAt);
           // A missed day rated later: the day it is for (a calendar day, shown as written, whatever the zone).
-          const forDay = rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatDate(`${rating.day}T12:00:00Z`, { timeZone: 'UTC' }) : null;
+          const forDay = rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatCalendarDay(rating.day) : null;
           return (
             <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
               <span className="rating-history__when">

@@ -22,6 +22,11 @@ export function formatDate(value: string | Date, { timeZone, locale }: DateOptio
   return date ? date.toLocaleDateString(locale, { dateStyle: 'medium', timeZone }) : '';
 }
 
+/** "Nov 25, 2026" for a calendar day written `YYYY-MM-DD` (a rating's day): the day as written, whatever the zone. */
+export function formatCalendarDay(day: string, { locale }: Pick<DateOptions, 'locale'> = {}): string {
+  return formatDate(`${day}T12:00:00Z`, { timeZone: 'UTC', locale });
+}
+
 /** "Nov 25, 2026, 2:05 PM". */
 export function formatDateTime(value: string | Date, { timeZone, locale }: DateOptions = {}): string {
   const date = valid(value);

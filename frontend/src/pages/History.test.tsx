@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { bindNotifier } from '../lib/toast';
 import HistoryPage from './History';
@@ -7,9 +7,18 @@ import { renderPage } from '../testing/renderApp';
 import { ratingsFrom } from '../testing/ratings';
 import type { RatingCalendarView } from '@joy/domain';
 
-// Canvas charts do not run in jsdom: render only the chart's text alternative (the table of the days).
+// Canvas charts do not run in jsdom: render only the chart's text alternative (the table of the days), and a
+// button that stands for a click on the cell of `mockCell` (the value ECharts hands over: [day, score, count]).
+let mockCell: [string, number, number] = ['', 0, 0];
 jest.mock('../charts/EChart', () => ({
-  EChart: ({ description }: { description: ReactNode }) => <div data-testid="chart">{description}</div>,
+  EChart: ({ description, onItemClick }: { description: ReactNode; onItemClick?: (value: unknown) => void }) => (
+    <div data-testid="chart">
+      {description}
+      <button type="button" onClick={() => onItemClick?.(mockCell)}>
+        the cell
+      </button>
+    </div>
+  ),
 }));
 
 jest.setTimeout(30000);
@@ -68,5 +77,56 @@ describe('the History page', () => {
     expect(screen.getByText('Rate today on Home').closest('a')).toHaveAttribute('href', '/');
     expect(await screen.findByText('Your ratings could not be loaded. Please reload the page.')).toBeInTheDocument();
     expect(screen.queryAllByTestId('rating-history-item')).toHaveLength(0);
+  });
+
+  it("opens a day's ratings with their notes from its cell and from See a day, and a delete there shows at once", async () => {
+    const year = new Date().getFullYear();
+    const day = `${year}-03-04`;
+    const [evening, morning] = ratingsFrom([4, 2], `${year}-03-04T20:00:00Z`);
+    let ofDay = [{ ...evening, id: 'e', note: 'Dinner with Ines' }, { ...morning, id: 'm' }];
+    const deleted: string[] = [];
+    installFakeServer({
+      'GET /api/joy-ratings': async () => ({ status: 200, body: ofDay }),
+      ...summaryRoute(() => ofDay),
+      [`GET /api/joy-ratings/calendar?year=${year}`]: { status: 200, body: { year, days: [{ day, overallScore: 3, count: 2 }], currentStreak: 0, longestStreak: 1 } },
+      [`GET /api/joy-ratings/days/${day}`]: async () => ({ status: 200, body: ofDay }),
+      [`GET /api/joy-ratings/days/${year}-03-05`]: { status: 200, body: [] },
+      'DELETE /api/joy-ratings/*': async (url) => {
+        const id = url.split('/').pop()!;
+        deleted.push(id);
+        ofDay = ofDay.filter((r) => r.id !== id);
+        return { status: 204 };
+      },
+    });
+    renderPage(<HistoryPage />);
+    await screen.findByRole('table', { name: `Days rated in ${year}` });
+
+    // A click on the day's cell: its ratings, newest first, with the note.
+    mockCell = [day, 3, 2];
+    fireEvent.click(screen.getByRole('button', { name: 'the cell' }));
+    const dialog = within(await screen.findByRole('dialog', { name: `Mar 4, ${year}` }));
+    expect(await dialog.findByRole('heading', { name: '2 ratings for this day' })).toBeInTheDocument();
+    const items = dialog.getAllByTestId('rating-history-item');
+    expect(within(items[0]).getByTestId('rating-note')).toHaveTextContent('Dinner with Ines');
+    expect(within(items[1]).getByLabelText('Overall 2.0 out of 5')).toBeInTheDocument();
+
+    // Deleting one there: asked first, then gone from the day at once.
+    fireEvent.click(within(items[1]).getByRole('button', { name: /^Delete rating of/ }));
+    const confirm = await screen.findAllByRole('button', { name: 'Delete' });
+    fireEvent.click(confirm[confirm.length - 1]);
+    await waitFor(() => expect(dialog.getAllByTestId('rating-history-item')).toHaveLength(1));
+    expect(deleted).toEqual(['m']);
+    expect(dialog.getByRole('heading', { name: '1 rating for this day' })).toBeInTheDocument();
+    fireEvent.click(dialog.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Without a pointer: See a day, then Show (only once the field holds a whole date).
+    const field = screen.getByLabelText('See a day');
+    const show = screen.getByRole('button', { name: 'Show' });
+    expect(show).toBeDisabled();
+    fireEvent.change(field, { target: { value: `${year}-03-05` } });
+    fireEvent.click(show);
+    const empty = within(await screen.findByRole('dialog', { name: `Mar 5, ${year}` }));
+    expect(await empty.findByText(`No ratings for Mar 5, ${year}.`)).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { FireOutlined, LeftOutlined, RightOutlined, TrophyOutlined } from '@ant-design/icons';
-import { Button, Card, Space, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { Button, Card, Input, Space, Typography } from 'antd';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { dayOf, isCalendarDay } from '@joy/domain';
 import { ChartTable } from '../charts/ChartTable';
 import { EChart } from '../charts/EChart';
 import { RatingHistory } from '../components/RatingHistory';
@@ -9,7 +10,8 @@ import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/PageLoading';
 import { StatCard } from '../dashboard/StatCard';
 import { calendarOption } from '../history/calendarOption';
-import { formatDate } from '../lib/dates';
+import { DayRatings } from '../history/DayRatings';
+import { formatCalendarDay } from '../lib/dates';
 import { formatScore } from '../lib/score';
 import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries';
 
@@ -17,11 +19,15 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
 /**
  * /history: the year at a glance (GET /api/joy-ratings/calendar: an ECharts calendar heatmap, each day coloured
- * by its mean score), the current and longest streaks, and every rating with its note, to edit or delete.
+ * by its mean score), the current and longest streaks, and every rating with its note, to edit or delete. A day's
+ * own ratings open from its cell, or from "See a day" (the way without a pointer): DayRatings.
  */
 export default function HistoryPage() {
   const thisYear = new Date().getFullYear();
   const [year, setYear] = useState(thisYear);
+  const [openDay, setOpenDay] = useState<string | null>(null);
+  const [typedDay, setTypedDay] = useState('');
+  const pickId = useId();
   const calendar = useRatingCalendar(year);
   const ratings = useRatingPages();
   const totals = useRatingSummary(null, null);
@@ -29,6 +35,15 @@ export default function HistoryPage() {
   const compact = typeof window !== 'undefined' && window.innerWidth < 600;
   const cal = calendar.data;
   const option = useMemo(() => (layout: { compact: boolean }) => calendarOption(year, cal?.days ?? [], { compact: layout.compact || compact }), [year, cal, compact]);
+
+  // A calendar cell's value is [day, score, count].
+  const openCell = (value: unknown) => {
+    if (Array.isArray(value) && isCalendarDay(value[0])) setOpenDay(value[0]);
+  };
+  const showTypedDay = (event: FormEvent) => {
+    event.preventDefault();
+    if (isCalendarDay(typedDay)) setOpenDay(typedDay);
+  };
 
   return (
     <div className="history-page">
@@ -62,17 +77,27 @@ export default function HistoryPage() {
               className="history-calendar__chart"
               option={option}
               height={compact ? 860 : 220}
+              onItemClick={openCell}
               description={
                 <ChartTable
                   caption={`Days rated in ${year}`}
                   columns={['Day', 'Overall score', 'Ratings']}
-                  rows={cal.days.map((d) => [formatDate(`${d.day}T12:00:00Z`, { timeZone: 'UTC' }), formatScore(d.overallScore), d.count])}
+                  rows={cal.days.map((d) => [formatCalendarDay(d.day), formatScore(d.overallScore), d.count])}
                 />
               }
             />
           </>
         )}
+        <form className="history-calendar__pick" onSubmit={showTypedDay}>
+          <label htmlFor={pickId}>See a day</label>
+          <Input id={pickId} type="date" max={dayOf(new Date(), undefined) ?? undefined} value={typedDay} onChange={(e) => setTypedDay(e.target.value)} />
+          <Button htmlType="submit" disabled={!isCalendarDay(typedDay)}>
+            Show
+          </Button>
+          <Typography.Text type="secondary">or click a day in the calendar</Typography.Text>
+        </form>
       </Card>
+      <DayRatings day={openDay} onClose={() => setOpenDay(null)} />
       {ratings.isError && <Typography.Text type="danger">Your ratings could not be loaded. Please reload the page.</Typography.Text>}
       {ratings.ratings && ratings.ratings.length > 0 && (
         <RatingHistory

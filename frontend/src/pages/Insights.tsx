@@ -41,7 +41,7 @@ import { formatScore } from '../lib/score';
 import { useRatingPages, useRatingSummary } from '../queries';
 import { browserTimeZone, useSettings } from '../settings/api';
 import { type AdvancedInsights, dayOf, FACTORS, type SubscriptionStatusView } from '@joy/domain';
-import { formatDate } from '../lib/dates';
+import { formatCalendarDay } from '../lib/dates';
 
 const INSIGHT_ICONS: Record<InsightKind, ReactNode> = {
   'great-progress': <RiseOutlined />,
@@ -227,7 +227,7 @@ function AdvancedAnalytics() {
         <>
           {advanced.data.firstDay && (
             // A calendar day, shown as written whatever the zone (as a rated day is in the rating list).
-            <Typography.Text type="secondary">Your full history since {formatDate(`${advanced.data.firstDay}T12:00:00Z`, { timeZone: 'UTC' })}</Typography.Text>
+            <Typography.Text type="secondary">Your full history since {formatCalendarDay(advanced.data.firstDay)}</Typography.Text>
           )}
           <AdvancedCharts data={advanced.data} />
         </>
