@@ -1,14 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { artifacts, DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
-
-/** A dialog as the person sees it: the viewport only (a full-page capture misplaces the fixed header under a modal). */
-async function viewportShot(page: Page, name: string) {
-  mkdirSync(artifacts, { recursive: true });
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-  await page.screenshot({ path: join(artifacts, `${name}.png`) });
-}
+import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, viewportShot, withAppAndBrowser } from './support';
 
 const PERSON = { email: 'quintessa.marlowe@example.com', firstName: 'Quintessa' };
 

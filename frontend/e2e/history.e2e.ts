@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, describeViolations, RunningServer, screenshot, seriousViolations, signInThroughLanding, withAppAndBrowser } from './support';
+import { animationsFinished, DESKTOP, describeViolations, RunningServer, screenshot, seriousViolations, signInThroughLanding, viewportShot, withAppAndBrowser } from './support';
 
 /*
  * A missed day with a private note (issue 19 items 3–5): on Home, "Rate an earlier day" with a date and a note;
@@ -94,8 +94,10 @@ describe('rating a missed day with a note, and seeing it on the History page', (
         const dialog = page.getByRole('dialog');
         await dialog.getByRole('heading', { name: '1 rating for this day' }).waitFor();
         await dialog.getByTestId('rating-note').getByText(NOTE).waitFor();
+        // Looked at once the dialog has faded in (mid-way its colours are paler than they will be).
+        await animationsFinished(page);
         expect(describeViolations(`history day ${label}`, await seriousViolations(page))).toBe('');
-        await screenshot(page, `history-day-${label}`);
+        await viewportShot(page, `history-day-${label}`);
         await dialog.getByRole('button', { name: 'Close' }).click();
         await dialog.waitFor({ state: 'hidden' });
       }

@@ -77,6 +77,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
+/** Waits until every running animation and transition has finished (a dialog's fade-in): what a person sees settled. */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+}
+
+/** A dialog as the person sees it: the viewport only (a full-page capture misplaces the fixed header under a modal). */
+export async function viewportShot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await animationsFinished(page);
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
 const AXE_PATH = join(dirname(require.resolve('axe-core')), 'axe.min.js');
 
 interface AxeViolation {
