@@ -1,18 +1,20 @@
 import type { CalendarDayView } from '@joy/domain';
 // Types only from the chart module: no runtime import (ECharts loads with the chart itself).
 import type { ChartOption } from '../charts/echarts';
+import { formatCalendarDay } from '../lib/dates';
 import { formatScore } from '../lib/score';
 
 /**
  * The ECharts option of a year's calendar heatmap: one cell per day, coloured by the day's mean overall score
  * (1 red … 5 green, the app's score bands), empty days blank. Compact (phones): the weeks run down, not across.
+ * Each cell's value is `[day, score, count]`: what its tooltip writes and what a click hands to History.
  */
 export function calendarOption(year: number, days: readonly CalendarDayView[], { compact }: { compact: boolean }): ChartOption {
   return {
     tooltip: {
       formatter: (params: unknown) => {
         const [day, score, count] = (params as { value: [string, number, number] }).value;
-        return `${day}: ${formatScore(score)} (${count} rating${count === 1 ? '' : 's'})`;
+        return `${formatCalendarDay(day)}: ${formatScore(score)} (${count} rating${count === 1 ? '' : 's'})`;
       },
     },
     visualMap: {
