@@ -5,7 +5,7 @@ import { formatCalendarDay } from '../lib/dates';
 import { useRatingsOfDay } from '../queries';
 
 /**
- * One day of History's calendar, picked by a click on its cell or with "Show a day": that day's ratings with
+ * One day of History's calendar, picked by a click on its cell or with "See a day": that day's ratings with
  * their notes (GET /api/joy-ratings/days/:day), each with Edit and Delete as in the list. Closed when `day` is null.
  */
 export function DayRatings({ day, onClose }: { day: string | null; onClose: () => void }) {
