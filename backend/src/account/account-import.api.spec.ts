@@ -168,6 +168,8 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     ['a missing factor', withRating(4, { ...valid(4), purpose: undefined }), 'ratings[4].purpose', IMPORT_MESSAGES.factor('ratings[4].purpose')],
     ['a time that is no instant', withRating(1, { ...valid(1), createdAt: 'yesterday' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
     ['a day without a time', withRating(1, { ...valid(1), createdAt: '2026-01-02' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
+    // Before 1970 a zone's day has no week Joy can work out: such a rating once stopped the projections for everyone.
+    ['a time before 1970', withRating(2, { ...valid(2), createdAt: '0001-06-01T00:00:00Z' }), 'ratings[2].createdAt', IMPORT_MESSAGES.beforeJoy('ratings[2].createdAt')],
     ['a time in the future', withRating(0, { ...valid(0), createdAt: new Date(Date.now() + 2 * DAY_MS).toISOString() }), 'ratings[0].createdAt', IMPORT_MESSAGES.future('ratings[0].createdAt')],
     ['no id', withRating(3, { ...valid(3), id: undefined }), 'ratings[3].id', IMPORT_MESSAGES.id('ratings[3].id')],
     ['an overall score that is not the mean', withRating(3, { ...valid(3), overallScore: 4.2 }), 'ratings[3].overallScore', IMPORT_MESSAGES.overallScore('ratings[3].overallScore')],

@@ -6,6 +6,7 @@ import {
   type FactorScores,
   type FieldError,
   type ImportResultView,
+  FIRST_CALENDAR_DAY,
   isCalendarDay,
   isFactorScore,
   NOTE_MAX,
@@ -61,6 +62,7 @@ export const IMPORT_MESSAGES = {
   id: (path: string) => `${path} must be a string of 1 to 64 characters`,
   createdAt: (path: string) => `${path} must be a date and time such as 2026-11-20T08:30:00.000Z`,
   future: (path: string) => `${path} must not be in the future`,
+  beforeJoy: (path: string) => `${path} must not be before 1970`,
   factor: (path: string) => `${path} must be a whole number from 1 to 5`,
   overallScore: (path: string) => `${path} must be the mean of the five factors to one decimal`,
   unknown: (path: string) => `${path} is not an accepted field`,
@@ -96,6 +98,8 @@ export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 
     const at = typeof r.createdAt === 'string' && INSTANT.test(r.createdAt) ? Date.parse(r.createdAt) : NaN;
     if (Number.isNaN(at)) problem(`${path}.createdAt`, IMPORT_MESSAGES.createdAt(`${path}.createdAt`));
     else if (at > now.getTime() + CLOCK_SKEW_MS) problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
+    // Before 1970 a zone's day is not a day Joy can count (FIRST_CALENDAR_DAY): its week could not be worked out.
+    else if (at < Date.parse(`${FIRST_CALENDAR_DAY}T00:00:00Z`)) problem(`${path}.createdAt`, IMPORT_MESSAGES.beforeJoy(`${path}.createdAt`));
     for (const f of FACTOR_NAMES) if (!isFactorScore(r[f])) problem(`${path}.${f}`, IMPORT_MESSAGES.factor(`${path}.${f}`));
     // A day: the day of createdAt in some zone (UTC−12 to UTC+14), or a missed day rated up to a year later.
     if (r.day !== undefined && !(isCalendarDay(r.day) && !Number.isNaN(at) && r.day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && r.day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {

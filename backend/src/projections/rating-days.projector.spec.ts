@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { applyEvent } from './pipeline/applier';
-import { mondayOf, type RatedDay, type RatingTotalsDoc, type RatingWeekDoc } from './rating-days.projector';
+import { mondayOf, type RatedDay, type RatingTotalsDoc, type RatingWeekDoc, weekMondays } from './rating-days.projector';
 import { PROJECTIONS } from './projections';
 
 const days = PROJECTIONS.find((p) => p.name === 'rating-days')!;
@@ -49,6 +49,15 @@ const sumsOfDays = async (store: InMemoryReadModelStore, userId: string) => {
   for (const d of await daysOf(store, userId)) for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += d[k];
   return sums;
 };
+
+describe('the weeks of a span of days', () => {
+  it("gives the Monday of each week from the first day's to the last day's, and ends past 9999", () => {
+    expect(weekMondays('2026-11-25', '2026-12-07')).toEqual(['2026-11-23', '2026-11-30', '2026-12-07']);
+    expect(weekMondays('2026-11-23', '2026-11-23')).toEqual(['2026-11-23']);
+    expect(weekMondays('2026-11-30', '2026-11-23')).toEqual([]);
+    expect(weekMondays('9999-12-20', '9999-12-31')).toEqual(['9999-12-20', '9999-12-27']);
+  });
+});
 
 describe('rating-days projection (days kept in their weeks)', () => {
   beforeEach(() => (position = 0));

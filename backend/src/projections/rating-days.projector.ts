@@ -1,4 +1,4 @@
-import { addDays, type DaySums, FACTOR_NAMES, isoWeekOfDay, noRatingTotals, type RatingTotals, tenthsOf, withDaySums } from '@joy/domain';
+import { addDays, type DaySums, dayNumber, FACTOR_NAMES, isoWeekOfDay, noRatingTotals, type RatingTotals, tenthsOf, withDaySums } from '@joy/domain';
 import type { UserDeleted } from '../identity/identity.decider';
 import { dayOfStoredRating } from '../ratings/rating-events';
 import type { RatingCorrected, RatingSubmitted } from '../ratings/ratings.decider';
@@ -101,13 +101,22 @@ function addEntry(sums: DaySums, e: DayRatingEntry): void {
 /** The earlier of two times (ISO, as written); the first when they are the same instant. */
 const earlier = (a: string, b: string) => (Date.parse(b) < Date.parse(a) ? b : a);
 
+/**
+ * The Monday of each week from `first`'s to `last`'s. Counted in day numbers, not by comparing the days as text: a
+ * day's text stops sorting as a day past 9999-12-31 (the Monday after 9999-12-27 is written +010000-01-03), and a
+ * loop on the text then never ended (found 11-27: one request for 9999-12-31 took the server down).
+ */
+export function weekMondays(first: string, last: string): string[] {
+  const mondays: string[] = [];
+  const end = dayNumber(last);
+  for (let monday = mondayOf(first), n = dayNumber(monday); n <= end; monday = addDays(monday, 7), n += 7) mondays.push(monday);
+  return mondays;
+}
+
 /** The Monday of each week of a person's span (read before rating-day-span forgets it). */
 async function spanWeeks(userId: string, lookup: Lookup): Promise<string[]> {
   const span = await lookup<RatingDaySpanDoc>('rating-day-span', userId);
-  if (!span) return [];
-  const weeks: string[] = [];
-  for (let monday = mondayOf(span.first); monday <= span.last; monday = addDays(monday, 7)) weeks.push(monday);
-  return weeks;
+  return span ? weekMondays(span.first, span.last) : [];
 }
 
 /**

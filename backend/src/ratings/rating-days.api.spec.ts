@@ -211,7 +211,13 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect(await ofDay(eve, day)).toEqual([corrected.body]);
   });
 
-  it.each([['2026-02-30'], ['26-11-2026'], ['today'], ['2026-1-5']])('refuses the ratings of day %s: 400 naming day', async (day) => {
+  it("answers the last day there is (its week ends past 9999) at once, as an empty day", async () => {
+    const res = await as(ada).get('/api/joy-ratings/days/9999-12-31');
+    expect([res.status, res.body]).toEqual([200, []]);
+    expect((await as(ada).get(`/api/joy-ratings/days/${today()}`)).status).toBe(200);
+  });
+
+  it.each([['2026-02-30'], ['26-11-2026'], ['today'], ['2026-1-5'], ['1969-12-31'], ['0000-01-01']])('refuses the ratings of day %s: 400 naming day', async (day) => {
     const res = await as(ada).get(`/api/joy-ratings/days/${day}`);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ field: 'day' })]);

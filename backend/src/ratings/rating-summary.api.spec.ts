@@ -75,11 +75,21 @@ describe('the rating summary (GET /api/joy-ratings/summary?from=&to=)', () => {
     ['to', '?to=2026-1-5'],
     ['to', '?from=2026-03-02&to=2026-03-01'],
     ['from', '?from=2026-01-01&from=2026-01-02'],
+    ['from', '?from=1969-12-31'],
+    ['to', '?to=0000-01-01'],
   ])('refuses a bad %s with 400 naming it (%s)', async (field, query) => {
     const res = await as(ada).get(`/api/joy-ratings/summary${query}`);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('request.invalid');
     expect(res.body.errors).toEqual([expect.objectContaining({ field })]);
+  });
+
+  it('answers the last days there are (a week that ends past 9999) at once, and goes on answering', async () => {
+    // Its week's Mondays were once counted by comparing days as text, which never ended past 9999-12-27.
+    const res = await as(ada).get('/api/joy-ratings/summary?from=9999-12-31&to=9999-12-31');
+    expect([res.status, res.body.count]).toEqual([200, 0]);
+    expect((await as(ada).get('/api/joy-ratings/summary?from=9999-12-20&to=9999-12-31')).body.count).toBe(0);
+    expect((await as(ada).get('/api/joy-ratings/summary')).status).toBe(200);
   });
 
   it('refuses a signed-out caller with 401', async () => {

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { addDays, dayNumber, noRatingTotals, ratingSummaryOf, type RatingSummaryView, summaryOfTotals } from '@joy/domain';
-import { mondayOf, type RatedDay, type RatingTotalsDoc, ratingTotalsProjector, type RatingWeekDoc, ratingWeeksProjector, weekDocId } from '../projections/rating-days.projector';
+import { dayNumber, noRatingTotals, ratingSummaryOf, type RatingSummaryView, summaryOfTotals } from '@joy/domain';
+import { mondayOf, type RatedDay, type RatingTotalsDoc, ratingTotalsProjector, type RatingWeekDoc, ratingWeeksProjector, weekDocId, weekMondays } from '../projections/rating-days.projector';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { READ_MODELS } from '../read-models/read-model-store.port';
 
@@ -17,8 +17,7 @@ export async function ratedDaysOf(readModels: ReadModelStore, userId: string, fr
   const collection = ratingWeeksProjector.collection;
   let weeks: RatingWeekDoc[];
   if (from !== null && to !== null && dayNumber(mondayOf(to)) - dayNumber(mondayOf(from)) < 7 * WEEK_BY_WEEK_UP_TO) {
-    const ids: string[] = [];
-    for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) ids.push(weekDocId(userId, monday));
+    const ids = weekMondays(from, to).map((monday) => weekDocId(userId, monday));
     weeks = (await Promise.all(ids.map((id) => readModels.get<RatingWeekDoc>(collection, id)))).filter((w): w is NonNullable<typeof w> => w !== null);
   } else {
     weeks = await readModels.find<RatingWeekDoc>(collection, { userId });

@@ -54,11 +54,11 @@ export class RatingsController {
 
   /**
    * The caller's ratings of one day (`YYYY-MM-DD`: the day each rating is for, the calendar's day), newest first,
-   * with their notes: an array, empty for a day without ratings; 400 naming `day` for anything but a date.
+   * with their notes: an array, empty for a day without ratings; 400 naming `day` for anything but a date from 1970 on.
    */
   @Get('days/:day')
   ofDay(@CurrentUser() user: SessionUser, @Param('day') day: string): Promise<RatingView[]> {
-    if (!isCalendarDay(day)) invalidThrow('day', 'day must be a date written YYYY-MM-DD');
+    if (!isCalendarDay(day)) invalidThrow('day', 'day must be a date from 1970 on, written YYYY-MM-DD');
     return this.queries.execute(new GetRatingsOfDayQuery(user.id, day));
   }
 
@@ -125,10 +125,10 @@ function pageLimit(value: unknown): number {
   return invalidThrow('limit', `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
 }
 
-/** `from`/`to` of the summary: a calendar day written YYYY-MM-DD, or left out (null). */
+/** `from`/`to` of the summary: a calendar day written YYYY-MM-DD (from 1970 on), or left out (null). */
 function dayParam(field: string, value: unknown): string | null {
   if (value === undefined) return null;
-  return isCalendarDay(value) ? value : invalidThrow(field, `${field} must be a date written YYYY-MM-DD`);
+  return isCalendarDay(value) ? value : invalidThrow(field, `${field} must be a date from 1970 on, written YYYY-MM-DD`);
 }
 
 /** `before`: a cursor this API gave out (X-Next-Before). */

@@ -1,7 +1,7 @@
 import { FireOutlined, LeftOutlined, RightOutlined, TrophyOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Space, Typography } from 'antd';
 import { type FormEvent, useId, useMemo, useState } from 'react';
-import { dayOf, isCalendarDay } from '@joy/domain';
+import { dayOf, FIRST_CALENDAR_DAY, isCalendarDay } from '@joy/domain';
 import { ChartTable } from '../charts/ChartTable';
 import { EChart } from '../charts/EChart';
 import { RatingHistory } from '../components/RatingHistory';
@@ -90,7 +90,7 @@ export default function HistoryPage() {
         )}
         <form className="history-calendar__pick" onSubmit={showTypedDay}>
           <label htmlFor={pickId}>See a day</label>
-          <Input id={pickId} type="date" max={dayOf(new Date(), undefined) ?? undefined} value={typedDay} onChange={(e) => setTypedDay(e.target.value)} />
+          <Input id={pickId} type="date" min={FIRST_CALENDAR_DAY} max={dayOf(new Date(), undefined) ?? undefined} value={typedDay} onChange={(e) => setTypedDay(e.target.value)} />
           <Button htmlType="submit" disabled={!isCalendarDay(typedDay)}>
             Show
           </Button>

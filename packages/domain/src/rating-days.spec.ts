@@ -12,6 +12,14 @@ describe('the day a rating rates', () => {
     expect(isCalendarDay('2026-1-05')).toBe(false);
   });
 
+  it('counts days from 1970 to 9999 only: the range where weeks and zones are worked out right', () => {
+    expect(isCalendarDay('1970-01-01')).toBe(true);
+    expect(isCalendarDay('9999-12-31')).toBe(true);
+    expect(isCalendarDay('1969-12-31')).toBe(false);
+    expect(isCalendarDay('0000-01-01')).toBe(false);
+    expect(isCalendarDay('0001-06-01')).toBe(false);
+  });
+
   it('trims notes and reads a blank one as none', () => {
     expect(normalizeNote('  a walk by the sea \n')).toBe('a walk by the sea');
     expect(normalizeNote('   ')).toBeNull();

@@ -20,9 +20,15 @@ export const NOTE_MAX = 1000;
 
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Whether `value` is a real calendar day written `YYYY-MM-DD` (2026-02-30 is not). */
+/**
+ * The first day Joy counts: no rating is older (an import refuses earlier times), and before it the day maths
+ * that weeks and zones need does not hold (a year under 1000 is written without its zeros by the zone's calendar).
+ */
+export const FIRST_CALENDAR_DAY = '1970-01-01';
+
+/** Whether `value` is a real calendar day written `YYYY-MM-DD` (2026-02-30 is not), from 1970 on. */
 export function isCalendarDay(value: unknown): value is string {
-  if (typeof value !== 'string' || !DAY_PATTERN.test(value)) return false;
+  if (typeof value !== 'string' || !DAY_PATTERN.test(value) || value < FIRST_CALENDAR_DAY) return false;
   const t = Date.parse(`${value}T00:00:00Z`);
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
 }
