@@ -120,4 +120,11 @@ describe('loadConfig: safe by default', () => {
     rmSync(join(dataDir, name));
     expect(load({ NODE_ENV: 'production' })[name === 'session-secret' ? 'sessionSecret' : 'opsToken']).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it.each(['session-secret', 'ops-token'])('refuses a %s file overwritten with other bytes, naming it and the way out, and leaves it', (name) => {
+    const garbage = Buffer.concat([Buffer.from('a'.repeat(40)), Buffer.from([0, 1, 0xff, 0xfe, 10, 0x80]), Buffer.from('b'.repeat(40))]);
+    writeFileSync(join(dataDir, name), garbage);
+    expect(() => load({ NODE_ENV: 'production' })).toThrow(`${join(dataDir, name)} is damaged: it holds bytes other than the hex digits Joy wrote. Delete it and start again`);
+    expect(readFileSync(join(dataDir, name))).toEqual(garbage);
+  });
 });

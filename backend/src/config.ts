@@ -232,18 +232,22 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 /**
  * A secret generated once and kept next to the data (so sessions survive a restart, and the ops CLIs find the token).
  * One that is blank or short (a file truncated by a full disk, or edited) is refused by name: with an empty session
- * secret every request would fail, and a short one could be guessed.
+ * secret every request would fail, and a short one could be guessed. So is one holding anything but visible ASCII
+ * (a file overwritten with other bytes): Joy wrote hex digits, and the ops token travels in an HTTP header.
  */
 export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-token'): string {
   const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   const secret = readFileSync(file, 'utf8').trim();
+  const after = name === 'session-secret' ? 'everyone signs in again' : 'the ops commands read the new token from the same file';
   if (secret.length < MIN_SECRET_LENGTH) {
-    const after = name === 'session-secret' ? 'everyone signs in again' : 'the ops commands read the new token from the same file';
     throw new Error(
       `${file} is damaged: it holds ${secret.length} characters, where Joy wrote 64. Delete it and start again: ` +
         `Joy writes a new one (${after}).`,
     );
+  }
+  if (!/^[\x21-\x7e]+$/.test(secret)) {
+    throw new Error(`${file} is damaged: it holds bytes other than the hex digits Joy wrote. Delete it and start again: Joy writes a new one (${after}).`);
   }
   return secret;
 }
