@@ -8,7 +8,7 @@ import { BullMqQueue } from '../queue/bullmq-queue';
 import { InProcessQueue } from '../queue/in-process-queue';
 import type { ConsumerOptions, ExclusiveOptions, Job, JobHandler, JobQueue } from '../queue/queue.port';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
-import type { ReadModelStore } from '../read-models/read-model-store.port';
+import { codeVersionKey, type ReadModelStore } from '../read-models/read-model-store.port';
 import { rebuildKey, VersionedReadModelStore, versionKey } from '../read-models/versioned-read-model-store';
 import { applyEvent } from './pipeline/applier';
 import { reactorCheckpoint, RELAY_CHECKPOINT } from './pipeline/jobs';
@@ -455,6 +455,67 @@ describe('ProjectionPipeline: rebuild into a new version', () => {
     await append([rating(77)]);
     await waitFor(async () => (await inner.getCheckpoint('ratings__v1')) === 51);
     expect(await readModels.get('ratings', 'r77')).not.toBeNull();
+  });
+
+  /** Builds `projection` as a process running that code would, then stops that process (an install before an upgrade). */
+  async function builtBy(inner: ReadModelStore, projection: Projection, events: number) {
+    const readModels = versionedOf(inner, [projection]);
+    const before = new ProjectionPipeline(store, readModels, new InProcessQueue(), [projection], { watermarkMs: 20 });
+    await before.start();
+    const last = await append(Array.from({ length: events }, (_, i) => rating(i)));
+    await waitFor(async () => (await readModels.getCheckpoint(projection.name)) === last);
+    await before.stop();
+  }
+
+  it('after an upgrade that changed a projection, its owner rebuilds it by itself while the old version serves', async () => {
+    const inner = new InMemoryReadModelStore();
+    await builtBy(inner, { ...ratings, version: 1 }, 40);
+    expect(await inner.getCheckpoint(codeVersionKey('ratings'))).toBe(1);
+
+    // The new code (ratings version 2) starts on those read models.
+    const projections = [ratings];
+    const readModels = versionedOf(inner, projections);
+    const pipeline = pipelineOf(readModels, new InProcessQueue(), projections, { rebuildPollMs: 20, dropOldVersionAfterMs: 0 });
+    await pipeline.start();
+    await waitFor(async () => (await inner.getCheckpoint(versionKey('ratings'))) === 1);
+    expect(await inner.getCheckpoint(codeVersionKey('ratings'))).toBe(2);
+    expect(await inner.getCheckpoint('ratings__v1')).toBe(40);
+    expect(await snapshot(readModels, projections)).toEqual(await reference(projections));
+    // Once: a restart of the new code finds nothing to do.
+    await pipeline.stop();
+    const again = pipelineOf(versionedOf(inner, projections), new InProcessQueue(), projections, { rebuildPollMs: 20 });
+    await again.start();
+    await append([rating(90)]);
+    await waitFor(async () => (await inner.getCheckpoint('ratings__v1')) === 41);
+    await sleep(100);
+    expect(await inner.getCheckpoint(versionKey('ratings'))).toBe(1);
+    expect(await inner.getCheckpoint(rebuildKey('ratings'))).toBe(1);
+  });
+
+  it('records the code version of read models it builds from the first event, without a rebuild', async () => {
+    const inner = new InMemoryReadModelStore();
+    const projections = [ratings];
+    const pipeline = pipelineOf(versionedOf(inner, projections), new InProcessQueue(), projections, { rebuildPollMs: 20 });
+    await pipeline.start();
+    await append(Array.from({ length: 20 }, (_, i) => rating(i)));
+    await waitFor(async () => (await inner.getCheckpoint('ratings')) === 20);
+    await sleep(100);
+    expect(await inner.getCheckpoint(codeVersionKey('ratings'))).toBe(ratings.version);
+    expect(await inner.getCheckpoint(versionKey('ratings'))).toBe(0);
+    expect(await inner.getCheckpoint(rebuildKey('ratings'))).toBe(0);
+  });
+
+  it('leaves read models of a newer code version as they are (a rollback)', async () => {
+    const inner = new InMemoryReadModelStore();
+    await builtBy(inner, { ...ratings, version: 3 }, 10);
+    const projections = [ratings];
+    const pipeline = pipelineOf(versionedOf(inner, projections), new InProcessQueue(), projections, { rebuildPollMs: 20 });
+    await pipeline.start();
+    await append([rating(50)]);
+    await waitFor(async () => (await inner.getCheckpoint('ratings')) === 11);
+    await sleep(100);
+    expect(await inner.getCheckpoint(codeVersionKey('ratings'))).toBe(3);
+    expect(await inner.getCheckpoint(versionKey('ratings'))).toBe(0);
   });
 
   it('refuses to rebuild a projection another replica owns', async () => {

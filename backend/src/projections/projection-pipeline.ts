@@ -80,9 +80,11 @@ export class ProjectionPipeline implements ReadYourWrites {
       progress: this.progress,
       consumer: settings.consumer,
       onLostJobs: (jobId) => this.relay.resyncIfCurrent(jobId),
-      // Another replica may have switched a projection to a new version while it owned it.
-      onOwned: async () => {
+      // Another replica may have switched a projection to a new version while it owned it; and the read models
+      // may have been built by an older version of the projection's code.
+      onOwned: async (projection) => {
         await versionsOf(readModels)?.refresh();
+        await this.rebuilder.checkCodeVersion(projection);
       },
     });
     this.rebuilder = new Rebuilder({

@@ -20,7 +20,7 @@ export interface ConsumersDeps {
   /** A job's predecessor never arrived (the queue lost it): the relay re-enqueues (see Relay.resyncIfCurrent). */
   onLostJobs: (jobId: string) => void;
   /** Before this process works on a projection's queue (another replica may have changed it meanwhile). */
-  onOwned: () => Promise<void>;
+  onOwned: (projection: Projection) => Promise<void>;
 }
 
 /**
@@ -48,7 +48,7 @@ export class PipelineConsumers {
         queue.consume<ProjectionJob>(queueName(projection.name), (job, signal) => lock.run(() => this.handle(projection, job, signal)), {
           ...this.deps.consumer,
           onOwned: async () => {
-            await this.deps.onOwned();
+            await this.deps.onOwned(projection);
             await readModels.setCheckpoint(stoppedKey(projection.name), 0);
           },
           onStopped: ({ jobId }) => {

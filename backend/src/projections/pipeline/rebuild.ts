@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../event-store/event-store.port';
-import type { ReadModelStore } from '../../read-models/read-model-store.port';
+import { codeVersionKey, type ReadModelStore } from '../../read-models/read-model-store.port';
 import { rebuildKey, versionKey, versionsOf } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
 import { WorkingSet } from './applier';
@@ -125,6 +125,8 @@ export class Rebuilder {
       if (!owns()) throw new Error(`Rebuild of ${name} abandoned: this process no longer owns the projection`);
       await target.setCheckpoint(name, position);
       await versioned.activate(name, version);
+      // Built from the first event by this code: what checkCodeVersion compares with.
+      await versioned.inner.setCheckpoint(codeVersionKey(name), projection.version ?? 1);
     });
     this.deps.progress.emit('checkpoint', name, position);
     this.logger.log(`Projection ${name}: version ${version} built up to position ${position} and active`);
@@ -134,6 +136,36 @@ export class Rebuilder {
     }, this.deps.dropOldVersionAfterMs);
     dropOld.unref();
     return version;
+  }
+
+  /**
+   * When this process becomes the owner of a projection, before its first job: read models built by an older
+   * version of the projection's code (`version` in projections.ts, recorded as `$code:<name>` by the build) are
+   * rebuilt as if an operator had asked (`projections rebuild`): a request the rebuild poll picks up, while the
+   * active version keeps serving; `projections status` follows it. Read models not built yet are recorded as built
+   * by this code. A store from before the code version was recorded counts as version 1, which every projection
+   * had until it declared one. A newer version than this code's (a rollback) is left as it is.
+   */
+  async checkCodeVersion(projection: Projection): Promise<void> {
+    const versioned = versionsOf(this.deps.readModels);
+    if (!versioned) return;
+    const name = projection.name;
+    const wanted = projection.version ?? 1;
+    const recorded = await versioned.inner.getCheckpoint(codeVersionKey(name));
+    if (recorded >= wanted) return;
+    if ((await this.deps.readModels.getCheckpoint(name)) === 0) {
+      await versioned.inner.setCheckpoint(codeVersionKey(name), wanted);
+      return;
+    }
+    const built = recorded || 1;
+    if (built >= wanted) return;
+    const [requested, active] = await Promise.all([versioned.inner.getCheckpoint(rebuildKey(name)), versioned.inner.getCheckpoint(versionKey(name))]);
+    if (requested > active) return;
+    this.logger.log(
+      `Projection ${name}: its read models were built by version ${built} of its code, this is version ${wanted}: ` +
+        `rebuilding into version ${active + 1} while version ${active} serves`,
+    );
+    await versioned.inner.setCheckpoint(rebuildKey(name), active + 1);
   }
 
   /** Starts the rebuilds operators asked for (`projections rebuild`) of the projections owned here. */
