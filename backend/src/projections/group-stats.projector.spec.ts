@@ -1,7 +1,7 @@
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
 import { isoWeekOf } from '@joy/domain';
-import { type GroupMemberStatsDoc, groupWeeklyActivityProjector, MEMBER_RECENT_RATINGS, ratingsOfMember } from './group-stats.projector';
+import { type GroupMemberStatsDoc, MEMBER_RECENT_RATINGS, ratingsOfMember } from './group-stats.projector';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC').week;
 import { applyEvent } from './pipeline/applier';
@@ -58,6 +58,8 @@ describe('group-stats projection', () => {
         { id: 'r3', overallScore: 3.6, createdAt: '2026-11-22T23:59:59.000Z', seq: 6 },
         { id: 'r2', overallScore: 4.2, createdAt: '2026-11-17T10:00:00.000Z', seq: 5 },
       ],
+      // The weeks of Bob's ratings that count in his groups (group-member-weeks).
+      weeks: ['2026-W47'],
     });
     expect(JSON.stringify(bob)).not.toMatch(/relationships|health|purpose|growth|"joy"/);
     // The owner is kept once, on the document; a group gets each rating with it.
@@ -192,10 +194,50 @@ describe('group-stats projection', () => {
       expect(await store.get('group-member-stats', 'ada')).toMatchObject({ latest: { id: 'r1', overallScore: 5 } });
     });
 
-    it('a week projected before it listed its ratings counts on, untouched by corrections', () => {
-      const old = { week: '2026-W47', ratingsCount: 2, memberIds: ['bob'], scoreTenths: 78, meanScore: 3.9 };
-      const event = corrected('r3', 'bob', 1, '2026-11-22T23:59:59.000Z');
-      expect(groupWeeklyActivityProjector.evolve(old, event)).toEqual(old);
+    it('keeps each shared rating once, in its member’s week: a group’s week holds counts and sums however many it counts', async () => {
+      const store = await fresh();
+      // Bob, in g1 and g2, rates 200 more times in week 47 (as an import of many ratings does).
+      const many = Array.from({ length: 200 }, (_, i) => rated(`m${i}`, 'bob', 1 + (i % 5), `2026-11-18T${String(i % 24).padStart(2, '0')}:00:00.000Z`));
+      await apply(store, ...many);
+      for (const g of ['g1', 'g2']) {
+        const week = await store.get('group-weekly-activity', `${g}:2026-W47`);
+        expect(week).toMatchObject({ ratingsCount: 202, memberIds: ['bob'], memberCounts: [202], scoreTenths: 42 + 36 + 200 * 30 });
+        expect(JSON.stringify(week).length).toBeLessThan(200);
+      }
+      const bobsWeek = await store.get<{ ratings: { id: string; tenths: number; groups: string[] }[] }>('group-member-weeks', 'bob:2026-W47');
+      expect(bobsWeek!.ratings).toHaveLength(202);
+      expect(bobsWeek!.ratings[2]).toEqual({ id: 'm0', tenths: 10, groups: ['g1', 'g2'] });
+      // A correction moves the sums by the difference from the score kept in the member's week.
+      await apply(store, corrected('m0', 'bob', 5, '2026-11-18T00:00:00.000Z'));
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 202, scoreTenths: 42 + 36 + 200 * 30 + 40 });
+      // Ratings of a person in no group keep no week.
+      await apply(store, rated('c1', 'cy', 3, '2026-11-18T08:00:00.000Z'));
+      expect(await store.get('group-member-weeks', 'cy:2026-W47')).toBeNull();
+      expect(await store.get('group-member-stats', 'cy')).not.toHaveProperty('weeks');
+    });
+
+    it('counts a rating once when the same rating comes again (a replayed import)', async () => {
+      const store = await fresh();
+      await apply(store, rated('r2', 'bob', 4.2, '2026-11-17T10:00:00.000Z'));
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 78 });
+      expect((await store.get<{ ratings: unknown[] }>('group-member-weeks', 'bob:2026-W47'))!.ratings).toHaveLength(2);
+    });
+
+    it('a member who leaves a group keeps counting there as they were; withdrawing their last rating of a week takes them out of it', async () => {
+      const store = await fresh();
+      const left = recorded('MemberLeft', { groupId: 'g2', userId: 'bob', leftAt: '2026-11-24T08:00:00.000Z' }, ++position);
+      await apply(store, left, withdrawn('r3', 'bob', '2026-11-22T23:59:59.000Z', null), withdrawn('r2', 'bob', '2026-11-17T10:00:00.000Z', null));
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 2, memberIds: ['bob'] });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toBeNull();
+      expect(await store.get('group-member-weeks', 'bob:2026-W47')).toBeNull();
+    });
+
+    it('an account deletion removes the member’s weeks; the groups’ weeks keep their anonymous counts', async () => {
+      const store = await fresh();
+      await apply(store, recorded('UserDeleted', { userId: 'bob', deletedAt: '2026-11-24T08:00:00.000Z' }, ++position));
+      expect(await store.get('group-member-weeks', 'bob:2026-W47')).toBeNull();
+      expect(await store.get('group-member-stats', 'bob')).toBeNull();
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 78 });
     });
   });
 });

@@ -1,8 +1,9 @@
 import { isoWeekOfDay, ratingDay } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import { withoutMembership } from './groups.projector';
-import { dataOf, Projector, whenFound, withFields } from './projector';
+import { dataOf, type Lookup, type MaybePromise, Projector, whenFound, withFields } from './projector';
 
 /** What a group may see of a member's rating: never the factor scores. */
 export interface MemberRating {
@@ -54,12 +55,15 @@ export interface GroupMemberStatsDoc {
   latest: MemberRatingEntry | null;
   /** Newest first, at most MEMBER_RECENT_RATINGS. */
   recent: MemberRatingEntry[];
+  /** The weeks of the member's group-member-weeks documents (what an account deletion removes); absent: none. */
+  weeks?: string[];
 }
 
 /**
  * A member who leaves a group drops out of that group's figures (its average of latest scores, its recent
  * ratings) because the group folds only its current members' documents; a deleted account's document goes.
- * Its ratings stay only as anonymous counts and sums in group-weekly-activity.
+ * Its ratings stay only as anonymous counts and sums in group-weekly-activity. Last in its projection: the
+ * weekly projectors look up the member's groups (and on a deletion, weeks) as they were before the event.
  */
 export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
   collection: 'group-member-stats',
@@ -107,7 +111,9 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       recent.push(r);
     }
     if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
-    return withFields(current, { latest: recent[0], recent });
+    const week = groupsRatedIn(current, event).length > 0 ? weekOfRating(d) : null;
+    if (week === null || current.weeks?.includes(week)) return withFields(current, { latest: recent[0], recent });
+    return withFields(current, { latest: recent[0], recent, weeks: [...(current.weeks ?? []), week] });
   },
 };
 
@@ -117,6 +123,14 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
  */
 const weekOfRating = (d: { day?: string; submittedAt: string }) => isoWeekOfDay(ratingDay({ day: d.day, createdAt: d.submittedAt }, 'UTC')!).week;
 
+/**
+ * The groups a submitted rating counts in: those the member had joined before it (a later position), so that a
+ * rating replayed by a rebuild does not count in a group joined since.
+ */
+function groupsRatedIn(member: Pick<GroupMemberStatsDoc, 'groups'> | null, event: RecordedEvent): string[] {
+  return (member?.groups ?? []).filter((g) => g.seq < event.position).map((g) => g.groupId);
+}
+
 /** Keyed `<groupId>:<week>` (see weeklyActivityId): `evolve` does not learn which of the rating's groups it is
  * evolving, so the group is in the key only. */
 export interface GroupWeeklyActivityDoc {
@@ -125,45 +139,81 @@ export interface GroupWeeklyActivityDoc {
   ratingsCount: number;
   /** Distinct members who rated that week. */
   memberIds: string[];
+  /** How many of the week's ratings each of `memberIds` made (in the same order): a member whose last one is withdrawn leaves. */
+  memberCounts: number[];
   /** Sum of the overall scores in tenths (integers, so the mean has no rounding drift). */
   scoreTenths: number;
   /** Mean overall score of the week's ratings, one decimal. */
   meanScore: number;
-  /**
-   * The week's ratings (id, author, score in tenths), from which the figures above are derived, so that a
-   * correction or a withdrawal can change them. Absent on documents projected before corrections existed: those
-   * only count on (`npm run projections -- rebuild group-stats` gives them the list).
-   */
-  ratings?: WeeklyRating[];
-}
-
-export interface WeeklyRating {
-  id: string;
-  userId: string;
-  tenths: number;
-}
-
-/** The figures of a week from its ratings; no rating left: no document. */
-function weekOf(week: string, ratings: WeeklyRating[]): GroupWeeklyActivityDoc | null {
-  if (ratings.length === 0) return null;
-  const scoreTenths = ratings.reduce((sum, r) => sum + r.tenths, 0);
-  return {
-    week,
-    ratingsCount: ratings.length,
-    memberIds: [...new Set(ratings.map((r) => r.userId))],
-    scoreTenths,
-    meanScore: Math.round(scoreTenths / ratings.length) / 10,
-    ratings,
-  };
 }
 
 export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:${week}`;
 
+/** A member's rating that counts in groups, as their week keeps it: what a correction or withdrawal takes out. */
+export interface SharedRating {
+  id: string;
+  /** Overall score in tenths, as last corrected. */
+  tenths: number;
+  /** The groups it counts in (those the member was in when it was made). */
+  groups: string[];
+}
+
+/** group-member-weeks, keyed `<userId>:<week>`: the member's ratings of that week that count in a group. */
+export interface GroupMemberWeekDoc {
+  ratings: SharedRating[];
+}
+
+export const memberWeekId = (userId: string, week: string) => `${userId}:${week}`;
+
+const tenthsOf = (overallScore: number) => Math.round(overallScore * 10);
+
+/** The event's rating as its member's week held it before the event; null when it counts in no group. */
+function sharedBeforeEvent(event: RecordedEvent, lookup: Lookup): MaybePromise<SharedRating | null> {
+  const d = dataOf<{ ratingId: string; userId: string; submittedAt: string; day?: string }>(event);
+  const week = lookup<GroupMemberWeekDoc>(groupMemberWeeksProjector.collection, memberWeekId(d.userId, weekOfRating(d)));
+  return whenFound(week, (doc) => doc?.ratings.find((r) => r.id === d.ratingId) ?? null);
+}
+
+/** The figures of a week with one member's count and the sum moved; no rating left: no document. */
+function weekMoved(doc: GroupWeeklyActivityDoc, userId: string, count: -1 | 0 | 1, tenths: number): GroupWeeklyActivityDoc | null {
+  const ratingsCount = doc.ratingsCount + count;
+  if (ratingsCount <= 0) return null;
+  const scoreTenths = doc.scoreTenths + tenths;
+  let memberIds = doc.memberIds;
+  let memberCounts = doc.memberCounts;
+  if (count !== 0) {
+    const at = memberIds.indexOf(userId);
+    if (at < 0) {
+      memberIds = [...memberIds, userId];
+      memberCounts = [...memberCounts, count];
+    } else if (memberCounts[at] + count <= 0) {
+      memberIds = memberIds.filter((_, i) => i !== at);
+      memberCounts = memberCounts.filter((_, i) => i !== at);
+    } else {
+      memberCounts = memberCounts.map((n, i) => (i === at ? n + count : n));
+    }
+  }
+  return { week: doc.week, ratingsCount, memberIds, memberCounts, scoreTenths, meanScore: Math.round(scoreTenths / ratingsCount) / 10 };
+}
+
+/**
+ * The group weeks an event changes: a submission counts once (an id seen before changes nothing) in the groups the
+ * member had joined before it; a correction or withdrawal reaches the groups that counted the rating and that the
+ * member is still in (a group they left since keeps it as it was).
+ */
+function weeksOfGroups(event: RecordedEvent, shared: SharedRating | null, member: GroupMemberStatsDoc | null): string[] {
+  const week = weekOfRating(dataOf<{ submittedAt: string; day?: string }>(event));
+  if (event.type === 'RatingSubmitted') return shared ? [] : groupsRatedIn(member, event).map((g) => weeklyActivityId(g, week));
+  const current = new Set((member?.groups ?? []).map((g) => g.groupId));
+  return (shared?.groups ?? []).filter((g) => current.has(g)).map((g) => weeklyActivityId(g, week));
+}
+
 /**
  * group-weekly-activity: per group and ISO week (UTC), keyed `<groupId>:<week>`: ratings made by members
- * while they were members. The member's groups come from group-member-stats (same projection, so it has seen
- * every earlier event); a group joined after the rating (a later position) is left out, which keeps a
- * replayed rating from counting in a group joined since.
+ * while they were members, as counts and sums. A rating's own score and groups are kept once, in its member's
+ * week (group-member-weeks), not in each group's week: a rating then costs each of its groups a count and a sum,
+ * however many ratings the week holds (a list per group made a member of 40 groups importing 20,000 ratings hold
+ * the server for a minute). First in its projection: its context is the member's week before the event.
  *
  * It depends on the order of the events in `$all` (a rating counts only in the groups whose join it comes
  * after), so a rebuild after the EventStoreDB personal-data migration and a scavenge — where the copied joins
@@ -172,43 +222,64 @@ export const weeklyActivityId = (groupId: string, week: string) => `${groupId}:$
  * sees only its own document and the event), i.e. a redesign; no endpoint serves this collection, so it is left
  * as a known limit (docs/decisions.md).
  */
-export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc> = {
+export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc, SharedRating | null> = {
   collection: 'group-weekly-activity',
   eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn'],
-  // Synchronous when the lookup is (a rebuild's documents in memory): no promise per rating.
+  // Synchronous when the lookups are (a rebuild's documents in memory): no promise per rating.
+  ids(event, lookup) {
+    const shared = sharedBeforeEvent(event, lookup);
+    const member = lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, dataOf<{ userId: string }>(event).userId);
+    if (shared instanceof Promise || member instanceof Promise) return Promise.all([shared, member]).then(([s, m]) => weeksOfGroups(event, s, m));
+    return weeksOfGroups(event, shared, member);
+  },
+  context: sharedBeforeEvent,
+  evolve(doc, event, shared) {
+    const d = dataOf<RatingSubmitted['data']>(event);
+    if (event.type === 'RatingSubmitted') {
+      const tenths = tenthsOf(d.overallScore);
+      if (!doc) return { week: weekOfRating(d), ratingsCount: 1, memberIds: [d.userId], memberCounts: [1], scoreTenths: tenths, meanScore: tenths / 10 };
+      return weekMoved(doc, d.userId, 1, tenths);
+    }
+    if (!doc || !shared) return doc;
+    if (event.type === 'RatingWithdrawn') return weekMoved(doc, d.userId, -1, -shared.tenths);
+    return weekMoved(doc, d.userId, 0, tenthsOf(dataOf<RatingCorrected['data']>(event).overallScore) - shared.tenths);
+  },
+};
+
+/**
+ * group-member-weeks: per member and ISO week, keyed `<userId>:<week>`: each rating of that week that counts in
+ * a group, with its score and those groups; only members' ratings have one. Gone with the account (the weeks are
+ * in the member's group-member-stats, which comes after it in the projection).
+ */
+export const groupMemberWeeksProjector: Projector<GroupMemberWeekDoc, string[]> = {
+  collection: 'group-member-weeks',
+  eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'],
   ids(event, lookup) {
     const d = dataOf<{ userId: string; submittedAt: string; day?: string }>(event);
+    if (event.type === 'RatingCorrected' || event.type === 'RatingWithdrawn') return [memberWeekId(d.userId, weekOfRating(d))];
     return whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId), (member) => {
-      // A correction or withdrawal: the week of the rating in each group the member is in (evolve changes only
-      // the documents that hold the rating). A group they left since keeps counting the rating as it was.
-      const groups = event.type === 'RatingSubmitted' ? (member?.groups ?? []).filter((g) => g.seq < event.position) : (member?.groups ?? []);
-      if (groups.length === 0) return [];
-      const week = weekOfRating(d);
-      return groups.map((g) => weeklyActivityId(g.groupId, week));
+      if (event.type === 'UserDeleted') return (member?.weeks ?? []).map((week) => memberWeekId(d.userId, week));
+      return groupsRatedIn(member, event).length > 0 ? [memberWeekId(d.userId, weekOfRating(d))] : [];
     });
   },
-  evolve(doc, event) {
-    if (event.type !== 'RatingSubmitted') {
-      const { ratingId } = dataOf<{ ratingId: string }>(event);
-      if (!doc?.ratings?.some((r) => r.id === ratingId)) return doc;
-      if (event.type === 'RatingWithdrawn') return weekOf(doc.week, doc.ratings.filter((r) => r.id !== ratingId));
-      const tenths = Math.round(dataOf<RatingCorrected['data']>(event).overallScore * 10);
-      return weekOf(doc.week, doc.ratings.map((r) => (r.id === ratingId ? { ...r, tenths } : r)));
-    }
+  // The groups a submitted rating counts in.
+  context: (event, lookup) =>
+    event.type === 'RatingSubmitted'
+      ? whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, dataOf<{ userId: string }>(event).userId), (member) => groupsRatedIn(member, event))
+      : [],
+  evolve(doc, event, groups) {
+    if (event.type === 'UserDeleted') return null;
     const d = dataOf<RatingSubmitted['data']>(event);
-    const rating: WeeklyRating = { id: d.ratingId, userId: d.userId, tenths: Math.round(d.overallScore * 10) };
-    if (!doc) return weekOf(weekOfRating(d), [rating]);
-    if (doc.ratings) return doc.ratings.some((r) => r.id === rating.id) ? doc : weekOf(doc.week, [...doc.ratings, rating]);
-    // A document from before the list: counts on as it did.
-    const current = doc;
-    const ratingsCount = current.ratingsCount + 1;
-    const scoreTenths = current.scoreTenths + Math.round(d.overallScore * 10);
-    return {
-      week: current.week,
-      ratingsCount,
-      memberIds: current.memberIds.includes(d.userId) ? current.memberIds : [...current.memberIds, d.userId],
-      scoreTenths,
-      meanScore: Math.round(scoreTenths / ratingsCount) / 10,
-    };
+    if (event.type === 'RatingSubmitted') {
+      if (doc?.ratings.some((r) => r.id === d.ratingId)) return doc;
+      return { ratings: [...(doc?.ratings ?? []), { id: d.ratingId, tenths: tenthsOf(d.overallScore), groups }] };
+    }
+    if (!doc) return doc;
+    if (event.type === 'RatingWithdrawn') {
+      const ratings = doc.ratings.filter((r) => r.id !== d.ratingId);
+      return ratings.length > 0 ? { ratings } : null;
+    }
+    const tenths = tenthsOf(dataOf<RatingCorrected['data']>(event).overallScore);
+    return { ratings: doc.ratings.map((r) => (r.id === d.ratingId ? { ...r, tenths } : r)) };
   },
 };

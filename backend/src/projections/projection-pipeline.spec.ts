@@ -141,6 +141,41 @@ describe('ProjectionPipeline: relay start and watermarks', () => {
   });
 });
 
+describe('ProjectionPipeline: a long job', () => {
+  it('lets the event loop turn while it applies costly events, so requests are answered meanwhile', async () => {
+    // Turns of the event loop, counted from outside the pipeline (what a request waiting to be answered needs).
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    cleanups.push(async () => clearInterval(ticking));
+    const turnsSeen: number[] = [];
+    const slow: Projection = {
+      name: 'slow',
+      projectors: [
+        {
+          collection: 'slow',
+          eventTypes: ['Counted'],
+          ids: () => ['one'],
+          evolve: (doc: { n: number } | null) => {
+            turnsSeen.push(turns);
+            const until = performance.now() + 10;
+            while (performance.now() < until); // a costly event: 10 ms of work
+            return { n: (doc?.n ?? 0) + 1 };
+          },
+        },
+      ],
+    };
+    // Appended before the start: the relay hands them over as one job.
+    const last = await append(Array.from({ length: 30 }, (_, i) => counted('k', i)));
+    const readModels = new InMemoryReadModelStore();
+    const pipeline = pipelineOf(readModels, new InProcessQueue(), [slow]);
+    await pipeline.start();
+    await waitFor(async () => (await readModels.getCheckpoint('slow')) === last, 5000);
+    expect(turnsSeen).toHaveLength(30);
+    // 300 ms of work in one job: the loop turned every 50 ms or so, not once at the end.
+    expect(new Set(turnsSeen).size).toBeGreaterThanOrEqual(4);
+  });
+});
+
 describe('ProjectionPipeline: reactors', () => {
   /** A reactor that records the positions it reacted to; `failOnce` positions throw once. */
   function recordingReactor(name = 'echo') {

@@ -1,6 +1,6 @@
 import { careActionsProjector } from './care-actions.projector';
 import { careSuggestionsProjector } from './care-suggestions.projector';
-import { groupMemberStatsProjector, groupWeeklyActivityProjector } from './group-stats.projector';
+import { groupMemberStatsProjector, groupMemberWeeksProjector, groupWeeklyActivityProjector } from './group-stats.projector';
 import { groupsProjector, membershipsProjector } from './groups.projector';
 import type { Projection } from './projector';
 import { ratingDaySpanProjector, ratingTotalsProjector, ratingWeeksProjector } from './rating-days.projector';
@@ -26,8 +26,14 @@ export const PROJECTIONS: readonly Projection[] = [
     retired: ['rating-days'],
   },
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
-  // group-member-stats first: the weekly activity looks up the member's groups in it.
-  { name: 'group-stats', projectors: [groupMemberStatsProjector, groupWeeklyActivityProjector] },
+  // group-member-stats last: the weekly projectors look up the member's groups (and weeks, on a deletion) as they
+  // were before the event; group-weekly-activity first: its context is the member's week before the event.
+  // Version 2: a week of a group keeps counts and sums; each shared rating is kept once, in its member's week.
+  {
+    name: 'group-stats',
+    version: 2,
+    projectors: [groupWeeklyActivityProjector, groupMemberWeeksProjector, groupMemberStatsProjector],
+  },
   { name: 'subscriptions', projectors: [subscriptionsProjector] },
   { name: 'care-suggestions', projectors: [careSuggestionsProjector] },
   { name: 'care-actions', projectors: [careActionsProjector] },

@@ -1,4 +1,6 @@
 import type { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as turn } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../event-store/event-store.port';
 import type { Consumer, ConsumerOptions, Job, JobQueue } from '../../queue/queue.port';
@@ -9,6 +11,13 @@ import type { Projection } from '../projector';
 import { applyEventAsync, applyEventNow } from './applier';
 import { chunkOf, Mutex, type ProjectionJob, queueName, reactorCheckpoint, reactorQueueName } from './jobs';
 import type { Reactor } from './reactor';
+
+/**
+ * How long a projection's job applies events before it lets the event loop turn (ms), as the start-up catch-up
+ * does: a job of costly events (an import of thousands of ratings by a member of many groups) then delays other
+ * requests by this much at most, instead of holding them (and tripping the load shedder) until the job is done.
+ */
+export const JOB_TURN_MS = 50;
 
 export interface ConsumersDeps {
   store: EventStore;
@@ -112,8 +121,13 @@ export class PipelineConsumers {
     let checkpoint = sync ? sync.getCheckpointNow(name) : await store.getCheckpoint(name);
     if (job.upTo <= checkpoint) return;
     if (job.after !== undefined && job.after > checkpoint) return this.dropAfterGap(name, id, job.after, checkpoint);
+    let turnedAt = performance.now();
     for (const event of job.events) {
       if (event.position <= checkpoint) continue;
+      if (performance.now() - turnedAt >= JOB_TURN_MS) {
+        await turn();
+        turnedAt = performance.now();
+      }
       if (signal.aborted) throw new Error(`Projection ${name} interrupted at ${event.position}`);
       this.applying.set(name, event.position);
       if (sync) {
