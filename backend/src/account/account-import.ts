@@ -54,7 +54,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}
 export const IMPORT_MESSAGES = {
   incomplete: (imported: number) =>
     `The import stopped part way: ${imported} ${imported === 1 ? 'rating was' : 'ratings were'} imported before it stopped. Import the same file again to add the rest; nothing is added twice.`,
-  notAnExport: 'The file is not a Joy export: expected the JSON file of "Download JSON" (GET /api/account/export?format=json).',
+  notAnExport: 'The file is not a Joy export: choose the JSON file that "Download JSON" in Account saves.',
   formatVersion: `formatVersion must be ${IMPORT_FORMAT_VERSION} (a JSON export of Joy)`,
   ratings: 'ratings must be a list',
   tooMany: `ratings may hold at most ${MAX_IMPORT_RATINGS} ratings in one import`,

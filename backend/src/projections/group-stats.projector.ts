@@ -201,11 +201,15 @@ function weekMoved(doc: GroupWeeklyActivityDoc, userId: string, count: -1 | 0 | 
  * member had joined before it; a correction or withdrawal reaches the groups that counted the rating and that the
  * member is still in (a group they left since keeps it as it was).
  */
-function weeksOfGroups(event: RecordedEvent, shared: SharedRating | null, member: GroupMemberStatsDoc | null): string[] {
+function weeksOfGroups(event: RecordedEvent, member: GroupMemberStatsDoc | null, lookup: Lookup): MaybePromise<string[]> {
+  // (Most ratings are of people in no group: they cost a lookup here, no more.)
+  if (event.type === 'RatingSubmitted' && groupsRatedIn(member, event).length === 0) return [];
   const week = weekOfRating(dataOf<{ submittedAt: string; day?: string }>(event));
-  if (event.type === 'RatingSubmitted') return shared ? [] : groupsRatedIn(member, event).map((g) => weeklyActivityId(g, week));
-  const current = new Set((member?.groups ?? []).map((g) => g.groupId));
-  return (shared?.groups ?? []).filter((g) => current.has(g)).map((g) => weeklyActivityId(g, week));
+  return whenFound(sharedBeforeEvent(event, lookup), (shared) => {
+    if (event.type === 'RatingSubmitted') return shared ? [] : groupsRatedIn(member, event).map((g) => weeklyActivityId(g, week));
+    const current = new Set((member?.groups ?? []).map((g) => g.groupId));
+    return (shared?.groups ?? []).filter((g) => current.has(g)).map((g) => weeklyActivityId(g, week));
+  });
 }
 
 /**
@@ -227,12 +231,12 @@ export const groupWeeklyActivityProjector: Projector<GroupWeeklyActivityDoc, Sha
   eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn'],
   // Synchronous when the lookups are (a rebuild's documents in memory): no promise per rating.
   ids(event, lookup) {
-    const shared = sharedBeforeEvent(event, lookup);
     const member = lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, dataOf<{ userId: string }>(event).userId);
-    if (shared instanceof Promise || member instanceof Promise) return Promise.all([shared, member]).then(([s, m]) => weeksOfGroups(event, s, m));
-    return weeksOfGroups(event, shared, member);
+    if (member instanceof Promise) return member.then(async (m) => weeksOfGroups(event, m, lookup));
+    return weeksOfGroups(event, member, lookup);
   },
-  context: sharedBeforeEvent,
+  // The score a correction or withdrawal takes out.
+  context: (event, lookup) => (event.type === 'RatingSubmitted' ? null : sharedBeforeEvent(event, lookup)),
   evolve(doc, event, shared) {
     const d = dataOf<RatingSubmitted['data']>(event);
     if (event.type === 'RatingSubmitted') {
@@ -256,10 +260,12 @@ export const groupMemberWeeksProjector: Projector<GroupMemberWeekDoc, string[]> 
   eventTypes: ['RatingSubmitted', 'RatingCorrected', 'RatingWithdrawn', 'UserDeleted'],
   ids(event, lookup) {
     const d = dataOf<{ userId: string; submittedAt: string; day?: string }>(event);
-    if (event.type === 'RatingCorrected' || event.type === 'RatingWithdrawn') return [memberWeekId(d.userId, weekOfRating(d))];
     return whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, d.userId), (member) => {
       if (event.type === 'UserDeleted') return (member?.weeks ?? []).map((week) => memberWeekId(d.userId, week));
-      return groupsRatedIn(member, event).length > 0 ? [memberWeekId(d.userId, weekOfRating(d))] : [];
+      if (event.type === 'RatingSubmitted' && groupsRatedIn(member, event).length === 0) return [];
+      // A correction or withdrawal: only a week the member has (a rating of someone in no group has none).
+      const week = weekOfRating(d);
+      return event.type === 'RatingSubmitted' || member?.weeks?.includes(week) ? [memberWeekId(d.userId, week)] : [];
     });
   },
   // The groups a submitted rating counts in.

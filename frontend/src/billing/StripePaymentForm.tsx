@@ -1,5 +1,8 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { type Stripe, loadStripe } from '@stripe/stripe-js';
+// The pure entry: Stripe.js is fetched when a Stripe checkout is opened, not when this module loads (the test-card
+// checkout of BILLING_SANDBOX never needs it).
+import type { Stripe } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
 import { Button } from 'antd';
 import { type FormEvent, useState } from 'react';
 import { PRIMARY } from '../theme';

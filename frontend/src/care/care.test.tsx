@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import { useState } from 'react';
 import { createQueryClient } from '../api';
 import { antdPageTests } from '../testing/antdPages';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
@@ -214,6 +215,35 @@ describe('the Sent page (/care/sent)', () => {
     expect(within(items[1]).getByText('Hang in there')).toBeInTheDocument();
     expect(within(items[1]).getByText('Delivered')).toBeInTheDocument();
     expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
+  });
+
+  it('shows the thanks that came in since the last visit when the page is opened again', async () => {
+    let thankedAt: string | null = null;
+    const sent = () => [{ id: 'c1', groupId: 'g1', recipientId: 'u3', recipientFirstName: 'Cy', kind: 'flowers', message: null, sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt }];
+    installFakeServer({ 'GET /api/care-actions/sent': () => ({ status: 200, body: sent() }) });
+    function Visits() {
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <button onClick={() => setOpen((o) => !o)}>Toggle</button>
+          {open && <CareSentPage />}
+        </>
+      );
+    }
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <Visits />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('Delivered')).toBeInTheDocument();
+    expect(screen.queryByText('Thanked')).not.toBeInTheDocument();
+    // Cy says thanks; the sender goes elsewhere, then back to Care You Sent.
+    thankedAt = '2026-03-02T10:00:00.000Z';
+    fireEvent.click(screen.getByRole('button', { name: 'Toggle' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Toggle' }));
+    expect(await screen.findByText('Thanked')).toBeInTheDocument();
   });
 
   it('says when nothing was sent yet, with the way to the groups', async () => {

@@ -41,9 +41,9 @@ export function useSendCare() {
   });
 }
 
-/** Care sent, newest first, with "Thanked" once the recipient said thanks. */
+/** Care sent, newest first, with "Thanked" once the recipient said thanks: read again at each visit (others change it). */
 export function useSentCare() {
-  return useQuery<SentCareActionView[]>({ queryKey: CARE_SENT_KEY, staleTime: 60_000 });
+  return useQuery<SentCareActionView[]>({ queryKey: CARE_SENT_KEY, staleTime: 0 });
 }
 
 /**

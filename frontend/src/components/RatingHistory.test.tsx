@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { fullLabel } from '../dashboard/summary';
+import { formatCalendarDay } from '../lib/dates';
 import { bindNotifier } from '../lib/toast';
 import DashboardPage from '../pages/Dashboard';
 import { installFakeServer, summaryRoute } from '../testing/fakeServer';
@@ -65,6 +66,15 @@ describe('rating history on the Dashboard: edit and delete', () => {
     expect(items[1]).toHaveTextContent('Relationships 4 · Health 4 · Purpose 4 · Growth 4 · Joy 5');
     expect(screen.getByRole('button', { name: `Edit rating of ${newest}` })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: `Delete rating of ${older}` })).toBeInTheDocument();
+  });
+
+  it('names a missed day rated later by the day it is for, on its buttons and in its edit dialog', async () => {
+    const late = { ...ratings[0], id: 'late', day: '2025-08-15' };
+    renderDashboard([late, ratings[1]]);
+    const label = `${newest}, for ${formatCalendarDay('2025-08-15')}`;
+    expect(await screen.findByRole('button', { name: `Delete rating of ${label}` })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: `Edit rating of ${label}` }));
+    expect(await screen.findByRole('dialog', { name: `Edit rating of ${label}` })).toBeInTheDocument();
   });
 
   it('Edit opens the rating form prefilled; Save Changes sends PUT and the Dashboard shows the new score', async () => {

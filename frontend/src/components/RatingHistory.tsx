@@ -26,6 +26,17 @@ interface RatingHistoryProps {
  * form in a dialog, prefilled; saved with PUT) and Delete (after a confirmation; DELETE). Every tile and chart
  * follows, because both refresh the rating queries (queries.ts, invalidateRatingViews).
  */
+/** A missed day rated later: the day it is for (a calendar day, shown as written, whatever the zone); else null. */
+function forDayOf(rating: RatingView): string | null {
+  return rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatCalendarDay(rating.day) : null;
+}
+
+/** A rating as its buttons and its edit dialog name it: when it was made, and the day it is for when that differs. */
+function ratingLabel(rating: RatingView): string {
+  const forDay = forDayOf(rating);
+  return forDay ? `${fullLabel(rating.createdAt)}, for ${forDay}` : fullLabel(rating.createdAt);
+}
+
 export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings.length, more }: RatingHistoryProps) {
   const [shown, setShown] = useState(HISTORY_PAGE);
   const [editing, setEditing] = useState<RatingView | null>(null);
@@ -42,8 +53,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
       <ul className="rating-history" aria-labelledby={headingId}>
         {ratings.slice(0, shown).map((rating) => {
           const when = fullLabel(rating.createdAt);
-          // A missed day rated later: the day it is for (a calendar day, shown as written, whatever the zone).
-          const forDay = rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatCalendarDay(rating.day) : null;
+          const forDay = forDayOf(rating);
           return (
             <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
               <span className="rating-history__when">
@@ -60,7 +70,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                 {formatScore(rating.overallScore)}
               </span>
               <span className="rating-history__actions">
-                <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${when}`} onClick={() => setEditing(rating)}>
+                <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${ratingLabel(rating)}`} onClick={() => setEditing(rating)}>
                   Edit
                 </Button>
                 <Popconfirm
@@ -71,7 +81,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                   okButtonProps={{ danger: true, loading: remove.isPending && remove.variables?.id === rating.id }}
                   onConfirm={() => remove.mutateAsync({ id: rating.id }).catch(() => undefined)}
                 >
-                  <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${when}`}>
+                  <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${ratingLabel(rating)}`}>
                     Delete
                   </Button>
                 </Popconfirm>
@@ -87,7 +97,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
       )}
       <Modal
         open={editing !== null}
-        title={editing ? `Edit rating of ${fullLabel(editing.createdAt)}` : undefined}
+        title={editing ? `Edit rating of ${ratingLabel(editing)}` : undefined}
         footer={null}
         onCancel={() => setEditing(null)}
         destroyOnHidden

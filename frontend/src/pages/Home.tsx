@@ -14,7 +14,7 @@ import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatingSummary } from '../queries';
 import { formatDateTime } from '../lib/dates';
 import { useSettings } from '../settings/api';
-import { dayOf, lastWeekFirstDay } from '@joy/domain';
+import { lastWeekFirstDay } from '@joy/domain';
 
 export const HOME_GROUPS_SHOWN = 3;
 
@@ -60,10 +60,10 @@ function YourGroups() {
 function QuickStats() {
   const groups = useGroups();
   const settings = useSettings();
-  // This Week's Average: the ratings of the last 7 days (today and the six before) in the person's zone.
+  // This Week's Average: the ratings of the last 7 days (today and the six before) in the person's zone. No end
+  // day: a day after today is one rated in a zone ahead of this one (the person moved west since), today's.
   const zone = settings.data?.timeZone ?? undefined;
-  const now = new Date();
-  const week = useRatingSummary(lastWeekFirstDay(now, zone), dayOf(now, zone));
+  const week = useRatingSummary(lastWeekFirstDay(new Date(), zone), null);
   const average = week.data?.averages.overall ?? null;
   return (
     <Card title={<h2 className="card-title">Quick Stats</h2>} className="home-card">

@@ -34,6 +34,14 @@ function changesOf(values: Values, saved: UserSettingsView): Partial<UserSetting
 /** "America/New_York" → "America / New York", searchable by either spelling. */
 const zoneLabel = (zone: string) => zone.replace(/_/g, ' ').replace(/\//g, ' / ');
 
+/** Letters and digits only, lower case: "America/Los_An", "america los an" and the label all find Los Angeles. */
+const squashed = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether a zone is one the search means: typed as its name (America/Los_Angeles) or as it is listed. */
+export function zoneMatches(input: string, option?: { value: string }): boolean {
+  return option !== undefined && squashed(option.value).includes(squashed(input));
+}
+
 /** The person's name, time zone and daily reminder, saved together. */
 export function SettingsForm({ settings }: { settings: UserSettingsView }) {
   const [form] = Form.useForm<Values>();
@@ -113,7 +121,7 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
           }
           rules={[{ required: true, message: 'Please choose your time zone.' }]}
         >
-          <Select showSearch options={zones} optionFilterProp="label" aria-label="Time zone" virtual popupMatchSelectWidth />
+          <Select showSearch options={zones} filterOption={zoneMatches} aria-label="Time zone" virtual popupMatchSelectWidth />
         </Form.Item>
         <Form.Item label="Daily reminder" className="settings-form__reminder">
           <div className="settings-form__reminder-row">

@@ -23,6 +23,9 @@ export function useChangeSettings() {
     mutationFn: (changes) => apiJson<UserSettingsView>('PATCH', '/api/settings', changes),
     onSuccess: (settings) => {
       client.setQueryData(SETTINGS_KEY, settings);
+      // A new first name shows in the header and greetings, a new zone moves "today" in every figure: whatever
+      // else was read is read again (in the background, for the pages that show it).
+      void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== SETTINGS_KEY[0] });
       toast(SETTINGS_TOASTS.saved);
     },
     onError: (error) => {

@@ -3,8 +3,10 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
+import { useAuth } from '../auth';
 import { bindNotifier } from '../lib/toast';
 import SettingsPage from '../pages/Settings';
+import { zoneMatches } from './SettingsForm';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 
 jest.setTimeout(30_000);
@@ -14,12 +16,19 @@ const saved = { firstName: 'Ada', timeZone: 'Europe/Paris', reminderTime: null, 
 const patchesOf = (fetchMock: jest.Mock) =>
   fetchMock.mock.calls.filter(([url, init]) => url === '/api/settings' && init?.method === 'PATCH').map(([, init]) => JSON.parse(init.body));
 
+/** What the header shows of the signed-in person (useAuth, as AppLayout reads it). */
+function Greeting() {
+  const { user } = useAuth();
+  return <p>{user ? `Hi, ${user.firstName}` : null}</p>;
+}
+
 function renderSettings(routes: FakeRoutes) {
   const fetchMock = installFakeServer({ 'GET /api/settings': { status: 200, body: saved }, ...routes });
   render(
     <AntApp>
       <QueryClientProvider client={createQueryClient()}>
         <MemoryRouter>
+          <Greeting />
           <SettingsPage />
         </MemoryRouter>
       </QueryClientProvider>
@@ -59,6 +68,31 @@ describe('Settings page', () => {
     fireEvent.click(save);
     await waitFor(() => expect(patchesOf(fetchMock)).toEqual([{ firstName: 'Adele', reminderTime: '07:30' }]));
     await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Settings saved' })));
+  });
+
+  it('shows a new first name where the app greets the person at once, without a reload', async () => {
+    let firstName = 'Ada';
+    renderSettings({
+      'GET /api/auth/user': () => ({ status: 200, body: { id: 'u1', email: 'ada@example.com', firstName, profileImageUrl: null } }),
+      'PATCH /api/settings': () => {
+        firstName = 'Adele';
+        return { status: 200, body: { ...saved, firstName } };
+      },
+    });
+    await screen.findByText('Hi, Ada');
+    const name = await screen.findByLabelText('First name');
+    await waitFor(() => expect(name).toHaveValue('Ada'));
+    fireEvent.change(name, { target: { value: 'Adele' } });
+    const save = screen.getByText('Save Settings').closest('button')!;
+    await waitFor(() => expect(save).toBeEnabled());
+    fireEvent.click(save);
+    await screen.findByText('Hi, Adele');
+  });
+
+  it('finds a time zone typed as its name or as it is listed', () => {
+    const la = { value: 'America/Los_Angeles' };
+    for (const typed of ['America/Los', 'america/los_an', 'Los Angeles', 'america / los angeles', 'angeles']) expect(zoneMatches(typed, la)).toBe(true);
+    expect(zoneMatches('Paris', la)).toBe(false);
   });
 
   it("shows the server's reason when it refuses a setting", async () => {

@@ -51,6 +51,12 @@ describe('a calendar of rated days', () => {
     expect(streaksOf([], '2026-11-25')).toEqual({ currentStreak: 0, longestStreak: 0 });
   });
 
+  it('counts a day rated in a zone ahead of the present one (moved west since) as today', () => {
+    // Rated on the 26th and 27th in UTC; now in Los Angeles, where it is still the 26th.
+    expect(streaksOf(['2026-11-26', '2026-11-27'], '2026-11-26')).toEqual({ currentStreak: 2, longestStreak: 2 });
+    expect(streaksOf(['2026-11-27'], '2026-11-26')).toEqual({ currentStreak: 1, longestStreak: 1 });
+  });
+
   it('counts runs across month and year ends', () => {
     expect(streaksOf(['2025-12-30', '2025-12-31', '2026-01-01', '2026-01-01'], '2026-01-01')).toEqual({ currentStreak: 3, longestStreak: 3 });
   });

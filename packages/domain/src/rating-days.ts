@@ -71,10 +71,12 @@ export function dayScoresOf(days: Iterable<Pick<DaySums, 'day' | 'count' | 'over
 
 /**
  * Streaks of consecutive rated days: the longest ever, and the current one, which ends today, or yesterday when
- * today is not rated yet (0 when neither is). Days after `today` (none, by the rules) are ignored.
+ * today is not rated yet (0 when neither is). A rated day after `today` is one rated in a zone ahead of the
+ * person's present one (they moved west since): it counts, as today.
  */
 export function streaksOf(ratedDays: Iterable<string>, today: string): { currentStreak: number; longestStreak: number } {
-  const days = [...new Set(ratedDays)].filter((d) => d <= today).sort();
+  const days = [...new Set(ratedDays)].sort();
+  if (days.length > 0 && days[days.length - 1] > today) today = days[days.length - 1];
   let longestStreak = 0;
   let run = 0;
   let previous: number | null = null;
