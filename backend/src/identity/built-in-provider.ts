@@ -148,17 +148,34 @@ export async function mountBuiltInProvider(
     res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
     send(res, 429, html(tooManyAttempts(waitMs)));
   };
+  /**
+   * The password checks of one account, one at a time: a guess waits for the one before it and for its count in
+   * the throttle, so guesses sent together get no more tries than guesses sent one after another.
+   */
+  const checking = new Map<string, Promise<unknown>>();
+  const oneCheckAtATime = async <T>(accountKey: string, check: () => Promise<T>): Promise<T> => {
+    const mine = (checking.get(accountKey) ?? Promise.resolve()).catch(() => undefined).then(check);
+    checking.set(accountKey, mine);
+    try {
+      return await mine;
+    } finally {
+      if (checking.get(accountKey) === mine) checking.delete(accountKey);
+    }
+  };
   /** Runs a handler of an interaction that is still open (its cookie and uid match), else the expired page. */
   const interaction =
     (handler: (req: Request, res: Response, uid: string) => Promise<void>) =>
     async (req: Request, res: Response) => {
       const uid = req.params.uid as string;
+      let details: { uid: string };
       try {
-        await provider.interactionDetails(req, res);
+        details = await provider.interactionDetails(req, res);
       } catch {
         expired(res);
         return;
       }
+      // The cookie's interaction, not any uid of the address: a made-up one would get (and keep) a challenge of its own.
+      if (details.uid !== uid) return expired(res);
       await handler(req, res, uid);
     };
   const finish = (req: Request, res: Response, accountId: string) =>
@@ -190,16 +207,22 @@ export async function mountBuiltInProvider(
         return;
       }
       const accountKey = accounts.throttleKey(email);
-      const wait = waitFor(accountKey, req);
-      if (wait > 0) return tooMany(res, (error) => signInView(uid, { email, error }), wait);
-      const accountId = await accounts.authenticate(email, password);
+      const accountId = await oneCheckAtATime(accountKey, async () => {
+        const wait = waitFor(accountKey, req);
+        if (wait > 0) return { wait };
+        const found = await accounts.authenticate(email, password);
+        if (found) accountThrottle.clear(accountKey);
+        else {
+          accountThrottle.fail(accountKey);
+          addressThrottle.fail(address(req));
+        }
+        return found;
+      });
+      if (accountId !== null && typeof accountId === 'object') return tooMany(res, (error) => signInView(uid, { email, error }), accountId.wait);
       if (!accountId) {
-        accountThrottle.fail(accountKey);
-        addressThrottle.fail(address(req));
         send(res, 401, signInView(uid, { email, error: WRONG_CREDENTIALS }));
         return;
       }
-      accountThrottle.clear(accountKey);
       await finish(req, res, accountId);
     }),
   );
@@ -233,19 +256,23 @@ export async function mountBuiltInProvider(
         return;
       }
       const accountKey = accounts.throttleKey(email);
-      const wait = waitFor(accountKey, req);
-      if (wait > 0) return tooMany(res, (error) => signUpPage(pageOptions, uid, { firstName, email, error }), wait);
-      const created = await accounts.create({ email, firstName, password });
-      if (created) return finish(req, res, created);
-      // The e-mail has an account. Its owner signing up again with their password is signed in; anyone else
-      // learns no more than a refused sign-up, and pays a wrong password's price in the throttle.
-      const existing = await accounts.authenticate(email, password);
-      if (existing) {
-        accountThrottle.clear(accountKey);
-        return finish(req, res, existing);
-      }
-      accountThrottle.fail(accountKey);
-      addressThrottle.fail(address(req));
+      const outcome = await oneCheckAtATime(accountKey, async () => {
+        const wait = waitFor(accountKey, req);
+        if (wait > 0) return { wait };
+        const created = await accounts.create({ email, firstName, password });
+        if (created) return created;
+        // The e-mail has an account. Its owner signing up again with their password is signed in; anyone else
+        // learns no more than a refused sign-up, and pays a wrong password's price in the throttle.
+        const existing = await accounts.authenticate(email, password);
+        if (existing) accountThrottle.clear(accountKey);
+        else {
+          accountThrottle.fail(accountKey);
+          addressThrottle.fail(address(req));
+        }
+        return existing;
+      });
+      if (outcome !== null && typeof outcome === 'object') return tooMany(res, (error) => signUpPage(pageOptions, uid, { firstName, email, error }), outcome.wait);
+      if (outcome) return finish(req, res, outcome);
       send(res, 409, signUpPage(pageOptions, uid, { firstName, email, error: 'This account could not be created. If you already have one, sign in instead.' }));
     }),
   );
@@ -255,6 +282,7 @@ export async function mountBuiltInProvider(
   });
   router.get(
     '/interaction/:uid/passkey/options',
+    signInLimit,
     interaction(async (_req, res, uid) => {
       res.json(await accounts.passkeys.signInOptions(uid));
     }),

@@ -195,6 +195,25 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     await signUp(app.baseUrl, { ...ADA, email: 'jorunn.ok@example.com' });
     expect((await signInWithPassword(app.baseUrl, 'jorunn.ok@example.com', ADA.password)).cookie).not.toBeNull();
   });
+
+  it('gives guesses sent together for one account no more tries than guesses sent one after another', async () => {
+    const email = 'kalinda.race@example.com';
+    await signUp(app.baseUrl, { ...ADA, email });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signInWithPassword(app.baseUrl, email, `wrong-guess-${i}`)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+  });
+
+  it('takes an e-mail with an accent written either way for one account (Unicode NFC)', async () => {
+    const composed = 'jos\u00e9.nfc@example.com';
+    const decomposed = 'jose\u0301.nfc@example.com';
+    await signUp(app.baseUrl, { ...ADA, email: composed });
+    const again = await signInWithPassword(app.baseUrl, decomposed, ADA.password);
+    expect(again.cookie).not.toBeNull();
+    const me = await api(app.baseUrl, again.cookie!).get('/api/auth/user');
+    expect(me.body).toMatchObject({ email: composed });
+  });
 });
 
 // One app per describe block: passport's strategy is one per process, so two apps may not live side by side.

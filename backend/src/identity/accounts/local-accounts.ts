@@ -17,7 +17,9 @@ export interface NewAccount {
 
 /** E-mail addresses compare without case or surrounding spaces. */
 export function normaliseEmail(raw: string): string {
-  return raw.trim().toLowerCase();
+  // NFC first: "é" typed as one character or as "e" and an accent is one address (one account), not two that
+  // look the same to the members of a group.
+  return raw.trim().normalize('NFC').toLowerCase();
 }
 
 export const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);

@@ -65,7 +65,9 @@ describe('passkeys over HTTP (the ceremony itself runs in the browser journey wi
     });
     expect(answer.status).toBe(401);
     expect((await answer.json()).message).toContain('This passkey could not sign you in.');
-    // Without the interaction's cookie nothing is offered.
+    // Without the interaction's cookie nothing is offered, nor with it for another (made-up) interaction.
     expect((await fetch(`${base}/passkey/options`)).status).toBe(400);
+    const madeUp = base.replace(/\/interaction\/[^/]+$/, '/interaction/made-up-uid');
+    expect((await fetch(`${madeUp}/passkey/options`, { headers: { cookie } })).status).toBe(400);
   });
 });

@@ -15,13 +15,22 @@ const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Passkeys an account may have (each is a row and a check at sign-in). */
 export const MAX_PASSKEYS = 10;
 
+/** Ceremonies open at once; past this the oldest is forgotten (its passkey step fails and is tried again). */
+const MAX_OPEN_CHALLENGES = 10_000;
+
 /** Open challenges, one per key (an account registering, an interaction signing in), forgotten once used. */
 class Challenges {
+  /** Oldest first: a key kept again moves to the end, so the expired ones are always at the front. */
   private readonly open = new Map<string, { challenge: string; at: number }>();
 
   keep(key: string, challenge: string): void {
     const now = Date.now();
-    for (const [k, v] of this.open) if (now - v.at > CHALLENGE_TTL_MS) this.open.delete(k);
+    // Only the front is looked at: a flood of options requests costs each one a step, not a walk of the map.
+    for (const [k, v] of this.open) {
+      if (now - v.at <= CHALLENGE_TTL_MS && this.open.size < MAX_OPEN_CHALLENGES) break;
+      this.open.delete(k);
+    }
+    this.open.delete(key);
     this.open.set(key, { challenge, at: now });
   }
 
