@@ -15,7 +15,9 @@ import { StartGate, startProgressLog } from './http/start-gate';
 import { signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { messagePage } from './identity/accounts/sign-in-pages';
-import { mountBuiltInProvider } from './identity/built-in-provider';
+import { linkedAccount } from './identity/accounts';
+import { endsSessionsOfUser } from './identity/session-store.port';
+import { BUILT_IN_PATH, mountBuiltInProvider } from './identity/built-in-provider';
 import { apiSession, SESSION_COOKIE } from './identity/session';
 import { SignInService } from './identity/sign-in.service';
 import { createInfrastructure, Infrastructure } from './infrastructure';
@@ -162,7 +164,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const signInLimit = signInLimiter(config.rateLimits, null);
   app.use('/api/login', signInLimit);
   if (infra.accounts) {
-    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts, infra.keys));
+    // A reset password ends every session of the account (someone else may hold one: e-mails are not verified).
+    const endSessions = async (accountId: string) => {
+      const userId = await linkedAccount(infra.store, infra.lookup, `${config.publicUrl}${BUILT_IN_PATH}`, accountId);
+      if (userId && endsSessionsOfUser(infra.sessions)) infra.sessions.destroyAllOf(userId);
+    };
+    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts, infra.keys, endSessions));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));

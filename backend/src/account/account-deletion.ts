@@ -8,6 +8,7 @@ import { EVENT_STORE, WrongExpectedVersionError, type EventStore, type RecordedE
 import { userStreamCodec } from '../identity/accounts';
 import type { LocalAccounts } from '../identity/accounts/local-accounts';
 import type { LookupHash } from '../identity/lookup-hash';
+import { endsSessionsOfUser } from '../identity/session-store.port';
 import {
   identityDecider,
   identityLinkDecider,
@@ -23,18 +24,6 @@ import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-
 const PROJECTIONS_TIMEOUT_MS = 60_000;
 
 const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as IdentityLinkEvent;
-
-/**
- * A session store that can end every session of one person at once (the SQLite one). Others need not: the
- * guard refuses every session of a deleted account anyway (its key is destroyed).
- */
-interface EndsSessionsOfUser {
-  destroyAllOf(userId: string): number;
-}
-
-function endsSessionsOfUser(store: object): store is EndsSessionsOfUser {
-  return typeof (store as Partial<EndsSessionsOfUser>).destroyAllOf === 'function';
-}
 
 /**
  * Deletes an account (PRODUCT.md "Data and account"), in an order that a retry after a crash completes:

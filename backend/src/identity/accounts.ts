@@ -34,6 +34,12 @@ export function userStreamCodec<E extends DomainEvent = UserStreamEvent>(key: Bu
 const linkState = async (store: EventStore, stream: string) =>
   (await store.readStream(stream)).map(linkUpcast).reduce(identityLinkDecider.evolve, identityLinkDecider.initialState);
 
+/** The account an identity (issuer, subject) is linked to now, if any; links nothing (a password reset's sessions). */
+export async function linkedAccount(store: EventStore, lookup: LookupHash, issuer: string, subject: string): Promise<string | null> {
+  const linked = await linkState(store, identityLinkStream(lookup, issuer, subject));
+  return linked.userId ?? (await linkState(store, legacyIdentityLinkStream(issuer, subject))).userId ?? null;
+}
+
 /**
  * The account an identity (issuer, subject) signs in to, through its link stream `identity-<keyed hash>`:
  * - linked: that account;

@@ -70,6 +70,8 @@ export async function mountBuiltInProvider(
   signInLimit: RequestHandler,
   accounts: LocalAccounts,
   keys: KeyStore,
+  /** After a password reset, with the account's id (its subject): ends the sessions of the Joy account it signs in to. */
+  onPasswordReset: (accountId: string) => Promise<void>,
 ): Promise<OidcEndpoints> {
   // oidc-provider is published as an ES module; a real dynamic import loads it from this CommonJS build.
   const { default: Provider } = await import('oidc-provider');
@@ -342,6 +344,7 @@ export async function mountBuiltInProvider(
     const accountId = await accounts.resetPassword(token, password);
     if (!accountId) return send(res, 404, deadLink());
     accountThrottle.clear(accounts.throttleKeyOf(accountId));
+    await onPasswordReset(accountId);
     send(res, 200, messagePage(pageOptions, 'Password changed', 'Your new password is set. Sign in with it now.', { href: '/api/login', label: 'Sign in' }));
   });
   const deadLink = () =>

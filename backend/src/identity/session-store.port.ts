@@ -13,3 +13,16 @@ export interface SignedInSession {
 export interface SignedInLookup {
   signedIn(sid: string): SignedInSession | null;
 }
+
+/**
+ * A session store that can end every session of one person at once (the SQLite one). Others need not for an
+ * account deletion: the guard refuses every session of a deleted account anyway (its key is destroyed). A password
+ * reset ends the sessions only where the store can (the Redis store keeps them until they expire).
+ */
+export interface EndsSessionsOfUser {
+  destroyAllOf(userId: string): number;
+}
+
+export function endsSessionsOfUser(store: object): store is EndsSessionsOfUser {
+  return typeof (store as Partial<EndsSessionsOfUser>).destroyAllOf === 'function';
+}

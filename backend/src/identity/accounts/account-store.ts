@@ -62,6 +62,7 @@ export class AccountStore {
       passkeysOf: this.db.prepare<[string], RawPasskey>('SELECT * FROM passkeys WHERE account_id = ? ORDER BY created_at'),
       setCounter: this.db.prepare('UPDATE passkeys SET counter = ? WHERE credential_id = ?'),
       removePasskey: this.db.prepare('DELETE FROM passkeys WHERE credential_id = ? AND account_id = ?'),
+      removePasskeysOf: this.db.prepare('DELETE FROM passkeys WHERE account_id = ?'),
       addToken: this.db.prepare('INSERT INTO reset_tokens (token_hash, account_id, expires_at) VALUES (?, ?, ?)'),
       token: this.db.prepare<[string, number], { account_id: string }>('SELECT account_id FROM reset_tokens WHERE token_hash = ? AND expires_at > ?'),
       removeToken: this.db.prepare('DELETE FROM reset_tokens WHERE token_hash = ?'),
@@ -130,6 +131,9 @@ export class AccountStore {
       if (!accountId) return null;
       this.stmt.setPassword.run(passwordHash, accountId);
       this.stmt.removeTokensOf.run(accountId);
+      // A reset is for someone who lost the way in, or whose address someone else signed up with: no other way
+      // in stays (the sessions end too: built-in-provider.ts).
+      this.stmt.removePasskeysOf.run(accountId);
       return accountId;
     })();
   }
