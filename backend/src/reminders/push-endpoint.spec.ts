@@ -1,7 +1,8 @@
 import { addressAllowed, ENDPOINT_MESSAGES, endpointProblem, endpointUrlProblem } from './push-endpoint';
 
 describe('push endpoints the server may send to', () => {
-  it.each(['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '224.0.0.1'])(
+  it.each(['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '224.0.0.1',
+    '::7f00:1', '::10.0.0.1', 'fec0::1', '64:ff9b::10.0.0.1', '64:ff9b:1::a00:1', '64:ff9b::7f00:1'])(
     'refuses the non-public address %s',
     (address) => expect(addressAllowed(address, false)).toBe(false),
   );
@@ -9,6 +10,8 @@ describe('push endpoints the server may send to', () => {
   it('allows public addresses, and loopback only in the insecure test mode', () => {
     expect(addressAllowed('142.250.74.10', false)).toBe(true);
     expect(addressAllowed('2a00:1450:4001::200e', false)).toBe(true);
+    // An IPv4 address carried in IPv6 (NAT64) is as public as it is.
+    expect(addressAllowed('64:ff9b::8efa:4a0a', false)).toBe(true);
     expect(addressAllowed('127.0.0.1', true)).toBe(true);
     expect(addressAllowed('::1', true)).toBe(true);
     expect(addressAllowed('10.0.0.1', true)).toBe(false);

@@ -24,7 +24,18 @@ export const ENDPOINT_MESSAGES = {
 export function addressAllowed(address: string, allowInsecure: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // Site-local (fec0::/10, deprecated, private in practice): ipaddr.js 1.x calls it unicast.
+    if ((v6.parts[0] & 0xffc0) === 0xfec0) return false;
+    // An IPv6 address that carries an IPv4 one is judged by that one: mapped (::ffff:a.b.c.d), IPv4-compatible
+    // (::a.b.c.d, deprecated) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48), which ipaddr.js 1.x calls unicast.
+    const embedded = v6.isIPv4MappedAddress() || v6.parts.slice(0, 6).every((p) => p === 0) || (v6.parts[0] === 0x64 && v6.parts[1] === 0xff9b);
+    if (embedded && !(v6.parts.slice(0, 7).every((p) => p === 0) && v6.parts[7] <= 1)) {
+      const bytes = v6.toByteArray().slice(12);
+      parsed = ipaddr.fromByteArray(bytes);
+    }
+  }
   const range = parsed.range();
   return range === 'unicast' || (allowInsecure && range === 'loopback');
 }
