@@ -73,6 +73,17 @@ describe('care-suggestions projection', () => {
     expect(await needing(store, 'g1')).toEqual([]);
   });
 
+  it('keeps the latest score of the latest day: a low missed day rated later suggests nothing', async () => {
+    const store = new InMemoryReadModelStore();
+    const missed = recorded('RatingSubmitted', { ratingId: 'missed', userId: 'bob', relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore: 1, submittedAt: '2026-11-20T21:00:00.000Z', day: '2026-11-15' }, 20);
+    await project(store, [joined('bob', 'g1', 1), rated('bob', 4.2, 2), missed]);
+    expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 4.2, needsSupport: false });
+    expect(await needing(store, 'g1')).toEqual([]);
+    // A low rating of today (made after the one before) does.
+    await project(store, [recorded('RatingSubmitted', { ratingId: 'today', userId: 'bob', relationships: 1, health: 1, purpose: 1, growth: 1, joy: 1, overallScore: 1.4, submittedAt: '2026-11-20T22:00:00.000Z', day: '2026-11-20' }, 21)]);
+    expect(await store.get(careSuggestionsProjector.collection, 'bob')).toMatchObject({ latestScore: 1.4, latestDay: '2026-11-20', needsSupport: true });
+  });
+
   it('never suggests someone who declined care actions, whatever they rate afterwards', async () => {
     const store = new InMemoryReadModelStore();
     const declined = recorded('UserSettingsChanged', { userId: 'bob', acceptCareActions: false }, 2);

@@ -1,4 +1,4 @@
-import { CARE_SUGGESTION_THRESHOLD } from '@joy/domain';
+import { CARE_SUGGESTION_THRESHOLD, latestFirst } from '@joy/domain';
 import type { MemberJoined, MemberLeft } from '../groups/groups.decider';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
@@ -15,6 +15,8 @@ export interface CareSupportDoc {
   groupIds: string[];
   latestScore: number | null;
   latestAt: string | null;
+  /** The day the latest rating rates (absent on ratings from before days were kept: the UTC day of `latestAt`). */
+  latestDay?: string;
   /** The latest rating's id (absent on documents projected before corrections existed: then `latestAt` tells). */
   latestRatingId?: string;
   /** Global position of the latest rating event applied (a submission, or the withdrawal that made an older one latest). */
@@ -58,20 +60,22 @@ export const careSuggestionsProjector: Projector<CareSupportDoc> = {
       // The event names the rating that is latest now; none left: no score, never suggested.
       const { latest } = dataOf<RatingWithdrawn['data']>(event);
       if (latest) return withLatest(current, latest, event.position);
-      const { latestRatingId: _gone, ...rest } = current;
+      const { latestRatingId: _gone, latestDay: _day, ...rest } = current;
       return { ...rest, latestScore: null, latestAt: null, latestSeq: event.position, needsSupport: false };
     }
     const d = dataOf<RatingSubmitted['data']>(event);
-    // The latest by its time: an imported rating made before the latest one (account-import.ts) changes nothing.
-    if (current.latestAt !== null && Date.parse(d.submittedAt) < Date.parse(current.latestAt)) return current;
+    // The latest by its day, then its time (latestFirst): a missed day rated today, or an imported rating made
+    // before the latest one (account-import.ts), changes nothing.
+    if (current.latestAt !== null && latestFirst({ day: d.day, createdAt: d.submittedAt }, { day: current.latestDay, createdAt: current.latestAt }) > 0) return current;
     return withLatest(current, d, event.position);
   },
 };
 
-function withLatest(doc: CareSupportDoc, rating: { ratingId: string; overallScore: number; submittedAt: string }, seq: number): CareSupportDoc {
+function withLatest(doc: CareSupportDoc, rating: { ratingId: string; overallScore: number; submittedAt: string; day?: string }, seq: number): CareSupportDoc {
   return withFields(doc, {
     latestScore: rating.overallScore,
     latestAt: rating.submittedAt,
+    latestDay: rating.day,
     latestRatingId: rating.ratingId,
     latestSeq: seq,
     needsSupport: rating.overallScore < CARE_SUGGESTION_THRESHOLD,

@@ -118,6 +118,15 @@ describe('group-stats projection', () => {
     expect(dee?.recent.map((r) => r.id)).toEqual(['n2', 'n1', 'old']);
   });
 
+  it('keeps as latest the rating of the latest day; a missed day rated later shows in the activity at the time it was made', async () => {
+    const store = new InMemoryReadModelStore();
+    const missed = recorded('RatingSubmitted', { ratingId: 'missed', userId: 'fay', overallScore: 1, submittedAt: '2026-11-20T21:00:00.000Z', day: '2026-11-15' }, 901);
+    for (const e of [joined('g9', 'fay'), rated('today', 'fay', 4, '2026-11-20T08:00:00.000Z'), missed]) await applyEvent(store, stats, e);
+    const fay = await store.get<GroupMemberStatsDoc>('group-member-stats', 'fay');
+    expect(fay?.latest).toMatchObject({ id: 'today', overallScore: 4 });
+    expect(fay?.recent.map((r) => r.id)).toEqual(['missed', 'today']);
+  });
+
   it('keeps at most the newest 100 ratings of a user', async () => {
     const store = new InMemoryReadModelStore();
     for (let i = 1; i <= MEMBER_RECENT_RATINGS + 5; i++) {

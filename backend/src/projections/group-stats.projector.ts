@@ -1,4 +1,4 @@
-import { isoWeekOfDay, ratingDay } from '@joy/domain';
+import { isoWeekOfDay, latestFirst, ratingDay } from '@joy/domain';
 import type { MemberJoined } from '../groups/groups.decider';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { RatingCorrected, RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
@@ -52,8 +52,9 @@ export interface GroupMemberStatsDoc {
    * the weekly activity's lookup; a rebuild after the EventStoreDB migration and a scavenge gives the copy's).
    */
   groups: { groupId: string; seq: number }[];
-  latest: MemberRatingEntry | null;
-  /** Newest first, at most MEMBER_RECENT_RATINGS. */
+  /** The latest rating by its day, then its time (`latestFirst`), with its day (absent: its UTC day). */
+  latest: (MemberRatingEntry & { day?: string }) | null;
+  /** Newest first by the time made, at most MEMBER_RECENT_RATINGS: the activity a group shows. */
   recent: MemberRatingEntry[];
   /** The weeks of the member's group-member-weeks documents (what an account deletion removes); absent: none. */
   weeks?: string[];
@@ -89,9 +90,8 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       const d = dataOf<RatingWithdrawn['data']>(event);
       const recent = current.recent.filter((r) => r.id !== d.ratingId);
       const named = d.latest;
-      const latest = named
-        ? (recent.find((r) => r.id === named.ratingId) ?? { id: named.ratingId, overallScore: named.overallScore, createdAt: named.submittedAt, seq: 0 })
-        : null;
+      const seq = recent.find((r) => r.id === named?.ratingId)?.seq ?? 0;
+      const latest = named ? { id: named.ratingId, overallScore: named.overallScore, createdAt: named.submittedAt, seq, ...dayField(named) } : null;
       return { ...current, latest, recent };
     }
     const d = dataOf<RatingSubmitted['data']>(event);
@@ -111,9 +111,12 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       recent.push(r);
     }
     if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
+    // The latest by its day, then its time (latestFirst): a missed day rated today is not how the member is now.
+    const candidate = { ...rating, ...dayField(d) };
+    const latest = current.latest && latestFirst(current.latest, candidate) < 0 ? current.latest : candidate;
     const week = groupsRatedIn(current, event).length > 0 ? weekOfRating(d) : null;
-    if (week === null || current.weeks?.includes(week)) return withFields(current, { latest: recent[0], recent });
-    return withFields(current, { latest: recent[0], recent, weeks: [...(current.weeks ?? []), week] });
+    if (week === null || current.weeks?.includes(week)) return withFields(current, { latest, recent });
+    return withFields(current, { latest, recent, weeks: [...(current.weeks ?? []), week] });
   },
 };
 
@@ -122,6 +125,9 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
  * a rating from before days were kept, the UTC week of its time.
  */
 const weekOfRating = (d: { day?: string; submittedAt: string }) => isoWeekOfDay(ratingDay({ day: d.day, createdAt: d.submittedAt }, 'UTC')!).week;
+
+/** A rating's day, as a field to spread (none for ratings from before days were kept). */
+const dayField = (d: { day?: string }): { day?: string } => (d.day ? { day: d.day } : {});
 
 /**
  * The groups a submitted rating counts in: those the member had joined before it (a later position), so that a

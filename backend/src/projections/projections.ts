@@ -15,7 +15,8 @@ export const PROJECTIONS: readonly Projection[] = [
   { name: 'users', projectors: [userProfilesProjector] },
   // latest-ratings last: on UserDeleted the other two read the latest stream version from it before it goes.
   // Version 2: ratings no longer indexed by userId (pages go by chunk; the calendar reads rating-weeks).
-  { name: 'ratings', version: 2, projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
+  // Version 3: the latest rating is the latest by its day, then its time (a missed day rated today is not).
+  { name: 'ratings', version: 3, projectors: [ratingsProjector, ratingIndexProjector, ratingTimelineProjector, latestRatingsProjector] },
   // rating-totals before rating-weeks: it reads the day as the week held it before the event.
   // rating-day-span last: on UserDeleted rating-weeks reads the span of weeks to remove before it goes.
   // Version 2: rating-totals and rating-weeks. Version 3: the days are kept in their weeks (no rating-days documents).
@@ -28,14 +29,16 @@ export const PROJECTIONS: readonly Projection[] = [
   { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats last: the weekly projectors look up the member's groups (and weeks, on a deletion) as they
   // were before the event; group-weekly-activity first: its context is the member's week before the event.
-  // Version 2: a week of a group keeps counts and sums; each shared rating is kept once, in its member's week.
+  // Version 2: a week of a group keeps counts and sums; each shared rating is kept once, in its member's week; the
+  // member's latest rating is the latest by its day, then its time.
   {
     name: 'group-stats',
     version: 2,
     projectors: [groupWeeklyActivityProjector, groupMemberWeeksProjector, groupMemberStatsProjector],
   },
   { name: 'subscriptions', projectors: [subscriptionsProjector] },
-  { name: 'care-suggestions', projectors: [careSuggestionsProjector] },
+  // Version 2: the latest rating by its day, then its time.
+  { name: 'care-suggestions', version: 2, projectors: [careSuggestionsProjector] },
   { name: 'care-actions', projectors: [careActionsProjector] },
   { name: 'user-settings', projectors: [userSettingsProjector] },
   { name: 'push-subscriptions', projectors: [pushSubscriptionsProjector] },

@@ -1,5 +1,5 @@
 import type { UserDeleted } from '../identity/identity.decider';
-import type { FactorScores } from '@joy/domain';
+import { type FactorScores, latestFirst } from '@joy/domain';
 import { upcastRatingEvent } from '../ratings/rating-events';
 import { type RatingCorrected, ratingViewOf, type RatingSubmitted, type RatingWithdrawn } from '../ratings/ratings.decider';
 import { dataOf, Lookup, Projector, withFields } from './projector';
@@ -204,11 +204,12 @@ export const ratingTimelineProjector: Projector<RatingTimelineDoc> = {
 };
 
 /**
- * latest-ratings: each user's newest standing rating, keyed by user id, with the stream version of their newest
- * submission (how many index chunks there are: it stays when that rating is withdrawn). Newest by its time: an
- * imported rating (account/account-import.ts) comes later in the stream than it was made, and replaces the latest
- * only when it was made after it. After a withdrawal the event names the rating that is latest now; its `seq` is
- * then the withdrawal's position (nothing orders by it).
+ * latest-ratings: each user's latest standing rating, keyed by user id, with the stream version of their newest
+ * submission (how many index chunks there are: it stays when that rating is withdrawn). Latest by its day, then by
+ * its time (`latestFirst`, @joy/domain): a missed day rated today, or an imported rating (account/account-import.ts,
+ * later in the stream than it was made), replaces the latest only when it rates a later day (or the same day,
+ * made later). After a withdrawal the event names the rating that is latest now; its `seq` is then the
+ * withdrawal's position (nothing orders by it).
  */
 export const latestRatingsProjector: Projector<RatingDoc> = {
   collection: 'latest-ratings',
@@ -218,7 +219,7 @@ export const latestRatingsProjector: Projector<RatingDoc> = {
     switch (event.type) {
       case 'RatingSubmitted': {
         const rating = ratingDocFrom(event);
-        if (!doc || Date.parse(rating.createdAt) >= Date.parse(doc.createdAt)) return rating;
+        if (!doc || latestFirst(rating, doc) <= 0) return rating;
         return { ...doc, streamVersion: Math.max(doc.streamVersion ?? 0, rating.streamVersion ?? 0) };
       }
       case 'RatingCorrected': {

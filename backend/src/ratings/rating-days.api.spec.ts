@@ -53,6 +53,15 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect(yearAgo.day).toBe(addDays(today(), -365));
   });
 
+  it('keeps the latest rating the one of the latest day: a missed day rated later is not how she is now, for her or her group', async () => {
+    const now = await rate(ada, scores(4));
+    await rate(ada, { ...scores(1), day: addDays(today(), -2) });
+    expect((await as(ada).get('/api/joy-ratings/latest')).body).toMatchObject({ id: now.id, overallScore: 4 });
+    const members = (await as(bob).get(`/api/groups/${groupId}/members`)).body as { id: string; latestScore: number | null }[];
+    const adaId = (await as(ada).get('/api/auth/user')).body.id;
+    expect(members.find((m) => m.id === adaId)?.latestScore).toBe(4);
+  });
+
   it.each([
     ['tomorrow in her zone', () => addDays(today(), 1), /future/],
     ['366 days back', () => addDays(today(), -366), /365 days/],

@@ -122,6 +122,13 @@ describe('ratings decider', () => {
       ]);
     });
 
+    it('names as latest the rating of the latest day, not a missed day rated later', () => {
+      // r3 rates the 15th, made after r2 (the 20th); withdrawing r2 leaves r1 (the 20th, made earlier) as the latest.
+      const r3: SubmitRating = { ...submit({ joy: 1 }), ratingId: 'r3', day: '2026-11-15', at: new Date('2026-11-20T21:00:00.000Z') };
+      const [withdrawn] = ratingsDecider.decide(withdraw('r2'), given(r1, r2, r3));
+      expect(withdrawn.data).toMatchObject({ ratingId: 'r2', latest: { ratingId: 'r1', day: '2026-11-20' } });
+    });
+
     it('withdraws an older rating (the latest stays) and the last one (no latest remains)', () => {
       expect(ratingsDecider.decide(withdraw('r1'), given(r1, r2))[0].data).toMatchObject({ ratingId: 'r1', latest: { ratingId: 'r2', joy: 4 } });
       expect(ratingsDecider.decide(withdraw('r1'), given(r1))[0].data).toMatchObject({ ratingId: 'r1', latest: null });
@@ -152,7 +159,9 @@ describe('ratings decider', () => {
       events.push(event);
       state = ratingsDecider.evolve(state, event);
     }
-    expect(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'n0', userId: 'u1', at }, state)[0].data).toMatchObject({ ratingId: 'n0', latest: { ratingId: 'n9999' } });
+    // The latest left is the one of the latest day (2026-11-20, every 300th), the last of them made (all at the same
+    // time here: the newest in the stream).
+    expect(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'n0', userId: 'u1', at }, state)[0].data).toMatchObject({ ratingId: 'n0', latest: { ratingId: 'n9900' } });
     expect(standingRatings(events.map((e) => ({ type: e.type, data: e.data })))).toHaveLength(10_000);
   });
 

@@ -5,10 +5,12 @@ import {
   FACTOR_NAMES,
   type FactorScores,
   isFactorScore,
+  latestFirst,
   NOTE_MAX,
   normalizeNote,
   overallScore,
   rateableDayProblem,
+  type RatedAt,
   RATINGS_PER_DAY_MAX,
   type RatingView,
 } from '@joy/domain';
@@ -138,8 +140,11 @@ export function standingRating(state: RatingsState, ratingId: string): RatingFac
 }
 
 /** The newest rating that stands, leaving out `except`, with its current values. */
+const ratedAt = (facts: RatingFacts): RatedAt => ({ day: facts.day, createdAt: facts.submittedAt });
+
 function newestStanding(state: RatingsState, except: string): RatingFacts | undefined {
-  // Newest by the time it was made, not by stream order: an imported rating is appended long after it was made.
+  // Latest by its day, then by the time it was made (latestFirst), not by stream order: an imported rating is
+  // appended long after it was made, and a missed day rated today is that day's rating.
   const decided = new Set<string>([except]);
   const corrected = new Map<string, RatingFacts>();
   let newest: RatingFacts | undefined;
@@ -151,7 +156,7 @@ function newestStanding(state: RatingsState, except: string): RatingFacts | unde
     else if (event.type === 'RatingCorrected') corrected.set(id, corrected.get(id) ?? factsOf(event.data));
     else {
       const facts = corrected.get(id) ?? factsOf(event.data);
-      if (!newest || Date.parse(facts.submittedAt) > Date.parse(newest.submittedAt)) newest = facts;
+      if (!newest || latestFirst(ratedAt(facts), ratedAt(newest)) < 0) newest = facts;
     }
   }
   return newest;

@@ -68,6 +68,16 @@ describe('rating history on the Dashboard: edit and delete', () => {
     expect(screen.getByRole('button', { name: `Delete rating of ${older}` })).toBeInTheDocument();
   });
 
+  it('takes the latest and the trend by the day rated: a low missed day rated just now is neither', async () => {
+    const [today, yesterday] = ratingsFrom([4, 3], '2025-08-19T12:00:00Z', 86_400_000);
+    const missed = { ...ratingsFrom([1], '2025-08-19T13:00:00Z')[0], id: 'missed', day: '2025-08-10' };
+    renderDashboard([missed, today, yesterday]);
+    await overallShows('4.0');
+    expect(within(screen.getByTestId('card-trend')).getByText(/\+1\.0/)).toBeInTheDocument();
+    // The list keeps the order they were made in, the missed day named by its day.
+    expect(historyItems()[0]).toHaveTextContent(`For ${formatCalendarDay('2025-08-10')}`);
+  });
+
   it('names a missed day rated later by the day it is for, on its buttons and in its edit dialog', async () => {
     const late = { ...ratings[0], id: 'late', day: '2025-08-15' };
     renderDashboard([late, ratings[1]]);

@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Card, Modal, Popconfirm } from 'antd';
 import { useEffect, useId, useState } from 'react';
-import { fullLabel } from '../dashboard/summary';
+import { forDayOf, fullLabel, ratingLabel } from '../dashboard/summary';
 import { formatCalendarDay } from '../lib/dates';
 import { formatScore, scoreBand } from '../lib/score';
 import { useDeleteRating } from '../queries';
@@ -26,17 +26,6 @@ interface RatingHistoryProps {
  * form in a dialog, prefilled; saved with PUT) and Delete (after a confirmation; DELETE). Every tile and chart
  * follows, because both refresh the rating queries (queries.ts, invalidateRatingViews).
  */
-/** A missed day rated later: the day it is for (a calendar day, shown as written, whatever the zone); else null. */
-function forDayOf(rating: RatingView): string | null {
-  return rating.day && rating.day !== dayOf(rating.createdAt, undefined) ? formatCalendarDay(rating.day) : null;
-}
-
-/** A rating as its buttons and its edit dialog name it: when it was made, and the day it is for when that differs. */
-function ratingLabel(rating: RatingView): string {
-  const forDay = forDayOf(rating);
-  return forDay ? `${fullLabel(rating.createdAt)}, for ${forDay}` : fullLabel(rating.createdAt);
-}
-
 export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings.length, more }: RatingHistoryProps) {
   const [shown, setShown] = useState(HISTORY_PAGE);
   const [editing, setEditing] = useState<RatingView | null>(null);

@@ -3,7 +3,7 @@ import { FACTORS } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { PRIMARY } from '../theme';
-import { axisLabel, type TrendPoint } from './summary';
+import { pointLabel, type TrendPoint } from './summary';
 
 const TEXT = { fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", color: '#4a3b31' };
 const outOfFive = (value: unknown) => (typeof value === 'number' ? `${value.toFixed(1)}/5` : String(value));
@@ -13,7 +13,7 @@ function axes(points: TrendPoint[], timeZone?: string) {
     xAxis: {
       type: 'category' as const,
       boundaryGap: false,
-      data: points.map((p) => axisLabel(p.createdAt, timeZone)),
+      data: points.map((p) => pointLabel(p, timeZone)),
       axisLabel: { hideOverlap: true, color: '#5c4a3e', fontSize: 11, lineHeight: 14 },
       axisLine: { lineStyle: { color: '#d8c6b8' } },
     },

@@ -3,14 +3,19 @@
  * the API lists them. Scores are shown with one decimal; every derived number is rounded to one decimal
  * before it is compared or shown, so what the person sees is what the rules used.
  */
-import { daySumsByDay, type FactorName, FACTORS, meanScore, ratingDay, ratingSummaryOf, type RatingSummaryView, type RatingView, roundToOneDecimal } from '@joy/domain';
-import { formatDateTime, formatShortDay, formatTime } from '../lib/dates';
+import { dayOf, daySumsByDay, type FactorName, FACTORS, latestFirst, meanScore, ratingDay, ratingSummaryOf, type RatingSummaryView, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { formatCalendarDay, formatDateTime, formatShortDay, formatTime } from '../lib/dates';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
 export const TREND_WINDOW = 14;
 
 type Scored = Pick<RatingView, 'overallScore'>;
 type Dated = Pick<RatingView, 'createdAt'> & { day?: string };
+
+/** The latest of the ratings (`latestFirst`: by the day rated, then the time made), or undefined without any. */
+export function latestOf<T extends RatingView>(ratings: ReadonlyArray<T>): T | undefined {
+  return ratings.reduce<T | undefined>((latest, r) => (latest === undefined || latestFirst(r, latest) < 0 ? r : latest), undefined);
+}
 
 /** The latest overall score, or null without ratings. */
 export function latestScore(ratings: ReadonlyArray<Scored>): number | null {
@@ -80,10 +85,12 @@ export function totalsOf(ratings: ReadonlyArray<RatingView>, timeZone?: string):
 }
 
 /**
- * The four summary cards of the dashboard: the latest score and the trend from the newest ratings (newest first:
- * the list's first page), days tracked, the average and the count from the totals of every rating.
+ * The four summary cards of the dashboard: the latest score and the trend from the latest ratings (the list's
+ * first page, ordered by `latestFirst`: a missed day rated today counts on its day), days tracked, the average and
+ * the count from the totals of every rating.
  */
-export function dashboardSummaryOf(recent: ReadonlyArray<RatingView>, totals: RatingTotals): DashboardSummary {
+export function dashboardSummaryOf(newest: ReadonlyArray<RatingView>, totals: RatingTotals): DashboardSummary {
+  const recent = [...newest].sort(latestFirst);
   return { overall: latestScore(recent), trend: scoreTrend(recent), daysTracked: totals.daysTracked, average: totals.averages.overall, count: totals.count };
 }
 
@@ -108,18 +115,37 @@ export function fullLabel(iso: string, timeZone?: string, locale?: string): stri
   return formatDateTime(iso, { timeZone, locale });
 }
 
+/** A missed day rated later: the day it rates ("Nov 22, 2026", shown as written, whatever the zone); else null. */
+export function forDayOf(rating: { createdAt: string; day?: string | null }, timeZone?: string): string | null {
+  return rating.day && rating.day !== dayOf(rating.createdAt, timeZone) ? formatCalendarDay(rating.day) : null;
+}
+
+/** When a rating was made, and the day it rates when that differs: "Nov 27, 2026, 2:33 AM, for Nov 22, 2026". */
+export function ratingLabel(rating: { createdAt: string; day?: string | null }, timeZone?: string): string {
+  const forDay = forDayOf(rating, timeZone);
+  return forDay ? `${fullLabel(rating.createdAt, timeZone)}, for ${forDay}` : fullLabel(rating.createdAt, timeZone);
+}
+
+/** A chart point's axis label: a missed day rated later at its day ("Nov 22"), any other at the day and time made. */
+export function pointLabel(point: { createdAt: string; day?: string | null }, timeZone?: string): string {
+  return forDayOf(point, timeZone) ? formatShortDay(`${point.day}T12:00:00Z`, { timeZone: 'UTC' }) : axisLabel(point.createdAt, timeZone);
+}
+
 export interface TrendPoint {
   id: string;
   createdAt: string;
+  /** The day it rates (a missed day rated later shows on its day). */
+  day?: string;
   overallScore: number;
   scores: Record<FactorName, number>;
 }
 
-/** The points of the two dashboard line charts: the latest 14 ratings, oldest to newest. */
+/** The points of the two dashboard line charts: the latest 14 ratings (`latestFirst`), oldest to newest. */
 export function trendPoints(ratings: ReadonlyArray<RatingView>, n: number = TREND_WINDOW): TrendPoint[] {
-  return latestOldestFirst(ratings, n).map((r) => ({
+  return latestOldestFirst([...ratings].sort(latestFirst), n).map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
+    day: r.day,
     overallScore: r.overallScore,
     scores: Object.fromEntries(FACTORS.map((f) => [f.name, r[f.name]])) as Record<FactorName, number>,
   }));

@@ -9,7 +9,7 @@
  * factor is never named both.
  */
 import { averageScore, type RatingTotals, scoreTrend, totalsOf } from '../dashboard/summary';
-import { type FactorName, FACTORS, type RatingView, roundToOneDecimal } from '@joy/domain';
+import { type FactorName, FACTORS, latestFirst, type RatingView, roundToOneDecimal } from '@joy/domain';
 
 /** SPEC §9: the 7-Day Average uses the latest 7 ratings. */
 export const SEVEN_DAY_WINDOW = 7;
@@ -89,10 +89,12 @@ export function categoriesOf(totals: RatingTotals): CategoryAverage[] {
 }
 
 /**
- * The Insights figures: the trend and the 7-day average from the newest ratings (newest first: the list's first
- * page), everything else from the totals of the ratings shown (the server's summary of the same days).
+ * The Insights figures: the trend and the 7-day average from the latest ratings (the list's first page, ordered
+ * by `latestFirst`: a missed day rated today counts on its day), everything else from the totals of the ratings
+ * shown (the server's summary of the same days).
  */
-export function insightsSummaryOf(recent: ReadonlyArray<RatingView>, totals: RatingTotals): InsightsSummary {
+export function insightsSummaryOf(newest: ReadonlyArray<RatingView>, totals: RatingTotals): InsightsSummary {
+  const recent = [...newest].sort(latestFirst);
   const categories = categoriesOf(totals);
   const seven = sevenDayAverage(recent);
   const overall = totals.averages.overall;

@@ -19,6 +19,8 @@ import {
   dashboardSummaryOf,
   formatTrend,
   fullLabel,
+  latestOf,
+  ratingLabel,
   trendColor,
   trendPoints,
   type DashboardSummary,
@@ -85,7 +87,7 @@ function SummaryCards({ summary }: { summary: DashboardSummary }) {
 function TrendCharts({ points }: { points: TrendPoint[] }) {
   const trend = useMemo(() => joyTrendOption(points), [points]);
   const factors = useMemo(() => factorsOption(points), [points]);
-  const when = points.map((p) => fullLabel(p.createdAt));
+  const when = points.map((p) => ratingLabel(p));
   return (
     <Row gutter={[24, 24]}>
       <Col xs={24} xl={12}>
@@ -153,7 +155,8 @@ export default function DashboardPage() {
   const list = useMemo(() => pages.ratings ?? [], [pages.ratings]);
   const summary = useMemo(() => dashboardSummaryOf(list, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [list, totals.data]);
   const points = useMemo(() => trendPoints(list), [list]);
-  const latest = list[0];
+  // The Current Joy Level and PERMA tiles: the latest by the day rated (a missed day rated today is not).
+  const latest = useMemo(() => latestOf(list), [list]);
 
   const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
 

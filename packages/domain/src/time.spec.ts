@@ -1,4 +1,4 @@
-import { addDays, dayOf, isDayInLastWeek, isInLastWeek, isoWeekOf, lastWeekFirstDay, ratingDay } from './time';
+import { latestFirst, addDays, dayOf, isDayInLastWeek, isInLastWeek, isoWeekOf, lastWeekFirstDay, ratingDay } from './time';
 
 const isoWeek = (instant: string) => isoWeekOf(instant, 'UTC');
 
@@ -68,5 +68,20 @@ describe('the day a rating counts on', () => {
     expect(isDayInLastWeek('2026-11-19', now, 'UTC')).toBe(true);
     expect(isDayInLastWeek('2026-11-18', now, 'UTC')).toBe(false);
     expect(isDayInLastWeek('2026-11-26', now, 'UTC')).toBe(false);
+  });
+});
+
+describe('latestFirst: what "latest" means', () => {
+  it('orders by the day rated, then by when it was made: a missed day rated today is not the latest', () => {
+    const today = { id: 'today', day: '2026-11-27', createdAt: '2026-11-27T08:00:00.000Z' };
+    const missed = { id: 'missed', day: '2026-11-22', createdAt: '2026-11-27T09:00:00.000Z' };
+    const laterToday = { id: 'later', day: '2026-11-27', createdAt: '2026-11-27T20:00:00.000Z' };
+    expect([missed, today, laterToday].sort(latestFirst).map((r) => r.id)).toEqual(['later', 'today', 'missed']);
+  });
+
+  it('counts a rating from before days were kept on its UTC day', () => {
+    const old = { createdAt: '2026-11-26T23:30:00.000Z' };
+    const nextDay = { day: '2026-11-27', createdAt: '2026-11-26T23:00:00.000Z' };
+    expect(latestFirst(nextDay, old)).toBeLessThan(0);
   });
 });

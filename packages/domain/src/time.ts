@@ -107,6 +107,25 @@ export function ratingDay(rating: { day?: string | null; createdAt: string }, ti
   return rating.day ?? dayOf(rating.createdAt, timeZone);
 }
 
+/** A rating as "latest" orders it: the day it rates and when it was made. */
+export interface RatedAt {
+  day?: string | null;
+  createdAt: string;
+}
+
+/**
+ * Latest first (a sort comparator): the later day rated, then, within a day, the later made. What "latest" means
+ * everywhere (Home's current joy, the Dashboard's and Insights' latest, trend and chart, a group's latest score, care
+ * suggestions): a missed day rated today is that day's rating, not how the person is now. A rating from before
+ * days were kept counts on its UTC day, as the server counted it then.
+ */
+export function latestFirst(a: RatedAt, b: RatedAt): number {
+  const dayA = ratingDay(a, 'UTC') ?? '';
+  const dayB = ratingDay(b, 'UTC') ?? '';
+  if (dayA !== dayB) return dayA < dayB ? 1 : -1;
+  return Date.parse(b.createdAt) - Date.parse(a.createdAt);
+}
+
 /** Whether a day (`YYYY-MM-DD`) is one of the last 7 days at `now` (today and the six before), in the zone. */
 export function isDayInLastWeek(day: string, now: Date, timeZone: string | undefined): boolean {
   const today = dayOf(now, timeZone)!;
