@@ -2,10 +2,9 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Card, Modal, Popconfirm } from 'antd';
 import { useEffect, useId, useState } from 'react';
 import { forDayOf, fullLabel, ratingLabel } from '../dashboard/summary';
-import { formatCalendarDay } from '../lib/dates';
 import { formatScore, scoreBand } from '../lib/score';
 import { useDeleteRating } from '../queries';
-import { dayOf, FACTORS, type RatingView } from '@joy/domain';
+import { FACTORS, type RatingView } from '@joy/domain';
 import { RatingForm } from './RatingForm';
 
 /** Ratings shown at first, and added by each "Show more". */
