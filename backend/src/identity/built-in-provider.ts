@@ -164,6 +164,22 @@ export async function mountBuiltInProvider(
       if (checking.get(accountKey) === mine) checking.delete(accountKey);
     }
   };
+  /**
+   * A password check under the throttle: `{ wait }` while the account or the address waits, else the account it
+   * signs in to (null: wrong), a success clearing the account's failures, a failure counted for both.
+   */
+  const checkPassword = (accountKey: string, req: Request, check: () => Promise<string | null>) =>
+    oneCheckAtATime(accountKey, async (): Promise<string | null | { wait: number }> => {
+      const wait = waitFor(accountKey, req);
+      if (wait > 0) return { wait };
+      const accountId = await check();
+      if (accountId) accountThrottle.clear(accountKey);
+      else {
+        accountThrottle.fail(accountKey);
+        addressThrottle.fail(address(req));
+      }
+      return accountId;
+    });
   /** Runs a handler of an interaction that is still open (its cookie and uid match), else the expired page. */
   const interaction =
     (handler: (req: Request, res: Response, uid: string) => Promise<void>) =>
@@ -208,18 +224,7 @@ export async function mountBuiltInProvider(
         send(res, 400, signInView(uid, { email, error: WRONG_CREDENTIALS }));
         return;
       }
-      const accountKey = accounts.throttleKey(email);
-      const accountId = await oneCheckAtATime(accountKey, async () => {
-        const wait = waitFor(accountKey, req);
-        if (wait > 0) return { wait };
-        const found = await accounts.authenticate(email, password);
-        if (found) accountThrottle.clear(accountKey);
-        else {
-          accountThrottle.fail(accountKey);
-          addressThrottle.fail(address(req));
-        }
-        return found;
-      });
+      const accountId = await checkPassword(accounts.throttleKey(email), req, () => accounts.authenticate(email, password));
       if (accountId !== null && typeof accountId === 'object') return tooMany(res, (error) => signInView(uid, { email, error }), accountId.wait);
       if (!accountId) {
         send(res, 401, signInView(uid, { email, error: WRONG_CREDENTIALS }));
@@ -257,22 +262,9 @@ export async function mountBuiltInProvider(
         send(res, 400, signUpPage(pageOptions, uid, { firstName, email, errors }));
         return;
       }
-      const accountKey = accounts.throttleKey(email);
-      const outcome = await oneCheckAtATime(accountKey, async () => {
-        const wait = waitFor(accountKey, req);
-        if (wait > 0) return { wait };
-        const created = await accounts.create({ email, firstName, password });
-        if (created) return created;
-        // The e-mail has an account. Its owner signing up again with their password is signed in; anyone else
-        // learns no more than a refused sign-up, and pays a wrong password's price in the throttle.
-        const existing = await accounts.authenticate(email, password);
-        if (existing) accountThrottle.clear(accountKey);
-        else {
-          accountThrottle.fail(accountKey);
-          addressThrottle.fail(address(req));
-        }
-        return existing;
-      });
+      // An e-mail with an account: its owner signing up again with their password is signed in; anyone else learns
+      // no more than a refused sign-up, and pays a wrong password's price in the throttle.
+      const outcome = await checkPassword(accounts.throttleKey(email), req, async () => (await accounts.create({ email, firstName, password })) ?? accounts.authenticate(email, password));
       if (outcome !== null && typeof outcome === 'object') return tooMany(res, (error) => signUpPage(pageOptions, uid, { firstName, email, error }), outcome.wait);
       if (outcome) return finish(req, res, outcome);
       send(res, 409, signUpPage(pageOptions, uid, { firstName, email, error: 'This account could not be created. If you already have one, sign in instead.' }));
