@@ -137,9 +137,12 @@ describe('Personalized Insights (SPEC §9)', () => {
       const insight = personalizedInsights(insightsSummary(ratings, 'UTC')).find((i) => i.kind === 'growth-opportunity');
       expect(insight?.text).toMatch(/^Health and Growth are your lowest areas at 2\.0\/5/);
     });
-    it('says all five areas are level when they are, below 3.5', () => {
-      const insight = personalizedInsights(insightsSummary(ratingsFrom([3]), 'UTC')).find((i) => i.kind === 'growth-opportunity');
-      expect(insight?.text).toBe('All five areas are level at 3.0/5. One small step in any of them this week could lift your overall joy.');
+    it('says every area has room to grow when they are level below 3.5, without repeating the All Areas Level card', () => {
+      const insights = personalizedInsights(insightsSummary(ratingsFrom([3]), 'UTC'));
+      const growth = insights.find((i) => i.kind === 'growth-opportunity');
+      expect(growth?.text).toBe('Every area has room to grow at 3.0/5. One small step in any of them this week could lift your overall joy.');
+      const firstSentences = insights.map((i) => i.text.split('. ')[0]);
+      expect(new Set(firstSentences).size).toBe(firstSentences.length);
     });
   });
 

@@ -158,7 +158,8 @@ export function personalizedInsights(summary: InsightsSummary): Insight[] {
     out.push({
       kind: 'growth-opportunity',
       title: 'Growth Opportunity',
-      text: `All five areas are level at ${one(level)}/5. One small step in any of them this week could lift your overall joy.`,
+      // (The "All Areas Level" card beside it says they are level: this one says what to do about it.)
+      text: `Every area has room to grow at ${one(level)}/5. One small step in any of them this week could lift your overall joy.`,
     });
   } else if (weakest.length > 0 && weakest[0].average < GROWTH_OPPORTUNITY_BELOW) {
     const are = weakest.length === 1 ? 'is your lowest area' : 'are your lowest areas';
