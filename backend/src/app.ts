@@ -167,7 +167,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // A reset password ends every session of the account (someone else may hold one: e-mails are not verified).
     const endSessions = async (accountId: string) => {
       const userId = await linkedAccount(infra.store, infra.lookup, `${config.publicUrl}${BUILT_IN_PATH}`, accountId);
-      if (userId && endsSessionsOfUser(infra.sessions)) infra.sessions.destroyAllOf(userId);
+      if (userId && endsSessionsOfUser(infra.sessions)) await infra.sessions.destroyAllOf(userId);
     };
     app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts, infra.keys, endSessions));
   }

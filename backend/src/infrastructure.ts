@@ -14,6 +14,7 @@ import { SqliteKeyStore } from './identity/key-stores';
 import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration';
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
+import { indexedRedisSessions } from './identity/redis-session-store';
 import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, refusingDamaged } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
@@ -153,7 +154,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const queue = createQueue(config);
   const redis = config.redisUrl ? new (production.redis().default)(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const sessions = redis
-    ? new (production.redisSessions().default)({ client: redis, prefix: `${config.redisPrefix}:sess:` })
+    ? indexedRedisSessions(production.redisSessions().default, redis, config.redisPrefix)
     : openSessionFile(join(config.dataDir, 'sessions.sqlite'));
   new Logger('Infrastructure').log(
     [

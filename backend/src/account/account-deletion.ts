@@ -74,7 +74,7 @@ export class AccountDeletion {
       codec,
     );
     await this.keys.destroy(userId);
-    if (endsSessionsOfUser(this.sessions)) this.sessions.destroyAllOf(userId);
+    if (endsSessionsOfUser(this.sessions)) await this.sessions.destroyAllOf(userId);
     if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['MemberLeft', 'UserDeleted'], timeoutMs: PROJECTIONS_TIMEOUT_MS });
     this.logger.log(`Account deleted (left ${events.filter((e) => e.type === 'MemberLeft').length} groups)`);
   }
