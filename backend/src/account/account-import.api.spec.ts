@@ -171,6 +171,12 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     // Before 1970 a zone's day has no week Joy can work out: such a rating once stopped the projections for everyone.
     ['a time before 1970', withRating(2, { ...valid(2), createdAt: '0001-06-01T00:00:00Z' }), 'ratings[2].createdAt', IMPORT_MESSAGES.beforeJoy('ratings[2].createdAt')],
     ['a time in the future', withRating(0, { ...valid(0), createdAt: new Date(Date.now() + 2 * DAY_MS).toISOString() }), 'ratings[0].createdAt', IMPORT_MESSAGES.future('ratings[0].createdAt')],
+    // Date.parse would move these to the next day rather than refuse them.
+    ['a date that does not exist', withRating(1, { ...valid(1), createdAt: '2026-02-30T10:00:00Z' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
+    ['a month that does not exist', withRating(1, { ...valid(1), createdAt: '2026-13-02T10:00:00Z' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
+    ['midnight written as 24:00', withRating(1, { ...valid(1), createdAt: '2026-01-02T24:00:00Z' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
+    // Cy's zone is UTC: tomorrow there is a day no rating made here could rate.
+    ['a day after today', withRating(0, { ...valid(0), createdAt: new Date().toISOString(), day: new Date(Date.now() + DAY_MS).toISOString().slice(0, 10) }), 'ratings[0].day', IMPORT_MESSAGES.future('ratings[0].day')],
     ['no id', withRating(3, { ...valid(3), id: undefined }), 'ratings[3].id', IMPORT_MESSAGES.id('ratings[3].id')],
     ['an overall score that is not the mean', withRating(3, { ...valid(3), overallScore: 4.2 }), 'ratings[3].overallScore', IMPORT_MESSAGES.overallScore('ratings[3].overallScore')],
     ['a field a rating does not have', withRating(3, { ...valid(3), mood: 'great' }), 'ratings[3].mood', IMPORT_MESSAGES.unknown('ratings[3].mood')],
@@ -234,6 +240,17 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     const res = await importInto(cy, file);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['ratings[1].health', 'ratings[3].createdAt', 'ratings[3].joy']);
+  });
+
+  it('refuses a file with more broken ratings than it lists with 400, adding nothing', async () => {
+    const before = await head();
+    const count = (await ratingsOf(cy)).length;
+    const file = { formatVersion: 1, ratings: Array.from({ length: 25 }, (_, i) => ({ ...valid(i), createdAt: undefined })) };
+    const res = await importInto(cy, file);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toEqual({ field: 'ratings[0].createdAt', message: IMPORT_MESSAGES.createdAt('ratings[0].createdAt') });
+    expect(await head()).toBe(before);
+    expect(await ratingsOf(cy)).toHaveLength(count);
   });
 
   it('refuses a file that is not JSON, too many ratings, and a body over 5 MB, adding nothing', async () => {

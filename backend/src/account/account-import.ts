@@ -1,5 +1,7 @@
 import {
   addDays,
+  dayOf,
+  DEFAULT_TIME_ZONE,
   DomainError,
   FACTOR_NAMES,
   type FactorName,
@@ -44,12 +46,23 @@ export const MAX_IMPORT_RATINGS = 20_000;
 export const IMPORT_CHUNK = 500;
 /** A rating may be this much "in the future" (another install's clock may run a little ahead of this one's). */
 export const CLOCK_SKEW_MS = 5 * 60_000;
-/** Problems listed in one answer at most (the first one is the message). */
+/** Problems listed in one answer at most (the first one is the message; the answer shows up to 10 of them). */
 const MAX_PROBLEMS = 20;
 
 const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', 'day', 'note', ...FACTOR_NAMES]);
-/** An instant as the export writes it (`toISOString`), or with seconds, fractions or an offset. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * An instant as the export writes it (`toISOString`), or with seconds, fractions or an offset; its date must exist
+ * too (`instantOf`): Date.parse moves 2026-02-30 and 24:00 to the next day instead of refusing them.
+ */
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** The milliseconds of an instant written as INSTANT says, NaN for anything else. */
+function instantOf(value: unknown): number {
+  const m = typeof value === 'string' ? INSTANT.exec(value) : null;
+  // (Its own check of the date, not isCalendarDay: a date before 1970 is refused with a message of its own below.)
+  const date = m ? Date.parse(`${m[1]}T00:00:00Z`) : NaN;
+  return Number.isFinite(date) && new Date(date).toISOString().startsWith(m![1]) ? Date.parse(value as string) : NaN;
+}
 
 export const IMPORT_MESSAGES = {
   incomplete: (imported: number) =>
@@ -74,8 +87,11 @@ function refuse(errors: FieldError[]): never {
   throw new DomainError('request.invalid', errors[0].message, errors.slice(0, MAX_PROBLEMS));
 }
 
-/** The file's ratings, each checked; throws a 400 naming every problem's path (up to MAX_PROBLEMS). Pure. */
-export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 'ratingId'>[] {
+/**
+ * The file's ratings, each checked; throws a 400 naming every problem's path (up to MAX_PROBLEMS). `timeZone` is the
+ * person's: no rating may rate a day after their today (as none made here may). Pure.
+ */
+export function ratingsOfExport(body: unknown, now: Date, timeZone: string = DEFAULT_TIME_ZONE): Omit<RatingToImport, 'ratingId'>[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) refuse([{ field: 'body', message: IMPORT_MESSAGES.notAnExport }]);
   const file = body as Record<string, unknown>;
   if (file.formatVersion === undefined && file.ratings === undefined) refuse([{ field: 'ratings', message: IMPORT_MESSAGES.notAnExport }]);
@@ -84,18 +100,22 @@ export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 
   if (file.ratings.length > MAX_IMPORT_RATINGS) refuse([{ field: 'ratings', message: IMPORT_MESSAGES.tooMany }]);
 
   const problems: FieldError[] = [];
+  // Every problem is counted, though only the first MAX_PROBLEMS are listed: a rating with one is never taken.
+  let found = 0;
   const problem = (field: string, message: string) => {
+    found++;
     if (problems.length < MAX_PROBLEMS) problems.push({ field, message });
   };
+  const today = dayOf(now, timeZone)!;
   const ratings: Omit<RatingToImport, 'ratingId'>[] = [];
   file.ratings.forEach((value: unknown, i: number) => {
     const path = `ratings[${i}]`;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return problem(path, IMPORT_MESSAGES.rating(path));
     const r = value as Record<string, unknown>;
-    const before = problems.length;
+    const before = found;
     for (const key of Object.keys(r)) if (!RATING_FIELDS.has(key)) problem(`${path}.${key}`, IMPORT_MESSAGES.unknown(`${path}.${key}`));
     if (typeof r.id !== 'string' || r.id.length < 1 || r.id.length > 64) problem(`${path}.id`, IMPORT_MESSAGES.id(`${path}.id`));
-    const at = typeof r.createdAt === 'string' && INSTANT.test(r.createdAt) ? Date.parse(r.createdAt) : NaN;
+    const at = instantOf(r.createdAt);
     if (Number.isNaN(at)) problem(`${path}.createdAt`, IMPORT_MESSAGES.createdAt(`${path}.createdAt`));
     else if (at > now.getTime() + CLOCK_SKEW_MS) problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     // Before 1970 a zone's day is not a day Joy can count (FIRST_CALENDAR_DAY): its week could not be worked out.
@@ -104,12 +124,17 @@ export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 
     // A day: the day of createdAt in some zone (UTC−12 to UTC+14), or a missed day rated up to a year later.
     if (r.day !== undefined && !(isCalendarDay(r.day) && !Number.isNaN(at) && r.day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && r.day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {
       problem(`${path}.day`, IMPORT_MESSAGES.day(`${path}.day`));
+    } else if (r.day !== undefined && (r.day as string) > today) {
+      problem(`${path}.day`, IMPORT_MESSAGES.future(`${path}.day`));
+    } else if (r.day === undefined && !Number.isNaN(at) && dayOf(at, timeZone)! > today) {
+      // Within the clock skew, but past midnight here: its day would be tomorrow.
+      problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     }
     const note = typeof r.note === 'string' ? normalizeNote(r.note) : null;
     if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && (note.length > NOTE_MAX || nameProblem(note, 'note', { multiline: true }) !== null)))) {
       problem(`${path}.note`, IMPORT_MESSAGES.note(`${path}.note`));
     }
-    if (problems.length > before) return;
+    if (found > before) return;
     const scores = Object.fromEntries(FACTOR_NAMES.map((f: FactorName) => [f, r[f]])) as FactorScores;
     // Optional (it is derived), but when present it must agree: a file edited by hand or damaged says so here.
     if (r.overallScore !== undefined && r.overallScore !== overallScore(scores)) {
@@ -117,7 +142,7 @@ export function ratingsOfExport(body: unknown, now: Date): Omit<RatingToImport, 
     }
     ratings.push({ sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores, ...(r.day !== undefined ? { day: r.day as string } : {}), ...(note ? { note } : {}) });
   });
-  if (problems.length > 0) refuse(problems);
+  if (found > 0) refuse(problems);
   return ratings;
 }
 
@@ -146,10 +171,10 @@ export class AccountImport {
    * `account.import_incomplete`) says how many, and importing the file again adds the rest (and nothing twice).
    */
   async import(userId: string, body: unknown, now = new Date()): Promise<ImportResultView> {
-    const ratings = ratingsOfExport(body, now).map((r) => ({ ...r, ratingId: importedRatingId(userId, r.sourceId) }));
-    const correlationId = randomUUID();
     // Notes are stored encrypted with the person's key, as a note written here is.
     const [timeZone, key] = await Promise.all([this.timeZoneOf(userId), this.keys.keyFor(userId)]);
+    const ratings = ratingsOfExport(body, now, timeZone).map((r) => ({ ...r, ratingId: importedRatingId(userId, r.sourceId) }));
+    const correlationId = randomUUID();
     // The whole file decided once on the stream as it is (the state the first write then starts from): a day it
     // would fill past RATINGS_PER_DAY_MAX is refused before anything is stored, not at the write of 500 that reaches
     // it (each write decides again, for a race).

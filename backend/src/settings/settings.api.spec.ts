@@ -62,6 +62,7 @@ describe('settings and declining care actions, over HTTP', () => {
     ['a blank first name', { firstName: '   ' }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
     ['a null first name', { firstName: null }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
     ['a first name of 81 characters', { firstName: 'a'.repeat(81) }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
+    ['a null care choice', { acceptCareActions: null }, 'acceptCareActions', 'acceptCareActions must be true or false'],
     ['a first name with a direction override', { firstName: 'Bob\u202Egnp.exe' }, 'firstName', 'firstName must not contain control, direction-changing or invisible characters'],
   ])('refuses %s with 400 naming the field, changing nothing', async (_label, body, field, message) => {
     const before = await head();

@@ -34,7 +34,8 @@ export class ChangeSettingsDto {
   @Check('reminderTime', isReminderTime, SETTINGS_FIELD_MESSAGES.reminderTime)
   reminderTime?: string | null;
 
-  @IsOptional()
+  // Not IsOptional: that lets null through, and null is neither choice (the care rule read it as "declines").
+  @ValidateIf((o: ChangeSettingsDto) => o.acceptCareActions !== undefined)
   @IsBoolean({ message: 'acceptCareActions must be true or false' })
   acceptCareActions?: boolean;
 }
