@@ -70,6 +70,7 @@ describe("a group's owner over HTTP", () => {
     ['a blank name', { name: '   ' }, 'name', MESSAGES.nameRequired],
     ['a name of 81 characters', { name: 'n'.repeat(81) }, 'name', MESSAGES.nameTooLong],
     ['a numeric name', { name: 7 }, 'name', 'name must be a string'],
+    ['a null name', { name: null }, 'name', MESSAGES.nameRequired],
     ['a description of 501 characters', { description: 'd'.repeat(501) }, 'description', MESSAGES.descriptionTooLong],
     ['a name with a direction override', { name: 'Fam\u202Eily' }, 'name', expect.stringContaining('name') as unknown as string],
     ['an unknown field', { name: 'Ok', inviteCode: 'ABCD2345' }, 'inviteCode', 'inviteCode is not an accepted field'],
@@ -142,8 +143,11 @@ describe("a group's owner over HTTP", () => {
     expect((await as(pam).get('/api/groups')).body.map((g: Group) => g.id)).toEqual([fourth.id]);
     const join = await as(await signIn(app.baseUrl, 'new@owner.example', 'New')).post('/api/groups/join', { inviteCode: club.inviteCode });
     expect(join.body).toEqual({ statusCode: 404, code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
-    // Deleted twice, renamed after: the group is gone.
+    // Deleted twice, renamed or left after: the group is gone.
     expect((await as(pam).delete(`/api/groups/${club.id}`)).body).toEqual(notFound);
+    const events = await head();
+    expect((await as(ray).post(`/api/groups/${club.id}/leave`)).body).toEqual(notFound);
+    expect(await head()).toBe(events);
     expect((await as(pam).patch(`/api/groups/${club.id}`, { name: 'Back' })).body).toEqual(notFound);
     // Ray's place is free again.
     expect((await as(ray).post('/api/groups/join', { inviteCode: fourth.inviteCode })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
+import { IsOptional, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsCleanName } from '../names/name-rule';
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
 
@@ -40,9 +40,9 @@ export class JoinGroupDto {
   inviteCode!: string;
 }
 
-/** PATCH /api/groups/:id: `name` and `description` as at creation; an absent one stays as it is. */
+/** PATCH /api/groups/:id: `name` and `description` as at creation; an absent one stays as it is (a null name is refused). */
 export class UpdateGroupDto {
-  @IsOptional()
+  @ValidateIf((o: UpdateGroupDto) => o.name !== undefined)
   @TrimmedText(GROUP_NAME_MAX, { blank: MESSAGES.nameRequired, tooLong: MESSAGES.nameTooLong })
   @IsCleanName()
   name?: string;

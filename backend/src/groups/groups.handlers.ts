@@ -210,6 +210,8 @@ export class LeaveGroupHandler implements ICommandHandler<LeaveGroupCommand, voi
   ) {}
 
   async execute({ userId, groupId }: LeaveGroupCommand): Promise<void> {
+    // Its owner deleted it: gone for its members too, so leaving answers 404 as every other route of it does.
+    if ((await groupState(this.store, groupId)).deleted) throw new DomainError('group.not_found', MESSAGES.groupNotFound);
     const at = new Date();
     const { append } = await decideAndAppend(this.store, `user-${userId}`, leaveDecider, { groupId, userId, at }, { actorUserId: userId, now: at }, { upcast: joinUpcast });
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberLeft'] });
