@@ -102,6 +102,20 @@ describe('SqliteEventStore specifics', () => {
     await store.close();
   });
 
+  it('reads a long stream whole and in order, letting other work run between its pages (a long history held every request)', async () => {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    for (let i = 0; i < 9; i++) await store.appendToStream('ratings-long', Array.from({ length: 500 }, () => event('RatingSubmitted')), { expectedVersion: i * 500 });
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const whole = await store.readStream('ratings-long');
+    clearInterval(ticker);
+    expect(whole.map((e) => e.streamVersion)).toEqual(Array.from({ length: 4500 }, (_, i) => i + 1));
+    expect(turns).toBeGreaterThan(0);
+    const rest = await store.readStream('ratings-long', { afterVersion: 1999 });
+    expect(rest.map((e) => e.streamVersion)).toEqual(Array.from({ length: 2501 }, (_, i) => i + 2000));
+    await store.close();
+  });
+
   it('an idempotent retry after the stream moved on returns the original result', async () => {
     const store = new SqliteEventStore(':memory:');
     const batch = [event('A'), event('B')];

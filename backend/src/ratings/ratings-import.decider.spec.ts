@@ -81,6 +81,40 @@ describe('ratings import decider', () => {
     expect(decide([toImport('f3', '2025-06-02T07:00:00.000Z', scores(2))], history)).toHaveLength(1);
   });
 
+  it('decides the same on a state that grew since its last decision (its index handed on) as on one folded afresh', () => {
+    const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 6) + i * 3_600_000).toISOString();
+    const file = Array.from({ length: 300 }, (_, i) => toImport(`f${i}`, at(i), scores(1 + (i % 5))));
+    // As the import handler does: the whole file decided, then each part on the stream as the writes left it.
+    let history: (RatingSubmitted | RatingWithdrawn)[] = [submitted('own', at(5), scores(1))];
+    let state = given(history);
+    const first = state;
+    const whole = ratingsImportDecider.decide({ userId: 'ada', ratings: file }, state);
+    const added: RatingSubmitted[] = [];
+    for (let i = 0; i < file.length; i += 100) {
+      const part = ratingsImportDecider.decide({ userId: 'ada', ratings: file.slice(i, i + 100) }, state);
+      expect(part).toEqual(ratingsImportDecider.decide({ userId: 'ada', ratings: file.slice(i, i + 100) }, given(history)));
+      added.push(...part);
+      for (const e of part) state = ratingsImportDecider.evolve(state, e);
+      history = [...history, ...part];
+    }
+    expect(added).toEqual(whole);
+    // The same file again adds nothing; a withdrawal after the index was made frees its day's place.
+    expect(ratingsImportDecider.decide({ userId: 'ada', ratings: file }, state)).toEqual([]);
+    const day = added[0].data.day!;
+    const standing = history.filter((e) => e.data.day === day).length;
+    const fill = (n: number) => Array.from({ length: n }, (_, i) => toImport(`d${i}`, `${day}T00:${String(i % 60).padStart(2, '0')}:${String(Math.floor(i / 60)).padStart(2, '0')}.000Z`, scores(5)));
+    expect(() => ratingsImportDecider.decide({ userId: 'ada', ratings: fill(RATINGS_PER_DAY_MAX - standing + 1) }, state)).toThrow(/already has/);
+    expect(ratingsImportDecider.decide({ userId: 'ada', ratings: fill(RATINGS_PER_DAY_MAX - standing) }, state)).toHaveLength(RATINGS_PER_DAY_MAX - standing);
+    const withdrawal: RatingWithdrawn = {
+      type: 'RatingWithdrawn',
+      data: { ratingId: added[0].data.ratingId, userId: 'ada', submittedAt: added[0].data.submittedAt, day, withdrawnAt: at(400), latest: null },
+    };
+    const later = ratingsImportDecider.evolve(state, withdrawal as unknown as RatingSubmitted);
+    expect(ratingsImportDecider.decide({ userId: 'ada', ratings: fill(RATINGS_PER_DAY_MAX - standing + 1) }, later)).toHaveLength(RATINGS_PER_DAY_MAX - standing + 1);
+    // An older state decided after its index was handed on still sees only its own ratings.
+    expect(ratingsImportDecider.decide({ userId: 'ada', ratings: file }, first)).toEqual(whole);
+  });
+
   it('refuses a rating that was not checked (another entry point)', () => {
     expect(() => decide([toImport('r1', 'soon', scores(1))])).toThrow(/not checked/);
     expect(() => decide([toImport('r1', '2025-06-01T07:30:00.000Z', { ...scores(1), joy: 9 })])).toThrow(/not checked/);

@@ -44,7 +44,7 @@ export interface ImportRatings {
 
 /**
  * The account's ratings, as a list linked from the newest event: `evolve` is O(1) and never copies (the state is
- * cached per stream, and a stream may hold thousands of ratings); `decide` walks it once.
+ * cached per stream, and a stream may hold thousands of ratings); `decide` reads it through its index (`indexOf`).
  */
 interface Node {
   ratingId: string;
@@ -62,6 +62,54 @@ export function sameRatingKey(createdAt: string, scores: FactorScores): string {
   return `${Date.parse(createdAt)}|${FACTOR_NAMES.map((f) => scores[f]).join('')}`;
 }
 
+/** What `decide` needs of the account: every rating id and same-rating key, and the standing ratings per day. */
+interface Index {
+  ids: Set<string>;
+  keys: Set<string>;
+  perDay: Map<string, number>;
+  /** The day of each rating (a withdrawal takes one off its day). */
+  dayOf: Map<string, string>;
+  withdrawn: Set<string>;
+}
+
+/**
+ * The index of a state, kept for its newest node only and handed on to the next state built on it: a file is
+ * decided once whole and again per write of IMPORT_CHUNK, and each decision walked the account's whole list (a
+ * 20,000-rating file into a 100,000-rating account: 41 walks of 100,000, 2 s of CPU). Now a decision walks only
+ * the events since the last one. A state whose index was handed on is indexed again from its start if it is
+ * decided on (correct, only slower). Never changed by `decide`.
+ */
+const indexes = new WeakMap<Node, Index>();
+
+function indexOf(last: Node | null): Index {
+  const newer: Node[] = [];
+  let node = last;
+  let index: Index | undefined;
+  for (; node; node = node.previous) {
+    index = indexes.get(node);
+    if (index) break;
+    newer.push(node);
+  }
+  if (node) indexes.delete(node);
+  index ??= { ids: new Set(), keys: new Set(), perDay: new Map(), dayOf: new Map(), withdrawn: new Set() };
+  // Oldest first, as the events happened.
+  for (let i = newer.length - 1; i >= 0; i--) {
+    const n = newer[i];
+    if (n.day === null) {
+      const day = index.dayOf.get(n.ratingId);
+      if (day !== undefined && !index.withdrawn.has(n.ratingId)) index.perDay.set(day, index.perDay.get(day)! - 1);
+      index.withdrawn.add(n.ratingId);
+      continue;
+    }
+    index.ids.add(n.ratingId);
+    index.keys.add(n.key);
+    index.dayOf.set(n.ratingId, n.day);
+    if (!index.withdrawn.has(n.ratingId)) index.perDay.set(n.day, (index.perDay.get(n.day) ?? 0) + 1);
+  }
+  if (last) indexes.set(last, index);
+  return index;
+}
+
 export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSubmitted> = {
   initialState: { last: null },
   evolve(state, stored) {
@@ -74,23 +122,15 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
     return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), day: dayOfStoredRating(d), previous: state.last } };
   },
   decide({ userId, ratings, timeZone = DEFAULT_TIME_ZONE }, state) {
+    const index = indexOf(state.last);
+    // The file's own ratings, beside the account's (the index is not changed here).
     const ids = new Set<string>();
     const keys = new Set<string>();
-    const withdrawn = new Set<string>();
-    /** Standing ratings per day (a withdrawal is met before the rating it withdraws). */
     const perDay = new Map<string, number>();
-    for (let node = state.last; node; node = node.previous) {
-      if (node.day === null) {
-        withdrawn.add(node.ratingId);
-        continue;
-      }
-      ids.add(node.ratingId);
-      keys.add(node.key);
-      if (!withdrawn.has(node.ratingId)) perDay.set(node.day, (perDay.get(node.day) ?? 0) + 1);
-    }
     const events: RatingSubmitted[] = [];
     for (const r of ratings) {
       const key = sameRatingKey(r.createdAt, r.scores);
+      if (index.ids.has(r.sourceId) || index.ids.has(r.ratingId) || index.keys.has(key)) continue;
       if (ids.has(r.sourceId) || ids.has(r.ratingId) || keys.has(key)) continue;
       // The file was checked field by field (400 naming the field); this guards any other entry point.
       if (!FACTOR_NAMES.every((f) => isFactorScore(r.scores[f])) || Number.isNaN(Date.parse(r.createdAt))) {
@@ -98,7 +138,7 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
       }
       const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, r.scores[f]])) as FactorScores;
       const day = r.day ?? dayOf(r.createdAt, timeZone)!;
-      const onDay = perDay.get(day) ?? 0;
+      const onDay = perDay.get(day) ?? index.perDay.get(day) ?? 0;
       if (onDay >= RATINGS_PER_DAY_MAX) throw new DomainError('rating.day_full', dayFullMessage(day));
       perDay.set(day, onDay + 1);
       events.push({
