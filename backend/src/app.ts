@@ -7,12 +7,12 @@ import 'reflect-metadata';
 import { AppModule } from './app.module';
 import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
-import { ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
 import { StartGate, startProgressLog } from './http/start-gate';
-import { signInLimiter, writeLimiter } from './http/rate-limits';
+import { accountFilesLimiter, signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { messagePage } from './identity/accounts/sign-in-pages';
 import { linkedAccount } from './identity/accounts';
@@ -185,8 +185,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       writeLimiter(config.rateLimits, null),
     ]),
   );
-  // An account import's body (a whole export) is larger, and read only for a signed-in session.
-  app.use(ACCOUNT_IMPORT_PATH, chain(largeJsonBody(IMPORT_LIMIT), bodyErrors));
+  // An account import's body (a whole export) is larger, and read only for a signed-in session under its limit.
+  const accountFilesLimit = accountFilesLimiter(config.rateLimits, null);
+  app.use(ACCOUNT_EXPORT_PATH, accountFilesLimit);
+  app.use(ACCOUNT_IMPORT_PATH, chain([accountFilesLimit, ...largeJsonBody(IMPORT_LIMIT)], bodyErrors));
   // `/` is the prerendered landing page for visitors who are not signed in, except on a demo install, whose "Demo"
   // banner only the app shows.
   serveFrontend(server, config.frontendDist, demo ? undefined : { signedIn: signedInBy(session) });

@@ -26,7 +26,7 @@ export interface AppConfig {
   /** Prefix of every Redis key (queues, leases, sessions), so that installs (or test apps) can share a Redis. */
   redisPrefix: string;
   frontendDist: string;
-  rateLimits: { signInPer15Minutes: number; writesPerMinute: number };
+  rateLimits: { signInPer15Minutes: number; writesPerMinute: number; accountFilesPerHour: number };
   /** Load shedding (SHED_EVENT_LOOP_DELAY_MS; 0 turns it off): see http/server-edge.ts. */
   loadShedding: LoadShedding | null;
   /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
@@ -111,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimits: {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
+      accountFilesPerHour: positiveInt(env, 'RATE_LIMIT_ACCOUNT_FILES_PER_HOUR', 20),
     },
     acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
     loadShedding: loadShedding(env),

@@ -9,6 +9,8 @@ export interface RateLimitSettings {
   signInPer15Minutes: number;
   /** State-changing API requests per signed-in user (or IP address) per minute. */
   writesPerMinute: number;
+  /** Exports and imports of a person's data (GET /api/account/export, POST /api/account/import) per hour. */
+  accountFilesPerHour: number;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -36,15 +38,32 @@ export function signInLimiter(settings: RateLimitSettings, redis: Redis | null):
   });
 }
 
+/** Per signed-in user, per IP address when signed out (the guard then answers 401). */
+const userOrAddress = (req: Request) => {
+  const user = (req.user as { id?: string } | undefined)?.id;
+  return user ? `user:${user}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+};
+
+/**
+ * Caps a person's exports and imports: each reads or writes their whole history (seconds of work on a long one,
+ * shared with everyone else's requests), so a loop of them would slow the server for all. Counted before the
+ * body is read. A person needs a few an hour.
+ */
+export function accountFilesLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
+  return limiter('account-files', redis, {
+    windowMs: 60 * 60 * 1000,
+    limit: settings.accountFilesPerHour,
+    keyGenerator: userOrAddress,
+    message: 'You have downloaded or imported your data many times in the last hour. Please try again later.',
+  });
+}
+
 /** Caps writes per signed-in user (per IP address when signed out); reads are not limited. */
 export function writeLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
   const limit = limiter('writes', redis, {
     windowMs: 60 * 1000,
     limit: settings.writesPerMinute,
-    keyGenerator: (req: Request) => {
-      const user = (req.user as { id?: string } | undefined)?.id;
-      return user ? `user:${user}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
-    },
+    keyGenerator: userOrAddress,
     message: 'Too many requests. Please slow down and try again in a minute.',
   });
   // Decided before entering the limiter: it is asynchronous even when it would skip.

@@ -95,6 +95,33 @@ describe('rate limits', () => {
       await limited.destroy();
     }
   });
+
+  it("limits a person's exports and imports per hour (each reads or writes a whole history), before reading the file", async () => {
+    const limited = await startTestApp({ RATE_LIMIT_ACCOUNT_FILES_PER_HOUR: '3' });
+    try {
+      const cookie = await signIn(limited.baseUrl, 'mover@example.com', 'Mover');
+      const file = { formatVersion: 1, ratings: [{ id: 'r1', createdAt: '2026-01-05T08:00:00.000Z', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 }] };
+      const statuses = [
+        (await api(limited.baseUrl, cookie).get('/api/account/export?format=json')).status,
+        (await api(limited.baseUrl, cookie).get('/api/account/export?format=csv')).status,
+        (await api(limited.baseUrl, cookie).post('/api/account/import', file)).status,
+      ];
+      expect(statuses).toEqual([200, 200, 200]);
+      const head = await limited.running.infra.store.headPosition();
+      const refused = await api(limited.baseUrl, cookie).post('/api/account/import', { ...file, ratings: [{ ...file.ratings[0], id: 'r2', joy: 4 }] });
+      expect([refused.status, refused.body.code]).toEqual([429, 'request.rate_limited']);
+      expect(refused.body.message).toBe('You have downloaded or imported your data many times in the last hour. Please try again later.');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await limited.running.infra.store.headPosition()).toBe(head);
+      expect((await api(limited.baseUrl, cookie).get('/api/account/export?format=json')).status).toBe(429);
+      // Everything else still answers, and another person is not limited by the first.
+      expect((await api(limited.baseUrl, cookie).get('/api/joy-ratings')).status).toBe(200);
+      const other = await signIn(limited.baseUrl, 'stayer@example.com', 'Stayer');
+      expect((await api(limited.baseUrl, other).get('/api/account/export?format=json')).status).toBe(200);
+    } finally {
+      await limited.destroy();
+    }
+  });
 });
 
 describe('cookies over https', () => {

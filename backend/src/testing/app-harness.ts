@@ -78,6 +78,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // Tests sign many people in from one address; the rate-limit tests set their own limits.
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
+    RATE_LIMIT_ACCOUNT_FILES_PER_HOUR: '10000',
     // The app shares its event loop with Jest, the test's clients and its seeding here, so its lateness is not the
     // app's: no load shedding (the shedding test, http/server-edge.api.spec.ts, turns it on with its own threshold).
     SHED_EVENT_LOOP_DELAY_MS: '0',
