@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, newPage, PHONE, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
+import { DESKTOP, newPage, PHONE, PHONE_360, RunningServer, screenshot, signInThroughLanding, viewportShot, withAppAndBrowser } from './support';
 
 /** The text of the statistic card titled `title` (e.g. "Total Members2"). */
 async function statistic(page: Page, title: string): Promise<string> {
@@ -21,6 +21,14 @@ function recordGroupResponses(page: Page): unknown[] {
 }
 
 const FACTORS = ['relationships', 'health', 'purpose', 'growth', 'joy'];
+const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
+
+/** The group's code as the invite code panel shows it (the panel opened first when it is closed). */
+async function shownInviteCode(page: Page): Promise<string> {
+  const toggle = page.getByRole('button', { name: /Invite Code/ });
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  return ((await page.getByTestId('detail-invite-code').textContent()) ?? '').trim();
+}
 
 describe('groups: one person creates a group, another joins it with the invite code', () => {
   let server: RunningServer;
@@ -229,6 +237,31 @@ describe('groups: one person creates a group, another joins it with the invite c
     await max.page.goto(`${server.baseUrl}/groups`);
     await max.page.getByRole('heading', { name: 'No Groups Yet' }).waitFor();
 
+    // A new invite code, confirmed: the old one no longer lets Max back in (typed as people write codes).
+    await owner.page.getByText('Member removed').waitFor({ state: 'detached' });
+    expect(await shownInviteCode(owner.page)).toBe(group.inviteCode);
+    await owner.page.getByRole('button', { name: 'New invite code' }).click();
+    await owner.page.getByText('The current code stops working; people who have it can no longer join.').waitFor();
+    await owner.page.mouse.move(0, 0);
+    await screenshot(owner.page, 'group-new-invite-code-confirm-1280');
+    await owner.page.getByRole('button', { name: 'New invite code' }).last().click();
+    await owner.page.getByText('The old code no longer works.', { exact: false }).waitFor();
+    await owner.page.waitForFunction((old) => document.querySelector('[data-testid="detail-invite-code"]')?.textContent?.trim() !== old, group.inviteCode);
+    const newCode = await shownInviteCode(owner.page);
+    expect(newCode).toMatch(/^[A-Z2-9]{8}$/);
+    await owner.page.getByText('The old code no longer works.', { exact: false }).waitFor({ state: 'detached' });
+    await screenshot(owner.page, 'group-new-invite-code-1280');
+    await max.page.getByRole('button', { name: 'Join a Group' }).click();
+    const maxJoin = max.page.getByRole('dialog', { name: 'Join Group' });
+    await maxJoin.getByLabel('Invite Code').fill(`${group.inviteCode.slice(0, 4)}-${group.inviteCode.slice(4)}`);
+    await maxJoin.getByRole('button', { name: 'Join Group' }).click();
+    await max.page.getByText('Failed to join group. Please check the invite code. Invite code not found.').waitFor();
+    await maxJoin.getByRole('button', { name: 'Cancel' }).click();
+    // Nia, still a member, sees the new code.
+    await nia.page.reload();
+    expect(await shownInviteCode(nia.page)).toBe(newCode);
+    expect(await nia.page.getByRole('button', { name: 'New invite code' }).count()).toBe(0);
+
     // The owner's controls at 360 px.
     await owner.page.setViewportSize({ width: 360, height: 740 });
     await owner.page.getByRole('button', { name: 'Delete group' }).scrollIntoViewIfNeeded();
@@ -247,5 +280,60 @@ describe('groups: one person creates a group, another joins it with the invite c
     expect((await max.page.request.post(`${server.baseUrl}/api/groups/join`, { data: { inviteCode: group.inviteCode } })).status()).toBe(404);
 
     for (const p of [owner, max, nia]) await p.context.close();
+  });
+
+  it('at 360 px: a long name keeps its words, the free-plan limit is told once, and the owner gets a new code', async () => {
+    const alex = await newPage(browser, PHONE_360);
+    await signInThroughLanding(alex.page, server.baseUrl, 'alexandrina@example.com', 'Alexandrina-Konstantina');
+    const created: { id: string; inviteCode: string }[] = [];
+    for (const name of ['Family', 'Friends', 'Book Club']) {
+      created.push(await (await alex.page.request.post(`${server.baseUrl}/api/groups`, { data: { name } })).json());
+    }
+
+    // The 4th group: the limit shows once, in the dialog, below fields that a toast no longer covers.
+    await alex.page.goto(`${server.baseUrl}/groups`);
+    await alex.page.getByRole('button', { name: 'Create Group', exact: true }).first().click();
+    const dialog = alex.page.getByRole('dialog', { name: 'Create Group' });
+    await dialog.getByLabel('Group Name').fill('Fourth');
+    await dialog.getByText('6 / 80').waitFor();
+    await dialog.getByRole('button', { name: 'Create Group' }).click();
+    await dialog.getByText(FREE_PLAN).waitFor();
+    await dialog.getByRole('link', { name: /Upgrade/ }).waitFor();
+    expect(await alex.page.getByText(FREE_PLAN).count()).toBe(1);
+    expect(await alex.page.locator('.ant-notification-notice').count()).toBe(0);
+    const limitBox = (await dialog.getByText(FREE_PLAN).boundingBox())!;
+    expect(limitBox.y + limitBox.height).toBeLessThanOrEqual(PHONE_360.height);
+    await viewportShot(alex.page, 'groups-free-plan-limit-360');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The member grid: the long name on one line, ending in "…" if it must, never broken inside a word.
+    await alex.page.goto(`${server.baseUrl}/groups?group=${created[0].id}`);
+    const me = alex.page.getByTestId('group-members').getByRole('listitem').first();
+    await me.getByText('Owner').waitFor();
+    const name = me.locator('.group-member__first-name');
+    expect(await name.getAttribute('title')).toBe('Alexandrina-Konstantina');
+    const lines = await name.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+    expect(Math.round(lines)).toBe(1);
+    expect(await alex.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE_360.width);
+    await me.scrollIntoViewIfNeeded();
+    await screenshot(alex.page, 'group-members-long-name-360');
+
+    // A new invite code from the panel, at 360 px.
+    await alex.page.getByRole('button', { name: /Invite Code/ }).scrollIntoViewIfNeeded();
+    expect(await shownInviteCode(alex.page)).toBe(created[0].inviteCode);
+    await alex.page.getByRole('button', { name: 'New invite code' }).click();
+    await alex.page.getByText('Get a new invite code?').waitFor();
+    await viewportShot(alex.page, 'group-new-invite-code-confirm-360');
+    await alex.page.getByRole('button', { name: 'New invite code' }).last().click();
+    await alex.page.waitForFunction((old) => document.querySelector('[data-testid="detail-invite-code"]')?.textContent?.trim() !== old, created[0].inviteCode);
+    await viewportShot(alex.page, 'group-new-invite-code-360');
+    const newCode = await shownInviteCode(alex.page);
+    const joins = await Promise.all(
+      [created[0].inviteCode, newCode].map(async (inviteCode) => (await alex.page.request.post(`${server.baseUrl}/api/groups/join`, { data: { inviteCode } })).status()),
+    );
+    // The old code is unknown (404); the new one opens the group, of which Alexandrina is already a member (409).
+    expect(joins).toEqual([404, 409]);
+
+    await alex.context.close();
   });
 });

@@ -4,7 +4,7 @@ import { MESSAGES } from './groups.decider';
 interface Group { id: string; name: string; description: string | null; inviteCode: string; createdAt: string }
 interface Member { id: string; firstName: string; isOwner: boolean }
 
-/** The owner's rename, removal and deletion; owner hand-over; what a newcomer sees of the group's past. */
+/** The owner's rename, removal, new invite code and deletion; owner hand-over; what a newcomer sees of the group's past. */
 describe("a group's owner over HTTP", () => {
   let app: TestApp;
   const as = (cookie?: string) => api(app.baseUrl, cookie);
@@ -25,6 +25,8 @@ describe("a group's owner over HTTP", () => {
   let other: string;
   let outsider: string;
   let group: Group;
+  /** The code the owner gave the group after removing Max. */
+  let newCode: string;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -44,6 +46,7 @@ describe("a group's owner over HTTP", () => {
     const calls = (cookie?: string) => [
       () => as(cookie).patch(`/api/groups/${group.id}`, { name: 'Mine' }),
       () => as(cookie).delete(`/api/groups/${group.id}/members/${maxId}`),
+      () => as(cookie).post(`/api/groups/${group.id}/invite-code`),
       () => as(cookie).delete(`/api/groups/${group.id}`),
     ];
     for (const call of calls()) expect((await call()).status).toBe(401);
@@ -108,6 +111,47 @@ describe("a group's owner over HTTP", () => {
     expect((await as(owner).delete(`/api/groups/${group.id}/members/${maxId}`)).status).toBe(404);
   });
 
+  it('gives the group a new invite code: the old one stops at once (the removed member cannot rejoin with it), the new one works', async () => {
+    const [maxId, olgaId] = [await idOf(member), await idOf(owner)];
+    const oldCode = group.inviteCode;
+    // Removed, Max could still come back with the code: the reason for a new one.
+    expect((await as(member).post('/api/groups/join', { inviteCode: oldCode })).status).toBe(200);
+    expect((await as(owner).delete(`/api/groups/${group.id}/members/${maxId}`)).status).toBe(204);
+
+    const res = await as(owner).post(`/api/groups/${group.id}/invite-code`);
+    expect(res.status).toBe(200);
+    newCode = res.body.inviteCode;
+    expect(newCode).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+    expect(newCode).not.toBe(oldCode);
+    // The group as PATCH answers it (renamed earlier in this file), with its new code.
+    expect(res.body).toEqual({ ...group, name: 'The Family', description: null, inviteCode: newCode });
+    const stream = await app.running.infra.store.readStream(`group-${group.id}`);
+    expect(stream.at(-1)).toMatchObject({ type: 'GroupInviteCodeChanged', data: { groupId: group.id, inviteCode: newCode, changedBy: olgaId, changedAt: expect.any(String) } });
+    expect((await app.running.infra.store.readStream(`invite-${newCode}`)).map((e) => [e.type, e.data])).toEqual([['InviteCodeReserved', { code: newCode, groupId: group.id }]]);
+
+    // The members see the new code at once, in the list and the group.
+    expect((await as(other).get('/api/groups')).body).toEqual([res.body]);
+    expect((await as(other).get(`/api/groups/${group.id}`)).body.inviteCode).toBe(newCode);
+
+    // The old code, however written, is an unknown code now, for the removed member and anyone else; nothing appended.
+    const before = await head();
+    const ivo = await signIn(app.baseUrl, 'ivo@owner.example', 'Ivo');
+    const afterSignIn = await head();
+    for (const [cookie, inviteCode] of [[member, oldCode], [member, `${oldCode.slice(0, 4)}-${oldCode.slice(4)}`.toLowerCase()], [ivo, oldCode]]) {
+      expect((await as(cookie).post('/api/groups/join', { inviteCode })).body).toEqual({ statusCode: 404, code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
+    }
+    expect(await head()).toBe(afterSignIn);
+    expect(afterSignIn).toBeGreaterThan(before);
+    expect(await names(owner, group.id)).toEqual(['Olga (owner)', 'Nia']);
+
+    // The new code works, and the answer carries it.
+    const joined = await as(ivo).post('/api/groups/join', { inviteCode: newCode.toLowerCase() });
+    expect(joined.status).toBe(200);
+    expect(joined.body.inviteCode).toBe(newCode);
+    expect(await names(ivo, group.id)).toEqual(['Olga (owner)', 'Nia', 'Ivo']);
+    expect((await as(ivo).post(`/api/groups/${group.id}/leave`)).status).toBe(204);
+  });
+
   it('hands the group to the longest-standing member when the owner leaves, who can then rename it', async () => {
     const nia = await signIn(app.baseUrl, 'nia2@owner.example', 'Nia');
     const ivy = await signIn(app.baseUrl, 'ivy@owner.example', 'Ivy');
@@ -149,6 +193,8 @@ describe("a group's owner over HTTP", () => {
     expect((await as(ray).post(`/api/groups/${club.id}/leave`)).body).toEqual(notFound);
     expect(await head()).toBe(events);
     expect((await as(pam).patch(`/api/groups/${club.id}`, { name: 'Back' })).body).toEqual(notFound);
+    expect((await as(pam).post(`/api/groups/${club.id}/invite-code`)).body).toEqual(notFound);
+    expect(await head()).toBe(events);
     // Ray's place is free again.
     expect((await as(ray).post('/api/groups/join', { inviteCode: fourth.inviteCode })).status).toBe(200);
   });
@@ -183,5 +229,6 @@ describe("a group's owner over HTTP", () => {
     await app.restart();
     expect({ list: (await as(other).get('/api/groups')).body, members: await names(other, group.id) }).toEqual(before);
     expect(before.members).toEqual(['Olga (owner)', 'Nia']);
+    expect(before.list.map((g: Group) => g.inviteCode)).toEqual([newCode]);
   });
 });

@@ -77,9 +77,10 @@ describe('groups over HTTP', () => {
     expect(created[2].data).toEqual({ groupId: family.id, userId: ids.ada, role: 'creator', joinedAt: family.createdAt });
   });
 
-  it('lets another user join with the code in lower case; a rating made before joining counts in the scores, not in the activity', async () => {
+  it('lets another user join with the code in lower case, written with a dash; a rating made before joining counts in the scores, not in the activity', async () => {
     const before = await rate(bob, 2); // Bob rated before he joined
-    const res = await as(bob).post('/api/groups/join', { inviteCode: ` ${family.inviteCode.toLowerCase()} ` });
+    const written = `${family.inviteCode.slice(0, 4)}-${family.inviteCode.slice(4)}`.toLowerCase(); // "xcff-ucgq"
+    const res = await as(bob).post('/api/groups/join', { inviteCode: ` ${written} ` });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(family);
 
@@ -130,10 +131,11 @@ describe('groups over HTTP', () => {
     }
   });
 
-  it('refuses a second join with 409 and appends nothing', async () => {
+  it('refuses a second join with 409 and appends nothing, however the code is written', async () => {
     const before = await head();
-    for (const cookie of [bob, ada]) {
-      const res = await as(cookie).post('/api/groups/join', { inviteCode: family.inviteCode });
+    const code = family.inviteCode;
+    for (const [cookie, inviteCode] of [[bob, code], [ada, code], [bob, `${code.slice(0, 4)} - ${code.slice(4)}`], [ada, code.split('').join(' ')]]) {
+      const res = await as(cookie).post('/api/groups/join', { inviteCode });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ statusCode: 409, code: 'group.already_member', message: 'You are already a member of this group.' });
     }
@@ -172,7 +174,9 @@ describe('groups over HTTP', () => {
     ['a missing code', {}, 'inviteCode', MESSAGES.inviteCodeRequired],
     ['a blank code', { inviteCode: '   ' }, 'inviteCode', MESSAGES.inviteCodeRequired],
     ['a numeric code', { inviteCode: 12345678 }, 'inviteCode', 'inviteCode must be a string'],
-    ['an overlong code', { inviteCode: 'ABCD23456' }, 'inviteCode', 'inviteCode must be at most 8 characters'],
+    ['only dashes and spaces', { inviteCode: ' - ' }, 'inviteCode', MESSAGES.inviteCodeRequired],
+    ['an overlong code', { inviteCode: 'ABCD23456' }, 'inviteCode', 'An invite code has 8 letters and numbers, like K7PX9QMB.'],
+    ['an overlong code with a dash', { inviteCode: 'ABCD-23456' }, 'inviteCode', MESSAGES.inviteCodeTooLong],
     ['an unknown field', { inviteCode: 'ABCD2345', groupId: 'x' }, 'groupId', 'groupId is not an accepted field'],
   ];
   it.each(badJoins)('refuses to join with %s: 400 naming the field, nothing appended', async (_label, body, field, message) => {

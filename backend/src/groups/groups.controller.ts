@@ -17,7 +17,7 @@ import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } fro
 
 /**
  * Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member; the owner's
- * (rename, remove a member, delete) answer 403 to the other members.
+ * (rename, remove a member, a new invite code, delete) answer 403 to the other members.
  */
 @Controller('groups')
 @UseGuards(SignedInGuard)
@@ -54,6 +54,16 @@ export class GroupsController {
     return this.commands.execute(new OwnerActionCommand({ kind: 'rename', groupId: id, actorId: user.id, name: body.name, description: body.description }));
   }
 
+  /**
+   * Gives the group a new invite code (owner only): the old one answers 404 at once, so people who have it (a member
+   * who was removed, say) can no longer join. Answers the group as PATCH does, with the new code.
+   */
+  @Post(':id/invite-code')
+  @HttpCode(200)
+  newInviteCode(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<GroupView> {
+    return this.commands.execute(new OwnerActionCommand({ kind: 'changeInviteCode', groupId: id, actorId: user.id }));
+  }
+
   /** Deletes the group (owner only): it leaves every member's list, and its invite code answers 404. */
   @Delete(':id')
   @HttpCode(204)
@@ -61,7 +71,7 @@ export class GroupsController {
     await this.commands.execute(new OwnerActionCommand({ kind: 'delete', groupId: id, actorId: user.id }));
   }
 
-  /** Removes a member (owner only); they can join again with the code. */
+  /** Removes a member (owner only); they can join again with the code, until the owner gives the group a new one. */
   @Delete(':id/members/:userId')
   @HttpCode(204)
   async removeMember(@CurrentUser() user: SessionUser, @Param('id') id: string, @Param('userId') userId: string): Promise<void> {

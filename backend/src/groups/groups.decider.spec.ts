@@ -131,8 +131,12 @@ describe('invite codes', () => {
     expect(new Set(codes.join('')).size).toBeGreaterThan(25); // the whole alphabet is used
   });
 
-  it('are entered case-insensitively, spaces around ignored', () => {
+  it('are entered case-insensitively, spaces and dashes anywhere ignored', () => {
     expect(normalizeInviteCode('  abcd2345 ')).toBe('ABCD2345');
+    for (const written of ['XCFF-UCGQ', 'xcff ucgq', ' XCFF - UCGQ ', 'XC-FF-UC-GQ', 'XCFF\u2013UCGQ', 'XCFF\tUCGQ']) {
+      expect(normalizeInviteCode(written)).toBe('XCFFUCGQ');
+    }
+    expect(normalizeInviteCode('XCFF_UCGQ')).toBe('XCFF_UCGQ'); // anything else is kept, and then not found
     expect(isWellFormedInviteCode(normalizeInviteCode('abcd2345'))).toBe(true);
     expect(isWellFormedInviteCode('ABCD0345')).toBe(false);
     expect(isWellFormedInviteCode('ABCD234')).toBe(false);
@@ -154,7 +158,7 @@ describe('leave decider (the user stream)', () => {
 });
 
 describe('the owner of a group (ownerDecider)', () => {
-  const live: GroupState = { created: true, deleted: false, details: { name: 'Family', description: 'Us' } };
+  const live: GroupState = { created: true, deleted: false, details: { name: 'Family', description: 'Us' }, inviteCode: 'ABCD2345' };
   // In join order: the creator (owner) first, then the longest-standing member.
   const members = ['owner', 'ann', 'bob'];
   const action = (a: Partial<OwnerAction> & Pick<OwnerAction, 'kind'>, actorId = 'owner') =>
@@ -178,7 +182,7 @@ describe('the owner of a group (ownerDecider)', () => {
   });
 
   it('refuses members who are not the owner (403) and everyone else, or any deleted group, with the 404 of a missing group', () => {
-    for (const kind of ['rename', 'remove', 'delete'] as const) {
+    for (const kind of ['rename', 'remove', 'changeInviteCode', 'delete'] as const) {
       expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never, 'ann'), live), { kind: 'forbidden', code: 'group.owner_only' });
       expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never, 'stranger'), live), { kind: 'not_found', code: 'group.not_found' });
       expectRefusal(() => ownerDecider.decide(action({ kind, name: 'X', userId: 'bob' } as never), { ...live, deleted: true }), { kind: 'not_found', code: 'group.not_found' });
@@ -191,6 +195,18 @@ describe('the owner of a group (ownerDecider)', () => {
     ]);
     expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'owner' }), live), { kind: 'invalid', code: 'group.cannot_remove_self' });
     expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'zed' }), live), { kind: 'not_found', code: 'group.member_not_found' });
+  });
+
+  it('gives the group a new invite code, the one its stream names from then on', () => {
+    const created: GroupCreated = {
+      type: 'GroupCreated',
+      data: { groupId: 'g1', name: 'Family', description: 'Us', inviteCode: 'ABCD2345', createdBy: 'owner', createdAt: at.toISOString() },
+    };
+    const state = ownerDecider.evolve(ownerDecider.initialState, created);
+    expect(state.inviteCode).toBe('ABCD2345');
+    const [changed] = ownerDecider.decide(action({ kind: 'changeInviteCode', inviteCode: 'WXYZ6789' }), state);
+    expect(changed).toEqual({ type: 'GroupInviteCodeChanged', data: { groupId: 'g1', inviteCode: 'WXYZ6789', changedBy: 'owner', changedAt: at.toISOString() } });
+    expect(ownerDecider.evolve(state, changed)).toEqual({ ...state, inviteCode: 'WXYZ6789' });
   });
 
   it('deletes, after which the stream refuses everything', () => {

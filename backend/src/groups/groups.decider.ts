@@ -8,7 +8,10 @@ import { nameProblem, normalizeName } from '../names/name-rule';
  *
  * - `invite-<CODE>` holds one `InviteCodeReserved`, appended with expected version 0 ("no stream"): the event
  *   store itself guarantees that two groups never share a code, even when created at the same moment.
- * - `group-<id>` holds `GroupCreated`.
+ * - `group-<id>` holds `GroupCreated`, then what the owner does (rename, remove, new invite code, delete). A new
+ *   code is reserved the same way before `GroupInviteCodeChanged` names it; a code works only while it is the one
+ *   the group's stream names last, so the old one stops at once, and a code reserved by a change that never got
+ *   written (a crash, a lost race) opens nothing.
  * - Membership is decided on the USER's stream `user-<userId>` (the stream that also holds UserRegistered):
  *   the free-plan limit (at most 3 groups, created and joined together) and "no duplicate membership" are
  *   per-user rules, so `MemberJoined` is appended there with the expected version, and only membership events
@@ -34,7 +37,7 @@ export const MESSAGES = {
   nameTooLong: `name must be at most ${GROUP_NAME_MAX} characters`,
   descriptionTooLong: `description must be at most ${GROUP_DESCRIPTION_MAX} characters`,
   inviteCodeRequired: 'Invite code is required.',
-  inviteCodeTooLong: `inviteCode must be at most ${INVITE_CODE_LENGTH} characters`,
+  inviteCodeTooLong: `An invite code has ${INVITE_CODE_LENGTH} letters and numbers, like K7PX9QMB.`,
   inviteCodeNotFound: 'Invite code not found.',
   alreadyMember: 'You are already a member of this group.',
   freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
@@ -52,9 +55,12 @@ export function generateInviteCode(): string {
   return code;
 }
 
-/** Codes are entered case-insensitively: trimmed and upper-cased before lookup. */
+/**
+ * Codes are entered case-insensitively and as people write them down: spaces and dashes anywhere ("XCFF-UCGQ",
+ * "xcff ucgq", a phone's en dash) are dropped, then the code is upper-cased before lookup.
+ */
 export function normalizeInviteCode(input: string): string {
-  return input.trim().toUpperCase();
+  return input.replace(/[\s\-\u2010-\u2015\u2212]+/g, '').toUpperCase();
 }
 
 /** Whether a (normalized) code could have been issued at all; anything else is simply "not found". */
@@ -112,11 +118,33 @@ export type GroupRenamed = DomainEvent<'GroupRenamed', GroupDetails & { groupId:
  * then gets `MemberLeft` with reason `removed`, which is what frees their place and drops them from the read models.
  */
 export type MemberRemoved = DomainEvent<'MemberRemoved', { groupId: string; userId: string; removedBy: string; removedAt: string }>;
+/**
+ * The owner gave the group a new invite code (stream group-<id>), reserved before in `invite-<CODE>`: from now on
+ * only this code opens the group; the previous one answers 404 like a code that never existed.
+ */
+export type GroupInviteCodeChanged = DomainEvent<'GroupInviteCodeChanged', { groupId: string; inviteCode: string; changedBy: string; changedAt: string }>;
 /** The owner deleted the group (stream group-<id>): it leaves every member's list and its code answers 404. */
 export type GroupDeleted = DomainEvent<'GroupDeleted', { groupId: string; deletedBy: string; deletedAt: string }>;
-export type GroupEvent = InviteCodeReserved | GroupCreated | GroupRenamed | MemberRemoved | GroupDeleted | MemberJoined | MemberLeft;
+export type GroupEvent =
+  | InviteCodeReserved
+  | GroupCreated
+  | GroupRenamed
+  | MemberRemoved
+  | GroupInviteCodeChanged
+  | GroupDeleted
+  | MemberJoined
+  | MemberLeft;
 
-export const GROUP_EVENT_TYPES = ['InviteCodeReserved', 'GroupCreated', 'GroupRenamed', 'MemberRemoved', 'GroupDeleted', 'MemberJoined', 'MemberLeft'] as const;
+export const GROUP_EVENT_TYPES = [
+  'InviteCodeReserved',
+  'GroupCreated',
+  'GroupRenamed',
+  'MemberRemoved',
+  'GroupInviteCodeChanged',
+  'GroupDeleted',
+  'MemberJoined',
+  'MemberLeft',
+] as const;
 
 /**
  * The owner of a group: its first member in join order (`byJoinOrder`: the creator while they are a member, then
@@ -143,14 +171,18 @@ export interface GroupState {
   created: boolean;
   deleted: boolean;
   details: GroupDetails | null;
+  /** The code that opens the group now: the creation's, then the last one the owner asked for. */
+  inviteCode: string | null;
 }
 
-type GroupStreamEvent = GroupCreated | GroupRenamed | MemberRemoved | GroupDeleted;
+type GroupStreamEvent = GroupCreated | GroupRenamed | MemberRemoved | GroupInviteCodeChanged | GroupDeleted;
 
 function evolveGroup(state: GroupState, event: GroupStreamEvent): GroupState {
   switch (event.type) {
     case 'GroupCreated':
-      return { ...state, created: true, details: { name: event.data.name, description: event.data.description } };
+      return { ...state, created: true, details: { name: event.data.name, description: event.data.description }, inviteCode: event.data.inviteCode };
+    case 'GroupInviteCodeChanged':
+      return { ...state, inviteCode: event.data.inviteCode };
     case 'GroupRenamed':
       return { ...state, details: { name: event.data.name, description: event.data.description } };
     case 'GroupDeleted':
@@ -160,7 +192,7 @@ function evolveGroup(state: GroupState, event: GroupStreamEvent): GroupState {
   }
 }
 
-const initialGroupState: GroupState = { created: false, deleted: false, details: null };
+const initialGroupState: GroupState = { created: false, deleted: false, details: null, inviteCode: null };
 
 export const groupDecider: Decider<GroupState, CreateGroup, GroupStreamEvent> = {
   initialState: initialGroupState,
@@ -255,7 +287,7 @@ export const leaveDecider: Decider<MembershipState, LeaveGroup, MembershipStream
  * An owner's command. Membership lives on the members' own streams, so the handler passes the current members
  * (from the groups read model, in join order) and the decider stays pure.
  */
-interface OwnerCommand {
+export interface OwnerCommand {
   groupId: string;
   actorId: string;
   membersInJoinOrder: readonly string[];
@@ -272,13 +304,18 @@ export interface RemoveMember extends OwnerCommand {
   kind: 'remove';
   userId: string;
 }
+/** A new invite code for the group; the handler reserves `inviteCode` (in `invite-<CODE>`) once the owner is checked. */
+export interface ChangeInviteCode extends OwnerCommand {
+  kind: 'changeInviteCode';
+  inviteCode: string;
+}
 export interface DeleteGroup extends OwnerCommand {
   kind: 'delete';
 }
-export type OwnerAction = RenameGroup | RemoveMember | DeleteGroup;
+export type OwnerAction = RenameGroup | RemoveMember | ChangeInviteCode | DeleteGroup;
 
 /** Non-members (and everyone, once the group is deleted) get the same 404 as for a missing group; members who are not the owner, 403. */
-function requireOwner(command: OwnerCommand, state: GroupState): void {
+export function requireOwner(command: OwnerCommand, state: GroupState): void {
   if (!state.created || state.deleted || !command.membersInJoinOrder.includes(command.actorId)) {
     throw new DomainError('group.not_found', MESSAGES.groupNotFound);
   }
@@ -308,6 +345,8 @@ export const ownerDecider: Decider<GroupState, OwnerAction, GroupStreamEvent> = 
         if (command.userId === command.actorId) throw new DomainError('group.cannot_remove_self', MESSAGES.cannotRemoveSelf);
         if (!command.membersInJoinOrder.includes(command.userId)) throw new DomainError('group.member_not_found', MESSAGES.memberNotFound);
         return [{ type: 'MemberRemoved', data: { groupId: command.groupId, userId: command.userId, removedBy: command.actorId, removedAt: at } }];
+      case 'changeInviteCode':
+        return [{ type: 'GroupInviteCodeChanged', data: { groupId: command.groupId, inviteCode: command.inviteCode, changedBy: command.actorId, changedAt: at } }];
       case 'delete':
         return [{ type: 'GroupDeleted', data: { groupId: command.groupId, deletedBy: command.actorId, deletedAt: at } }];
     }

@@ -1,21 +1,24 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsCleanName } from '../names/name-rule';
-import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES, normalizeInviteCode } from './groups.decider';
+
+const trimmed = (value: string) => value.normalize('NFC').trim();
 
 /**
- * A string that, once trimmed, is not blank (when `blank` names the message) and at most `max` characters.
- * The body reaches the handler untrimmed (the pipe does not transform); the decider trims.
+ * A string that, once trimmed (or put in the form the handler uses, `normalize`), is not blank (when `blank` names
+ * the message) and at most `max` characters. The body reaches the handler as sent (the pipe does not transform);
+ * the decider or handler trims.
  */
-function TrimmedText(max: number, messages: { blank?: string; tooLong: string }): PropertyDecorator {
+function TrimmedText(max: number, messages: { blank?: string; tooLong: string }, normalize = trimmed): PropertyDecorator {
   return ValidateBy({
     name: 'trimmedText',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'string' && (!messages.blank || value.trim() !== '') && value.normalize('NFC').trim().length <= max,
+        typeof value === 'string' && (!messages.blank || normalize(value) !== '') && normalize(value).length <= max,
       defaultMessage: ({ value, property }: ValidationArguments) => {
         if (value === undefined || value === null) return messages.blank ?? `${property} must be a string`;
         if (typeof value !== 'string') return `${property} must be a string`;
-        if (messages.blank && value.trim() === '') return messages.blank;
+        if (messages.blank && normalize(value) === '') return messages.blank;
         return messages.tooLong;
       },
     },
@@ -34,9 +37,12 @@ export class CreateGroupDto {
   description?: string | null;
 }
 
-/** POST /api/groups/join: `inviteCode`, case-insensitive, surrounding spaces ignored. */
+/**
+ * POST /api/groups/join: `inviteCode`, case-insensitive, spaces and dashes ignored ("XCFF-UCGQ"); the messages are
+ * shown to people as they are, so they are plain words, not field names.
+ */
 export class JoinGroupDto {
-  @TrimmedText(INVITE_CODE_LENGTH, { blank: MESSAGES.inviteCodeRequired, tooLong: MESSAGES.inviteCodeTooLong })
+  @TrimmedText(INVITE_CODE_LENGTH, { blank: MESSAGES.inviteCodeRequired, tooLong: MESSAGES.inviteCodeTooLong }, normalizeInviteCode)
   inviteCode!: string;
 }
 

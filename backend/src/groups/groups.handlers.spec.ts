@@ -6,7 +6,8 @@ import { metadataFor } from '../event-store/decider';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { MESSAGES } from './groups.decider';
-import { CreateGroupCommand, CreateGroupHandler, INVITE_CODE_ATTEMPTS, JoinGroupCommand, JoinGroupHandler } from './groups.handlers';
+import { CreateGroupCommand, CreateGroupHandler, JoinGroupCommand, JoinGroupHandler, OwnerActionCommand, OwnerActionHandler } from './groups.handlers';
+import { INVITE_CODE_ATTEMPTS } from './invite-codes';
 
 /** The command handlers against a real (embedded) event store; projections are not involved. */
 describe('group command handlers', () => {
@@ -86,5 +87,43 @@ describe('group command handlers', () => {
     // A create that crashed right after reserving its code.
     await store.appendToStream('invite-CCCC4444', [{ type: 'InviteCodeReserved', data: { code: 'CCCC4444', groupId: 'lost' }, metadata: metadataFor({ actorUserId: 'ada' }, 'lost') }], { expectedVersion: 0 });
     await expectRejection(joinHandler.execute(new JoinGroupCommand('bob', 'CCCC4444')), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
+  });
+
+  it("gives a group a new code, retrying on a taken one; the old code, and a code reserved for a change never written, open nothing", async () => {
+    const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    const other = await new CreateGroupHandler(store, pipeline, free, codes('BBBB3333')).execute(new CreateGroupCommand('bob', 'Friends', undefined));
+    const groups = {
+      get: async (_collection: string, id: string) => ({ ...group, members: [{ userId: id === group.id ? 'ada' : 'bob', role: 'creator', joinedAt: group.createdAt }] }),
+    } as unknown as ReadModelStore;
+    const generator = codes('BBBB3333', 'CCCC4444');
+    const changed = await new OwnerActionHandler(store, pipeline, groups, generator).execute(
+      new OwnerActionCommand({ kind: 'changeInviteCode', groupId: group.id, actorId: 'ada' }),
+    );
+    expect(changed).toEqual({ ...group, inviteCode: 'CCCC4444' });
+    expect(generator).toHaveBeenCalledTimes(2);
+    // Bob's group keeps its code; Ada's stream names the new one.
+    expect((await store.readStream('invite-BBBB3333')).map((e) => e.data)).toEqual([{ code: 'BBBB3333', groupId: other.id }]);
+    expect(await typesIn(`group-${group.id}`)).toEqual(['GroupCreated', 'GroupInviteCodeChanged']);
+
+    // A change that crashed after reserving its code: the code names the group, the group's stream does not name it.
+    await store.appendToStream('invite-DDDD5555', [{ type: 'InviteCodeReserved', data: { code: 'DDDD5555', groupId: group.id }, metadata: metadataFor({ actorUserId: 'ada' }, 'crashed') }], { expectedVersion: 0 });
+    const join = new JoinGroupHandler(store, pipeline, free, groups);
+    for (const code of ['AAAA2222', 'DDDD5555']) {
+      await expectRejection(join.execute(new JoinGroupCommand('bob', code)), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
+    }
+    expect(await join.execute(new JoinGroupCommand('bob', 'cccc-4444'))).toEqual(changed);
+  });
+
+  it('reserves no code for a member who is not the owner', async () => {
+    const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    const groups = { get: async () => ({ ...group, members: [{ userId: 'ada', role: 'creator', joinedAt: group.createdAt }, { userId: 'bob', role: 'member', joinedAt: group.createdAt }] }) } as unknown as ReadModelStore;
+    const head = await store.headPosition();
+    const generator = codes('CCCC4444');
+    await expectRejection(new OwnerActionHandler(store, pipeline, groups, generator).execute(new OwnerActionCommand({ kind: 'changeInviteCode', groupId: group.id, actorId: 'bob' })), {
+      kind: 'forbidden',
+      code: 'group.owner_only',
+    });
+    expect(generator).not.toHaveBeenCalled();
+    expect(await store.headPosition()).toBe(head);
   });
 });

@@ -3,8 +3,8 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { randomUUID } from 'node:crypto';
 import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
-import { CommandContext, decideAndAppend, metadataFor } from '../event-store/decider';
-import { EVENT_STORE, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { CommandContext, decideAndAppend } from '../event-store/decider';
+import { EVENT_STORE } from '../event-store/event-store.port';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst, ratingsOfMember } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
@@ -14,6 +14,7 @@ import { readProfiles } from '../identity/profiles';
 import { READ_MODELS } from '../read-models/read-model-store.port';
 import type { ReadModelStore } from '../read-models/read-model-store.port';
 import {
+  ChangeInviteCode,
   GroupCreated,
   groupDecider,
   groupDetails,
@@ -32,16 +33,9 @@ import {
   RemoveMember,
   RenameGroup,
   ownerOf,
+  requireOwner,
 } from './groups.decider';
-
-// ---- ports of this feature ----------------------------------------------------------------------------
-
-/** Produces invite codes; injected so that a test can force a collision. */
-export type InviteCodeGenerator = () => string;
-export const INVITE_CODE_GENERATOR = 'GroupsInviteCodeGenerator';
-
-/** How many codes to try before giving up (a collision is about 1 in 8.5e11 per existing group). */
-export const INVITE_CODE_ATTEMPTS = 10;
+import { INVITE_CODE_GENERATOR, type InviteCodeGenerator, reserveInviteCode } from './invite-codes';
 
 export const GROUP_RATINGS_LIMIT = 100;
 
@@ -58,10 +52,13 @@ function viewOfCreated(data: GroupCreated['data']): GroupView {
 /** The user's stream holds identity events too; membershipDecider.evolve folds only memberships and the deletion. */
 const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof membershipDecider.evolve>[1];
 
-/** The group's stream folded: created, deleted, its name and description. */
-async function groupState(store: EventStore, groupId: string): Promise<GroupState> {
-  const events = await store.readStream(`group-${groupId}`);
+/** A group's stream folded: created, deleted, its name and description, its current invite code. */
+function foldGroup(events: readonly RecordedEvent[]): GroupState {
   return events.map((e) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof groupDecider.evolve>[1]).reduce(groupDecider.evolve, groupDecider.initialState);
+}
+
+async function groupState(store: EventStore, groupId: string): Promise<GroupState> {
+  return foldGroup(await store.readStream(`group-${groupId}`));
 }
 
 /**
@@ -105,7 +102,7 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     membershipDecider.decide(join, state);
 
     // 2. Reserve a code that no other group has: the invite stream must not exist yet.
-    const inviteCode = await this.reserveInviteCode(groupId, ctx);
+    const inviteCode = await reserveInviteCode(this.store, this.nextCode, groupId, ctx);
 
     // 3. The group itself, in a new stream.
     const created = await decideAndAppend(
@@ -123,25 +120,6 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
 
     await this.readYourWrites.waitFor(joined.append!.position, { eventTypes: ['GroupCreated', 'MemberJoined'] });
     return viewOfCreated(created.events[0].data as GroupCreated['data']);
-  }
-
-  private async reserveInviteCode(groupId: string, ctx: CommandContext): Promise<string> {
-    for (let attempt = 1; attempt <= INVITE_CODE_ATTEMPTS; attempt++) {
-      const code = this.nextCode();
-      const reserved: InviteCodeReserved = { type: 'InviteCodeReserved', data: { code, groupId } };
-      try {
-        await this.store.appendToStream(
-          `invite-${code}`,
-          [{ type: reserved.type, data: reserved.data, metadata: metadataFor(ctx, randomUUID()) }],
-          { expectedVersion: 0 },
-        );
-        return code;
-      } catch (err) {
-        if (!(err instanceof WrongExpectedVersionError)) throw err;
-        // Taken by another group: try another code.
-      }
-    }
-    throw new Error(`No free invite code after ${INVITE_CODE_ATTEMPTS} attempts`);
   }
 }
 
@@ -162,18 +140,19 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
   ) {}
 
   async execute({ userId, inviteCode }: JoinGroupCommand): Promise<GroupView> {
-    if (typeof inviteCode !== 'string' || inviteCode.trim() === '') throw new DomainError('group.invite_code_required', MESSAGES.inviteCodeRequired);
-    const code = normalizeInviteCode(inviteCode);
+    const code = typeof inviteCode === 'string' ? normalizeInviteCode(inviteCode) : '';
+    if (code === '') throw new DomainError('group.invite_code_required', MESSAGES.inviteCodeRequired);
     if (!isWellFormedInviteCode(code)) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
 
     // The event store is the source of truth for codes: no projection lag between creating and joining.
     const reservation = (await this.store.readStream(`invite-${code}`))[0];
     const groupId = (reservation?.data as InviteCodeReserved['data'] | undefined)?.groupId;
-    // A code reserved by a create that never wrote its group is not a group's code.
     const groupEvents = groupId ? await this.store.readStream(`group-${groupId}`) : [];
     const group = groupEvents.find((e) => e.type === 'GroupCreated');
-    // Its owner deleted it: the code stops working.
-    if (!groupId || !group || groupEvents.some((e) => e.type === 'GroupDeleted')) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    // Only the group's current code opens it: not one reserved by a create or a code change that was never written,
+    // not one the owner replaced since, not one of a group its owner deleted.
+    const current = foldGroup(groupEvents);
+    if (!groupId || !group || current.deleted || current.inviteCode !== code) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
     // Its last member left: the group is gone, and so is its code.
     const members = (await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId))?.members ?? [];
     if (members.length === 0) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
@@ -190,8 +169,8 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       { upcast: joinUpcast },
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
-    const details = (await groupState(this.store, groupId)).details!;
-    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...details });
+    const { details } = await groupState(this.store, groupId);
+    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...details!, inviteCode: code });
   }
 }
 
@@ -218,10 +197,14 @@ export class LeaveGroupHandler implements ICommandHandler<LeaveGroupCommand, voi
   }
 }
 
-/** Rename, remove a member, delete: the owner's actions, decided on the group's stream (ownerDecider). */
+/** Rename, remove a member, a new invite code, delete: the owner's actions, decided on the group's stream (ownerDecider). */
 type Decided = 'membersInJoinOrder' | 'at';
-/** What the owner asks; the handler adds the members and the time. */
-export type OwnerRequest = Omit<RenameGroup, Decided> | Omit<RemoveMember, Decided> | Omit<DeleteGroup, Decided>;
+/** What the owner asks; the handler adds the members and the time (and reserves the new invite code). */
+export type OwnerRequest =
+  | Omit<RenameGroup, Decided>
+  | Omit<RemoveMember, Decided>
+  | Omit<ChangeInviteCode, Decided | 'inviteCode'>
+  | Omit<DeleteGroup, Decided>;
 
 export class OwnerActionCommand {
   constructor(readonly action: OwnerRequest) {}
@@ -233,6 +216,7 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(INVITE_CODE_GENERATOR) private readonly nextCode: InviteCodeGenerator,
   ) {}
 
   async execute({ action }: OwnerActionCommand): Promise<GroupView | void> {
@@ -241,6 +225,12 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
     const doc = await this.readModels.get<GroupDoc>(groupsProjector.collection, action.groupId);
     const membersInJoinOrder = doc ? membersOf(doc).map((m) => m.userId) : [];
     const command = { ...action, membersInJoinOrder, at } as OwnerAction;
+    if (command.kind === 'changeInviteCode') {
+      // The owner first, so that nobody else reserves codes; a code reserved for a change that then fails (the group
+      // deleted meanwhile) opens nothing, as the join checks the code the group's stream names.
+      requireOwner(command, await groupState(this.store, command.groupId));
+      command.inviteCode = await reserveInviteCode(this.store, this.nextCode, command.groupId, ctx);
+    }
     const decided = await decideAndAppend(this.store, `group-${action.groupId}`, ownerDecider, command, ctx);
     let position = decided.append?.position;
     if (command.kind === 'remove') {
@@ -253,10 +243,12 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
         if (!(err instanceof DomainError && err.code === 'group.not_found')) throw err; // they left meanwhile
       }
     }
-    if (position !== undefined) await this.readYourWrites.waitFor(position, { eventTypes: ['GroupRenamed', 'GroupDeleted', 'MemberLeft'] });
-    if (command.kind === 'rename') {
-      const details = decided.events.reduce(ownerDecider.evolve, decided.state).details!;
-      return groupView({ ...doc!, ...details });
+    if (position !== undefined) {
+      await this.readYourWrites.waitFor(position, { eventTypes: ['GroupRenamed', 'GroupInviteCodeChanged', 'GroupDeleted', 'MemberLeft'] });
+    }
+    if (command.kind === 'rename' || command.kind === 'changeInviteCode') {
+      const { details, inviteCode } = decided.events.reduce(ownerDecider.evolve, decided.state);
+      return groupView({ ...doc!, ...details!, inviteCode: inviteCode! });
     }
   }
 }

@@ -9,11 +9,11 @@ import {
   GetGroupMembersHandler,
   GetGroupRatingsHandler,
   GetMyGroupsHandler,
-  INVITE_CODE_GENERATOR,
   JoinGroupHandler,
   LeaveGroupHandler,
   OwnerActionHandler,
 } from './groups.handlers';
+import { INVITE_CODE_GENERATOR } from './invite-codes';
 
 @Module({
   imports: [CqrsModule, PremiumModule],

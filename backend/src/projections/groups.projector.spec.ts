@@ -90,6 +90,16 @@ describe('groups projection', () => {
     expect((await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'))).map((g) => g.id)).toEqual(['g2', 'g1']);
   });
 
+  it('shows the new invite code to every member, in the group and in their lists', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    await applyEvent(store, groups, recorded('GroupInviteCodeChanged', { groupId: 'g1', inviteCode: 'WXYZ6789', changedBy: 'ada', changedAt: '2026-11-22T08:00:00.000Z' }, 6));
+    expect(await store.get('groups', 'g1')).toMatchObject({ inviteCode: 'WXYZ6789', name: 'Family', members: [{ userId: 'ada' }, { userId: 'bob' }] });
+    expect(await store.get('groups', 'g2')).toMatchObject({ inviteCode: 'EFGH6789' });
+    const bobsList = await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'));
+    expect(bobsList.map((g) => [g.id, g.inviteCode])).toEqual([['g2', 'EFGH6789'], ['g1', 'WXYZ6789']]);
+  });
+
   it('follows a rename, and drops a deleted group (its members\' lists skip it)', async () => {
     const store = new InMemoryReadModelStore();
     await project(store);

@@ -1,4 +1,4 @@
-import type { GroupCreated, GroupRenamed, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
+import type { GroupCreated, GroupInviteCodeChanged, GroupRenamed, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { dataOf, Projector } from './projector';
 
@@ -37,6 +37,7 @@ export interface GroupDoc {
   id: string;
   name: string;
   description: string | null;
+  /** The code that opens the group now: the creation's, then the owner's latest new one. */
   inviteCode: string;
   createdAt: string;
   createdBy: string;
@@ -54,14 +55,15 @@ export interface MembershipsDoc {
 }
 
 /**
- * groups: one document per group, keyed by group id, with its name and description as last renamed and its members
+ * groups: one document per group, keyed by group id, with its name and description as last renamed, its current
+ * invite code and its members
  * (a member who left or was removed is dropped; a deleted group's document is gone), listed in
  * `byJoinOrder`: the same whether the joins are seen in the order they happened or, after the EventStoreDB
  * migration and a scavenge, the copied ones after later joins of other users.
  */
 export const groupsProjector: Projector<GroupDoc> = {
   collection: 'groups',
-  eventTypes: ['GroupCreated', 'GroupRenamed', 'GroupDeleted', 'MemberJoined', 'MemberLeft'],
+  eventTypes: ['GroupCreated', 'GroupRenamed', 'GroupInviteCodeChanged', 'GroupDeleted', 'MemberJoined', 'MemberLeft'],
   ids: (event) => [dataOf<{ groupId: string }>(event).groupId],
   evolve(doc, event) {
     if (event.type === 'GroupDeleted') return null;
@@ -83,6 +85,7 @@ export const groupsProjector: Projector<GroupDoc> = {
       const { name, description } = dataOf<GroupRenamed['data']>(event);
       return { ...doc, name, description };
     }
+    if (event.type === 'GroupInviteCodeChanged') return { ...doc, inviteCode: dataOf<GroupInviteCodeChanged['data']>(event).inviteCode };
     if (event.type === 'MemberLeft') {
       const left = dataOf<MemberLeft['data']>(event);
       return { ...doc, members: doc.members.filter((m) => m.userId !== left.userId) };

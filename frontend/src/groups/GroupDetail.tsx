@@ -17,7 +17,7 @@ import { scoreBand } from '../lib/score';
 import type { GroupDetailView as GroupDetailData, GroupMemberView, GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
 import { LeaveGroup } from './LeaveGroup';
-import { DeleteGroup, RemoveMember, RenameGroup } from './OwnerActions';
+import { DeleteGroup, NewInviteCode, RemoveMember, RenameGroup } from './OwnerActions';
 import {
   activeMembersText,
   activityTimestamp,
@@ -53,14 +53,16 @@ function Score({ value }: { value: number }) {
   );
 }
 
-/** The invite code panel, opened and closed by its toggle, with Copy and Share. */
+/** The invite code panel, opened and closed by its toggle, with Copy and Share (and the owner's New invite code). */
 function InviteCodePanel({
   group,
+  isOwner,
   open,
   onToggle,
   toggleRef,
 }: {
   group: GroupDetailData;
+  isOwner: boolean;
   open: boolean;
   onToggle: () => void;
   toggleRef: React.RefObject<HTMLButtonElement | null>;
@@ -80,7 +82,8 @@ function InviteCodePanel({
       <div id={panelId} hidden={!open} className="invite-panel__body">
         <Typography.Text type="secondary">Share this code so family and friends can join the group.</Typography.Text>
         <div className="invite-panel__row">
-          <code className="invite-panel__code" data-testid="detail-invite-code">
+          {/* Polite: a new code is read out once it arrives. */}
+          <code className="invite-panel__code" data-testid="detail-invite-code" aria-live="polite">
             {group.inviteCode}
           </code>
           <div className="invite-panel__actions">
@@ -92,6 +95,11 @@ function InviteCodePanel({
             </Button>
           </div>
         </div>
+        {isOwner && (
+          <div className="invite-panel__owner">
+            <NewInviteCode groupId={group.id} />
+          </div>
+        )}
       </div>
     </div>
   );
@@ -233,8 +241,11 @@ function Members({
                 {memberInitial(member)}
               </Avatar>
               <div className="group-member__text">
+                {/* A name too long for the card ends in "…" (groups.css): the title holds it whole. */}
                 <span className="group-member__name">
-                  {memberName(member)}
+                  <span className="group-member__first-name" title={memberName(member)}>
+                    {memberName(member)}
+                  </span>
                   {user?.id === member.id && <Tag className="group-member__you">You</Tag>}
                   {member.isOwner && <Tag className="group-member__owner">Owner</Tag>}
                 </span>
@@ -321,7 +332,7 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
             <CalendarOutlined aria-hidden="true" /> {createdText(data.createdAt)}
           </Typography.Text>
         </div>
-        <InviteCodePanel group={data} open={inviteOpen} onToggle={() => setInviteOpen((o) => !o)} toggleRef={toggleRef} />
+        <InviteCodePanel group={data} isOwner={isOwner} open={inviteOpen} onToggle={() => setInviteOpen((o) => !o)} toggleRef={toggleRef} />
       </header>
 
       <div className="stack">

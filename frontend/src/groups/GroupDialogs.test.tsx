@@ -43,6 +43,18 @@ describe('Create Group dialog', () => {
     expect(screen.getByRole('button', { name: 'Create Group' })).toBeEnabled();
   });
 
+  it('shows how many characters the name and the description have of their limits', async () => {
+    installFakeServer({});
+    renderDialog('create');
+    const name = await screen.findByLabelText('Group Name');
+    expect(screen.getByText('0 / 80')).toBeInTheDocument();
+    expect(screen.getByText('0 / 500')).toBeInTheDocument();
+    fireEvent.change(name, { target: { value: 'Garcia Family' } });
+    fireEvent.change(screen.getByLabelText('Description (Optional)'), { target: { value: 'Sunday calls' } });
+    expect(screen.getByText('13 / 80')).toBeInTheDocument();
+    expect(screen.getByText('12 / 500')).toBeInTheDocument();
+  });
+
   it('refuses a blank name (after trimming) with the toast, without calling the server', async () => {
     const fetchMock = installFakeServer({});
     const { onClose } = renderDialog('create');
@@ -94,14 +106,15 @@ describe('Create Group dialog', () => {
     expect(screen.getByLabelText('Group Name')).toHaveValue('Garcia');
   });
 
-  it('shows the free-plan message with an Upgrade link to /subscribe on 403', async () => {
+  it('shows the free-plan message once, in the dialog with an Upgrade link to /subscribe, not also as a toast', async () => {
     installFakeServer({ 'POST /api/groups': { status: 403, body: { statusCode: 403, code: 'plan.group_limit', message: FREE_PLAN } } });
-    renderDialog('create');
+    const { onClose } = renderDialog('create');
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Fourth' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
     expect(await screen.findByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/subscribe');
-    expect(screen.getByText(FREE_PLAN)).toBeInTheDocument();
-    expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: FREE_PLAN }));
+    expect(screen.getAllByText(FREE_PLAN)).toHaveLength(1);
+    expect(notifier.error).not.toHaveBeenCalled();
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('leaves a 401 to the app-wide handler (no failure toast of its own)', async () => {
@@ -147,13 +160,39 @@ describe('Join Group dialog', () => {
     expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/groups/join',
-      expect.objectContaining({ method: 'POST', body: JSON.stringify({ inviteCode: 'k7px9qmb' }) }),
+      expect.objectContaining({ method: 'POST', body: JSON.stringify({ inviteCode: 'K7PX9QMB' }) }),
     );
     await act(async () => respond({ status: 200, body: group }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joined group successfully!' }));
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/groups'] });
     expect(screen.getByLabelText('Invite Code')).toHaveValue('');
+  });
+
+  it('takes a code written with a dash or spaces, and sends it as issued', async () => {
+    const fetchMock = installFakeServer({ 'POST /api/groups/join': { status: 200, body: group }, 'GET /api/groups': { status: 200, body: [group] } });
+    const { onClose } = renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: ' k7px-9qmb ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fetchMock).toHaveBeenCalledWith('/api/groups/join', expect.objectContaining({ body: JSON.stringify({ inviteCode: 'K7PX9QMB' }) }));
+    expect(notifier.error).not.toHaveBeenCalled();
+  });
+
+  it("tells a code that is too long in plain words (the server's reason), not as a field name", async () => {
+    const tooLong = 'An invite code has 8 letters and numbers, like K7PX9QMB.';
+    installFakeServer({
+      'POST /api/groups/join': { status: 400, body: { statusCode: 400, code: 'request.invalid', message: tooLong, errors: [{ field: 'inviteCode', message: tooLong }] } },
+    });
+    renderDialog('join');
+    fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'XCFF-UCGQ-7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(
+        expect.objectContaining({ description: `Failed to join group. Please check the invite code. ${tooLong}` }),
+      ),
+    );
+    expect(JSON.stringify(notifier.error.mock.calls)).not.toMatch(/inviteCode|at most/);
   });
 
   it('keeps the spec text and adds the server reason for an unknown code or a second join', async () => {
@@ -171,11 +210,13 @@ describe('Join Group dialog', () => {
     );
   });
 
-  it('offers the Upgrade on the free-plan limit', async () => {
+  it('offers the Upgrade on the free-plan limit, told once', async () => {
     installFakeServer({ 'POST /api/groups/join': { status: 403, body: { statusCode: 403, code: 'plan.group_limit', message: FREE_PLAN } } });
     renderDialog('join');
     fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: 'K7PX9QMB' } });
     fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
     expect(await screen.findByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/subscribe');
+    expect(screen.getAllByText(FREE_PLAN)).toHaveLength(1);
+    expect(notifier.error).not.toHaveBeenCalled();
   });
 });

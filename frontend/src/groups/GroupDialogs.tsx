@@ -89,7 +89,10 @@ function GroupDialog({
   );
 }
 
-/** Group Name (required) and Description (optional, 3 rows): the fields of Create Group and Rename Group. */
+/**
+ * Group Name (required) and Description (optional, 3 rows): the fields of Create Group and Rename Group. Each shows
+ * its count against its limit, so that the field stopping at 80 (or 500) characters is no surprise.
+ */
 function GroupDetailsFields({
   id,
   nameRef,
@@ -114,6 +117,7 @@ function GroupDetailsFields({
           onChange={(e) => onName(e.target.value)}
           placeholder="e.g. The Garcia Family"
           maxLength={GROUP_NAME_MAX}
+          showCount
           aria-required="true"
           autoComplete="off"
           ref={nameRef}
@@ -127,6 +131,7 @@ function GroupDetailsFields({
           placeholder="What brings this group together?"
           rows={3}
           maxLength={GROUP_DESCRIPTION_MAX}
+          showCount
         />
       </Form.Item>
     </>
@@ -218,7 +223,7 @@ export function RenameGroupDialog({
   );
 }
 
-/** Join Group: Invite Code (required; the server matches it case-insensitively). */
+/** Join Group: Invite Code (required; sent as issued, whatever the case and the spaces or dashes typed). */
 export function JoinGroupDialog({ open, onClose }: DialogProps) {
   const id = useId();
   const codeRef = useRef<InputRef>(null);

@@ -205,6 +205,8 @@ describe('Groups page: detail', () => {
 
     const memberList = screen.getByTestId('group-members');
     const [ada, bea] = within(memberList).getAllByRole('listitem');
+    // A name too long for its card ends in "…" (groups.css); the title keeps it whole.
+    expect(within(ada).getByTitle('Ada')).toHaveTextContent(/^Ada$/);
     expect(ada).toHaveTextContent('Ada');
     expect(ada).toHaveTextContent('You');
     expect(ada).toHaveTextContent('No ratings yet');
@@ -288,6 +290,31 @@ describe('Groups page: invite code', () => {
     await waitFor(() =>
       expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: 'Failed to copy invite code' })),
     );
+  });
+
+  it('gives the owner a new code, once confirmed, and shows it; other members have no such button', async () => {
+    let code = 'K7PX9QMB';
+    const fetchMock = installFakeServer({
+      ...withGroup(),
+      'GET /api/groups/g1': () => ({ status: 200, body: { ...detail(2), inviteCode: code } }),
+      'POST /api/groups/g1/invite-code': () => ((code = 'W3RT6YUP'), { status: 200, body: { ...garcia, inviteCode: code } }),
+    });
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'New invite code', hidden: true }));
+    expect(await screen.findByText('Get a new invite code?')).toBeInTheDocument();
+    expect(screen.getByText('The current code stops working; people who have it can no longer join.')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/invite-code'))).toBe(false); // not before confirming
+    // The confirmation's own "New invite code" (the popover's OK button, after the one that opened it).
+    fireEvent.click(screen.getAllByRole('button', { name: 'New invite code', hidden: true }).at(-1)!);
+    await waitFor(() => expect(screen.getByTestId('detail-invite-code')).toHaveTextContent('W3RT6YUP'));
+    expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1/invite-code', expect.objectContaining({ method: 'POST' }));
+    expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'New invite code' }));
+  });
+
+  it('has no New invite code for a member who is not the owner', async () => {
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1': { status: 200, body: detail(2, 'u2') } });
+    await openPanel();
+    expect(screen.queryByRole('button', { name: 'New invite code', hidden: true })).not.toBeInTheDocument();
   });
 
   it('shares a text with the code, ignores share errors, and copies when sharing is unsupported', async () => {

@@ -13,6 +13,7 @@ export function LeaveGroup({ groupId, groupName, onLeft }: { groupId: string; gr
         okText="Leave group"
         cancelText="Stay"
         okButtonProps={{ danger: true, loading: leave.isPending }}
+        cancelButtonProps={{ autoFocus: true }}
         onConfirm={() => leave.mutateAsync().then(onLeft, () => undefined)}
       >
         <Button danger icon={<LogoutOutlined aria-hidden="true" />} disabled={leave.isPending}>

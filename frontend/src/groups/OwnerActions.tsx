@@ -1,9 +1,9 @@
-import { DeleteOutlined, EditOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, SyncOutlined, UserDeleteOutlined } from '@ant-design/icons';
 import { Button, Popconfirm } from 'antd';
 import { useState } from 'react';
 import type { GroupDetailView } from '@joy/domain';
 import { RenameGroupDialog } from './GroupDialogs';
-import { useDeleteGroup, useRemoveMember } from './queries';
+import { useDeleteGroup, useNewInviteCode, useRemoveMember } from './queries';
 
 /** The owner's "Rename group" button and its dialog (opened afresh each time, filled with the group as it is). */
 export function RenameGroup({ group }: { group: GroupDetailView }) {
@@ -28,10 +28,34 @@ export function RemoveMember({ groupId, groupName, userId, name }: { groupId: st
       okText="Remove"
       cancelText="Keep"
       okButtonProps={{ danger: true, loading: remove.isPending }}
+      cancelButtonProps={{ autoFocus: true }}
       onConfirm={() => remove.mutateAsync(userId).catch(() => undefined)}
     >
       <Button size="small" danger icon={<UserDeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove ${name}`}>
         Remove
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/**
+ * The owner's "New invite code", confirmed first: the current code stops working (a removed member could otherwise
+ * come back with it), and the panel shows the new one once the group is read again.
+ */
+export function NewInviteCode({ groupId }: { groupId: string }) {
+  const change = useNewInviteCode(groupId);
+  return (
+    <Popconfirm
+      title="Get a new invite code?"
+      description="The current code stops working; people who have it can no longer join."
+      okText="New invite code"
+      cancelText="Keep code"
+      okButtonProps={{ loading: change.isPending }}
+      cancelButtonProps={{ autoFocus: true }}
+      onConfirm={() => change.mutateAsync().catch(() => undefined)}
+    >
+      <Button icon={<SyncOutlined aria-hidden="true" />} disabled={change.isPending}>
+        New invite code
       </Button>
     </Popconfirm>
   );
@@ -47,6 +71,7 @@ export function DeleteGroup({ groupId, groupName, onDeleted }: { groupId: string
       okText="Delete group"
       cancelText="Keep group"
       okButtonProps={{ danger: true, loading: remove.isPending }}
+      cancelButtonProps={{ autoFocus: true }}
       onConfirm={() => remove.mutateAsync().then(onDeleted, () => undefined)}
     >
       <Button danger type="primary" icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending}>

@@ -13,6 +13,7 @@ import {
   memberInitial,
   memberName,
   memberNamesById,
+  normalizeInviteCode,
   recentActivity,
   shareText,
   shareTitle,
@@ -137,12 +138,21 @@ describe('dialog validation', () => {
     });
   });
 
-  it('refuses a blank invite code and trims a good one (case is left to the server)', () => {
-    expect(validateJoinGroup(' \t ')).toEqual({
-      ok: false,
-      toast: { title: 'Error', description: 'Invite code is required.', variant: 'destructive' },
-    });
-    expect(validateJoinGroup(' k7px9qmb ')).toEqual({ ok: true, value: { inviteCode: 'k7px9qmb' } });
+  it('refuses a blank invite code (or one of dashes only) and sends a good one as issued', () => {
+    for (const blank of [' \t ', ' - ']) {
+      expect(validateJoinGroup(blank)).toEqual({
+        ok: false,
+        toast: { title: 'Error', description: 'Invite code is required.', variant: 'destructive' },
+      });
+    }
+    expect(validateJoinGroup(' k7px9qmb ')).toEqual({ ok: true, value: { inviteCode: 'K7PX9QMB' } });
+    expect(validateJoinGroup('XCFF-UCGQ')).toEqual({ ok: true, value: { inviteCode: 'XCFFUCGQ' } });
+  });
+
+  it('reads an invite code as people write it: spaces and dashes anywhere, any case', () => {
+    for (const written of ['XCFF-UCGQ', 'xcff ucgq', ' Xcff - Ucgq ', 'XC-FF-UC-GQ', 'XCFF\u2013UCGQ']) {
+      expect(normalizeInviteCode(written)).toBe('XCFFUCGQ');
+    }
   });
 });
 
@@ -188,13 +198,12 @@ describe('API errors', () => {
     );
   });
 
-  it('shows the free-plan message itself for the 4th group', () => {
-    for (const kind of ['create', 'join'] as const) {
-      expect(groupFailureToast(kind, apiError(403, 'plan.group_limit', FREE_PLAN))).toEqual({
-        title: 'Upgrade to Joy Premium',
-        description: FREE_PLAN,
-        variant: 'destructive',
-      });
-    }
+  it('tells a failed new invite code with its own text, and the reason of a refusal', () => {
+    expect(groupFailureToast('newInviteCode', apiError(500, 'internal', 'Internal server error')).description).toBe(
+      'Failed to change the invite code. Please try again.',
+    );
+    expect(groupFailureToast('newInviteCode', apiError(403, 'group.owner_only', "Only the group's owner can do this.")).description).toBe(
+      "Failed to change the invite code. Please try again. Only the group's owner can do this.",
+    );
   });
 });

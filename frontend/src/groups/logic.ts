@@ -115,11 +115,19 @@ export function validateCreateGroup(name: string, description: string):
   return { ok: true, value: trimmedDescription ? { name: trimmedName, description: trimmedDescription } : { name: trimmedName } };
 }
 
-/** The join dialog's payload, or the spec's toast when the code is blank after trimming. */
+/**
+ * An invite code as people write it down ("xcff-ucgq", "XCFF UCGQ") in the form it was issued ("XCFFUCGQ"): spaces
+ * and dashes dropped, upper case. The server normalises the same way (normalizeInviteCode, groups.decider.ts).
+ */
+export function normalizeInviteCode(input: string): string {
+  return input.replace(/[\s\-\u2010-\u2015\u2212]+/g, '').toUpperCase();
+}
+
+/** The join dialog's payload (the code normalised), or the spec's toast when nothing of a code is left. */
 export function validateJoinGroup(inviteCode: string):
   | { ok: true; value: { inviteCode: string } }
   | { ok: false; toast: ToastInput } {
-  const code = inviteCode.trim();
+  const code = normalizeInviteCode(inviteCode);
   if (!code) return { ok: false, toast: TOASTS.inviteCodeRequired };
   return { ok: true, value: { inviteCode: code } };
 }
@@ -130,27 +138,30 @@ export function freePlanLimitMessage(error: unknown): string | null {
   return code === 'plan.group_limit' ? message : null;
 }
 
-/** Toast for a free user's 4th group: the server's message; the dialog offers the Upgrade beside it. */
-export function freePlanToast(message: string): ToastInput {
-  return { title: 'Upgrade to Joy Premium', description: message, variant: 'destructive' };
-}
+/** The owner's new invite code: done, or not. */
+export const INVITE_CODE_CHANGED: ToastInput = {
+  title: 'New invite code',
+  description: 'The old code no longer works. Share the new one with the people you want to invite.',
+  variant: 'success',
+};
+const INVITE_CODE_CHANGE_FAILED: ToastInput = { title: 'Error', description: 'Failed to change the invite code. Please try again.', variant: 'destructive' };
 
 /**
- * The toast of a failed create or join. The spec's text always; the server's reason appended when it is
- * one the user can act on (invalid: a bad field, not_found: an unknown code, conflict: already a member); the free-plan limit
- * shows the server's message instead. (A 401 is handled globally and never reaches here.)
+ * The toast of a failed group action. The spec's text always; the server's reason appended when it is one the user
+ * can act on (invalid: a bad field, not_found: an unknown code, conflict: already a member). The free-plan limit is
+ * no toast: the dialog shows it, with its Upgrade (useCreateGroup, useJoinGroup). (A 401 is handled globally and
+ * never reaches here.)
  */
 const FAILURE_TOASTS = {
   create: TOASTS.groupCreateFailed,
   join: TOASTS.groupJoinFailed,
   rename: TOASTS.groupRenameFailed,
   remove: TOASTS.memberRemoveFailed,
+  newInviteCode: INVITE_CODE_CHANGE_FAILED,
   delete: TOASTS.groupDeleteFailed,
 } as const;
 
 export function groupFailureToast(kind: keyof typeof FAILURE_TOASTS, error: unknown): ToastInput {
-  const limit = freePlanLimitMessage(error);
-  if (limit) return freePlanToast(limit);
   const base = FAILURE_TOASTS[kind];
   const { message } = parseApiError(error);
   const reason = errorKind(error);

@@ -3,7 +3,7 @@ import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, toast } from '../lib/toast';
 import { GROUPS_KEY } from '../queries';
 import type { CreateGroupRequest, GroupDetailView, GroupMemberView, GroupRatingView, GroupView, JoinGroupRequest } from '@joy/domain';
-import { groupFailureToast } from './logic';
+import { freePlanLimitMessage, groupFailureToast, INVITE_CODE_CHANGED } from './logic';
 
 /** Query keys of one group; the default query function GETs them joined with "/". */
 export const groupKey = (id: string) => ['/api/groups', id] as const;
@@ -32,8 +32,16 @@ export function useRefreshGroup() {
 }
 
 /**
+ * Whether a failed create or join is told by a toast. Not a 401 (handled globally), nor the free-plan limit: the
+ * dialog shows that one with its Upgrade, and a toast of it as well covered the dialog's name field on a phone.
+ */
+function toastsFailure(error: Error): boolean {
+  return !isUnauthorizedError(error) && !freePlanLimitMessage(error);
+}
+
+/**
  * Creates a group. Success: "Group created successfully!" and the group list is refetched (Home's list
- * and count too). Failure: the spec's toast, or the free-plan message (a 401 is handled globally).
+ * and count too). Failure: the spec's toast (the free-plan limit is shown in the dialog instead).
  */
 export function useCreateGroup() {
   const client = useQueryClient();
@@ -44,8 +52,7 @@ export function useCreateGroup() {
       await client.invalidateQueries({ queryKey: GROUPS_KEY });
     },
     onError: (error) => {
-      if (isUnauthorizedError(error)) return;
-      toast(groupFailureToast('create', error));
+      if (toastsFailure(error)) toast(groupFailureToast('create', error));
     },
   });
 }
@@ -60,8 +67,7 @@ export function useJoinGroup() {
       await client.invalidateQueries({ queryKey: GROUPS_KEY });
     },
     onError: (error) => {
-      if (isUnauthorizedError(error)) return;
-      toast(groupFailureToast('join', error));
+      if (toastsFailure(error)) toast(groupFailureToast('join', error));
     },
   });
 }
@@ -114,6 +120,22 @@ export function useRemoveMember(id: string) {
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       toast(groupFailureToast('remove', error));
+    },
+  });
+}
+
+/** The owner gives the group a new invite code: the group (with the code shown) and the lists refetched. */
+export function useNewInviteCode(id: string) {
+  const client = useQueryClient();
+  return useMutation<GroupView, Error, void>({
+    mutationFn: () => apiJson<GroupView>('POST', `/api/groups/${encodeURIComponent(id)}/invite-code`),
+    onSuccess: async () => {
+      toast(INVITE_CODE_CHANGED);
+      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast(groupFailureToast('newInviteCode', error));
     },
   });
 }
