@@ -60,6 +60,9 @@ describe('care actions: a premium member sends flowers to a member who rated low
     await ana.page.getByText('Care sent!').waitFor();
     await ana.page.getByText('Bea will receive your flowers.').waitFor();
     await dialog.waitFor({ state: 'hidden' });
+    // The card says it was sent, and offers more rather than the same first step again.
+    await suggestion.getByText('You sent care today: Flowers.').waitFor();
+    await suggestion.getByRole('button', { name: 'Send more care to Bea' }).waitFor();
     await screenshot(ana.page, 'care-sent-desktop');
 
     // ---- Bea sees the flowers on Home (phone), delivered once the reactor ordered them ------------------
@@ -114,7 +117,7 @@ describe('care actions: a premium member sends flowers to a member who rated low
     await anaPhone.page.goto(`${server.baseUrl}/groups?group=${group.id}`);
     await anaPhone.page.getByTestId('care-suggestion').getByText('Bea could use some support').waitFor();
     await screenshot(anaPhone.page, 'care-suggestion-phone');
-    await anaPhone.page.getByRole('button', { name: 'Send care to Bea' }).click();
+    await anaPhone.page.getByRole('button', { name: 'Send more care to Bea' }).click();
     await anaPhone.page.getByRole('dialog', { name: 'Send care to Bea' }).waitFor();
     await screenshot(anaPhone.page, 'care-dialog-phone');
   });

@@ -212,6 +212,25 @@ describe('every route, signed out and signed in, at 360, 768 and 1280 px', () =>
     }, 240_000);
   }
 
+  it('fits the top bar of a long first name on a desktop: Sign Out stays on the screen from 1200 px up', async () => {
+    const { page, context } = await open(browser, DESKTOP);
+    await signInThroughLanding(page, server.baseUrl, 'christopher.long@example.com', 'Christopher-Maximilian');
+    await page.getByText('Welcome back, Christopher-Maximilian!').waitFor();
+    const problems: string[] = [];
+    for (const width of [1200, 1280, 1366, 1440, 1920]) {
+      await page.setViewportSize({ width, height: DESKTOP.height });
+      const signOut = await page.getByRole('button', { name: 'Sign Out' }).boundingBox();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 1 || !signOut || signOut.x + signOut.width > width) problems.push(`${width}px: page scrolls by ${overflow}px, Sign Out ends at ${signOut && signOut.x + signOut.width}`);
+      if (width === 1280) await screenshot(page, 'every-route-in-topbar-long-name-desktop');
+    }
+    // The greeting link keeps its name for a screen reader where the text is not shown.
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('link', { name: /Hi, Christopher-Maximilian/ }).waitFor();
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
   it('serves the landing page without the app to a signed-out visitor: it works without JavaScript', async () => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     const page = await context.newPage();

@@ -98,13 +98,21 @@ describe('a person corrects and deletes their ratings from the history list', ()
     await historyItems(page).first().getByText('3.2').waitFor();
     await expect(historyItems(page).count()).resolves.toBe(2);
 
-    // Delete the newest: asked first, then it is gone and the older one is the latest.
+    // Delete the newest, with the keyboard: asked first (focus moves into the question, on "Keep it", and Tab
+    // reaches Delete next, not the next row), then it is gone and the older one is the latest.
     await dismissToasts(page);
-    await page.getByRole('button', { name: /^Delete rating of / }).first().click();
+    await page.getByRole('button', { name: /^Delete rating of / }).first().focus();
+    await page.keyboard.press('Enter');
     const confirm = page.locator('.ant-popconfirm');
     await confirm.getByText('Delete this rating?').waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    for (const deadline = Date.now() + 5_000; (await focused()) !== 'Keep it'; ) {
+      if (Date.now() > deadline) throw new Error(`focus stayed on "${await focused()}"`);
+    }
     await screenShot(page, 'rating-edit-delete-confirm-1280');
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Delete');
+    await page.keyboard.press('Enter');
     await page.getByText('Rating Deleted').first().waitFor();
     await historyItems(page).nth(1).waitFor({ state: 'detached' });
     await expect(historyItems(page).count()).resolves.toBe(1);

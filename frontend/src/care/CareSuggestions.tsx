@@ -1,22 +1,30 @@
-import type { CareSuggestionView } from '@joy/domain';
+import { CARE_KIND_LABELS, type CareSuggestionView, dayOf } from '@joy/domain';
 import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
 import { Avatar, Button, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { LinkButton } from '../components/LinkButton';
 import { formatScore } from '../lib/score';
 import { suggestionText } from './logic';
-import { useCareSuggestions, useIsPremium } from './queries';
+import { browserTimeZone, useSettings } from '../settings/api';
+import { useCareSuggestions, useIsPremium, useSentCare } from './queries';
 import { SendCareDialog } from './SendCareDialog';
 import './care.css';
 
 /**
  * On a group's page: a card per other member whose latest overall score is below 3, "{name} could use some
- * support", with Send care (Joy Premium) or Upgrade (free plan). Nothing while loading, on error, or when
- * nobody needs support.
+ * support", with Send care (Joy Premium) or Upgrade (free plan). Care this person sent them today (in the person's
+ * zone, from any group) is named on the card, and the button then reads "Send more care": without it the card
+ * looked as if nothing had been sent. Nothing while loading, on error, or when nobody needs support.
  */
 export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: (userId: string, fallback: string | null) => string }) {
   const suggestions = useCareSuggestions(groupId);
   const { isPremium, isLoading } = useIsPremium();
+  const sent = useSentCare({ enabled: isPremium });
+  const settings = useSettings();
+  const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
+  const today = dayOf(new Date(), zone);
+  const sentTodayTo = (userId: string) =>
+    (sent.data ?? []).filter((c) => c.recipientId === userId && dayOf(c.sentAt, zone) === today).map((c) => CARE_KIND_LABELS[c.kind]);
   const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
   const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;
@@ -29,6 +37,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
       <ul className="care-suggestions__list">
         {list.map((s) => {
           const name = nameOf(s.userId, s.firstName);
+          const sentToday = isPremium ? sentTodayTo(s.userId) : [];
           return (
             <li key={s.userId}>
               <Card className="home-card care-suggestion" data-testid="care-suggestion">
@@ -40,16 +49,21 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
                       Latest joy score {formatScore(s.latestScore)} of 5.{' '}
                       {isPremium ? 'A small gesture can brighten their day.' : 'Sending care is a Joy Premium feature.'}
                     </Typography.Text>
+                    {sentToday.length > 0 && (
+                      <Typography.Text className="care-suggestion__sent" data-testid="care-sent-today">
+                        You sent care today: {sentToday.join(', ')}.
+                      </Typography.Text>
+                    )}
                   </div>
                   <div className="care-suggestion__action">
                     {isLoading ? null : isPremium ? (
                       <Button
-                        type="primary"
+                        type={sentToday.length > 0 ? 'default' : 'primary'}
                         icon={<HeartOutlined aria-hidden="true" />}
                         onClick={() => setRecipient({ id: s.userId, name })}
-                        aria-label={`Send care to ${name}`}
+                        aria-label={`Send ${sentToday.length > 0 ? 'more ' : ''}care to ${name}`}
                       >
-                        Send care
+                        {sentToday.length > 0 ? 'Send more care' : 'Send care'}
                       </Button>
                     ) : (
                       <LinkButton to="/subscribe" icon={<CrownOutlined aria-hidden="true" />} aria-label={`Upgrade to send care to ${name}`}>

@@ -89,6 +89,26 @@ describe('care suggestions on a group page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('names the care sent to a member today on their card, and then offers to send more', async () => {
+    const sentAt = new Date().toISOString();
+    const sent = (recipientId: string, kind: string, at: string) => ({ id: `c-${kind}`, groupId: 'g2', recipientId, recipientFirstName: 'Bob', kind, message: null, sentAt: at, status: 'sent', thankedAt: null });
+    renderWith(
+      {
+        'GET /api/groups/g1/care-suggestions': { status: 200, body: [...suggestions, { userId: 'u3', firstName: 'Cy', latestScore: 1 }] },
+        'GET /api/subscription-status': plan(true),
+        'GET /api/settings': { status: 200, body: { firstName: 'Ada', timeZone: null, reminderTime: null, acceptCareActions: true } },
+        // Bob got a card today (through another group) and flowers last year; Cy nothing.
+        'GET /api/care-actions/sent': { status: 200, body: [sent('u2', 'handwritten_card', sentAt), sent('u2', 'flowers', '2025-03-01T09:00:00.000Z')] },
+      },
+      suggestionsUi,
+    );
+    const [bob, cy] = await screen.findAllByTestId('care-suggestion');
+    expect(await within(bob).findByText('You sent care today: Handwritten card.')).toBeInTheDocument();
+    expect(within(bob).getByRole('button', { name: 'Send more care to Bob' })).toHaveTextContent('Send more care');
+    expect(within(cy).queryByTestId('care-sent-today')).not.toBeInTheDocument();
+    expect(within(cy).getByRole('button', { name: 'Send care to Cy' })).toBeInTheDocument();
+  });
+
   it('tells a failure with the Error toast and keeps the dialog open', async () => {
     renderWith(
       {

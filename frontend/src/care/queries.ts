@@ -42,8 +42,8 @@ export function useSendCare() {
 }
 
 /** Care sent, newest first, with "Thanked" once the recipient said thanks: read again at each visit (others change it). */
-export function useSentCare() {
-  return useQuery<SentCareActionView[]>({ queryKey: CARE_SENT_KEY, staleTime: 0 });
+export function useSentCare({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery<SentCareActionView[]>({ queryKey: CARE_SENT_KEY, staleTime: 0, enabled });
 }
 
 /**

@@ -24,8 +24,10 @@ interface RatingFormProps {
   showHints?: boolean;
   /** Edit this rating instead of making a new one: the form starts at its scores and saves them with PUT. */
   rating?: RatingView;
-  /** With `rating`: a Cancel button beside Save that calls this. */
+  /** With `rating`, or `forDay`: a Cancel button beside Save that calls this. */
   onCancel?: () => void;
+  /** A new rating of this day (`YYYY-MM-DD`, a day History opened), instead of today or a day picked here. */
+  forDay?: string;
 }
 
 const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationships, health: r.health, purpose: r.purpose, growth: r.growth, joy: r.joy });
@@ -35,7 +37,7 @@ const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationsh
  * the overall score updating live, and a save button. Used on Home and the Dashboard; the caller supplies
  * the surrounding card and title.
  */
-export function RatingForm({ onSaved, showHints = true, rating, onCancel }: RatingFormProps) {
+export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay }: RatingFormProps) {
   const [scores, setScores] = useState<FactorScores>(() => (rating ? scoresOf(rating) : defaultFactorScores()));
   const [note, setNote] = useState(rating?.note ?? '');
   // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
@@ -83,7 +85,8 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
       return;
     }
     saveKey.current ??= newSaveKey();
-    const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(earlier && day ? { day } : {}) };
+    const chosenDay = forDay ?? (earlier && day ? day : null);
+    const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
     create.mutate({ scores: body, idempotencyKey: saveKey.current }, { onSettled });
   };
 
@@ -127,7 +130,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
             setNote(event.target.value);
           }}
         />
-        {!rating && (
+        {!rating && !forDay && (
           <div className="rating-form__day">
             <Checkbox
               checked={earlier}
@@ -174,7 +177,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel }: Rati
           </span>
         </div>
         <div className="rating-form__actions">
-          {rating && onCancel && (
+          {(rating || forDay) && onCancel && (
             <Button size="large" onClick={onCancel} disabled={submit.isPending}>
               Cancel
             </Button>

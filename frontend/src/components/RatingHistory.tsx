@@ -67,6 +67,8 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                   okText="Delete"
                   cancelText="Keep it"
                   okButtonProps={{ danger: true, loading: remove.isPending && remove.variables?.id === rating.id }}
+                  // Focus moves into the confirmation, so a keyboard reaches its buttons next (not the next row).
+                  cancelButtonProps={{ autoFocus: true }}
                   onConfirm={() => remove.mutateAsync({ id: rating.id }).catch(() => undefined)}
                 >
                   <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${ratingLabel(rating)}`}>

@@ -3,17 +3,18 @@ import { FACTORS } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { PRIMARY } from '../theme';
-import { pointLabel, type TrendPoint } from './summary';
+import { chartNeedsYear, pointLabel, type TrendPoint } from './summary';
 
 const TEXT = { fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", color: '#4a3b31' };
 const outOfFive = (value: unknown) => (typeof value === 'number' ? `${value.toFixed(1)}/5` : String(value));
 
 function axes(points: TrendPoint[], timeZone?: string) {
+  const withYear = chartNeedsYear(points, timeZone);
   return {
     xAxis: {
       type: 'category' as const,
       boundaryGap: false,
-      data: points.map((p) => pointLabel(p, timeZone)),
+      data: points.map((p) => pointLabel(p, timeZone, withYear)),
       axisLabel: { hideOverlap: true, color: '#5c4a3e', fontSize: 11, lineHeight: 14 },
       axisLine: { lineStyle: { color: '#d8c6b8' } },
     },

@@ -4,12 +4,14 @@ import {
   TREND_UP_COLOR,
   averageScore,
   axisLabel,
+  chartNeedsYear,
   currentFactorTiles,
   dashboardSummary,
   daysTracked,
   formatTrend,
   latestOldestFirst,
   latestScore,
+  pointLabel,
   scoreTrend,
   trendColor,
   trendPoints,
@@ -131,6 +133,18 @@ describe('trend chart data', () => {
   it('labels a point with its day and time in the given zone', () => {
     expect(axisLabel('2025-08-19T13:05:00Z', 'UTC', 'en-US')).toBe('Aug 19\n1:05 PM');
     expect(axisLabel('2025-08-19T23:05:00Z', 'Asia/Tokyo', 'en-US')).toBe('Aug 20\n8:05 AM');
+    expect(axisLabel('2025-08-19T13:05:00Z', 'UTC', 'en-US', true)).toBe('Aug 19, 2025\n1:05 PM');
+  });
+
+  it('says the year on the axis when the points span two years or are not of this one ("Jun 1" read as this June)', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const at = (createdAt: string, day?: string) => ({ createdAt, day });
+    expect(chartNeedsYear([at('2026-06-01T08:00:00Z'), at('2026-11-27T08:00:00Z')], 'UTC', now)).toBe(false);
+    expect(chartNeedsYear([at('2025-06-01T08:00:00Z'), at('2026-11-27T08:00:00Z')], 'UTC', now)).toBe(true);
+    expect(chartNeedsYear([at('2025-06-01T08:00:00Z'), at('2025-07-01T08:00:00Z')], 'UTC', now)).toBe(true);
+    // A missed day counts in the year of the day it rates.
+    expect(chartNeedsYear([at('2026-01-02T08:00:00Z', '2025-12-31'), at('2026-01-02T09:00:00Z')], 'UTC', new Date('2026-01-02T12:00:00Z'))).toBe(true);
+    expect(pointLabel(at('2026-01-02T08:00:00Z', '2025-12-31'), 'UTC', true)).toBe('Dec 31, 2025');
   });
 });
 

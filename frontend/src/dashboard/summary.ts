@@ -4,7 +4,7 @@
  * before it is compared or shown, so what the person sees is what the rules used.
  */
 import { dayOf, daySumsByDay, type FactorName, FACTORS, latestFirst, meanScore, ratingDay, ratingSummaryOf, type RatingSummaryView, type RatingView, roundToOneDecimal } from '@joy/domain';
-import { formatCalendarDay, formatDateTime, formatShortDay, formatTime } from '../lib/dates';
+import { formatCalendarDay, formatDate, formatDateTime, formatShortDay, formatTime } from '../lib/dates';
 
 /** SPEC §9: the dashboard trend chart uses the latest 14 ratings. */
 export const TREND_WINDOW = 14;
@@ -104,9 +104,12 @@ export function latestOldestFirst<T>(ratings: ReadonlyArray<T>, n: number = TREN
   return ratings.slice(0, n).reverse();
 }
 
-/** A short axis label for a rating's time: "Aug 19" on one line and "2:05 PM" on the next. */
-export function axisLabel(iso: string, timeZone?: string, locale?: string): string {
-  const day = formatShortDay(iso, { timeZone, locale });
+/**
+ * A short axis label for a rating's time: "Aug 19" on one line and "2:05 PM" on the next ("Aug 19, 2025" with
+ * `withYear`).
+ */
+export function axisLabel(iso: string, timeZone?: string, locale?: string, withYear = false): string {
+  const day = withYear ? formatDate(iso, { timeZone, locale }) : formatShortDay(iso, { timeZone, locale });
   return day ? `${day}\n${formatTime(iso, { timeZone, locale })}` : '';
 }
 
@@ -126,9 +129,22 @@ export function ratingLabel(rating: { createdAt: string; day?: string | null }, 
   return forDay ? `${fullLabel(rating.createdAt, timeZone)}, for ${forDay}` : fullLabel(rating.createdAt, timeZone);
 }
 
-/** A chart point's axis label: a missed day rated later at its day ("Nov 22"), any other at the day and time made. */
-export function pointLabel(point: { createdAt: string; day?: string | null }, timeZone?: string): string {
-  return forDayOf(point, timeZone) ? formatShortDay(`${point.day}T12:00:00Z`, { timeZone: 'UTC' }) : axisLabel(point.createdAt, timeZone);
+/**
+ * A chart point's axis label: a missed day rated later at its day ("Nov 22"), any other at the day and time made;
+ * with the year when the chart needs it (`chartNeedsYear`).
+ */
+export function pointLabel(point: { createdAt: string; day?: string | null }, timeZone?: string, withYear = false): string {
+  if (!forDayOf(point, timeZone)) return axisLabel(point.createdAt, timeZone, undefined, withYear);
+  return withYear ? formatCalendarDay(point.day!) : formatShortDay(`${point.day}T12:00:00Z`, { timeZone: 'UTC' });
+}
+
+/**
+ * Whether a chart's labels must say the year: its points are of more than one year, or not of this one. The
+ * latest 14 ratings of someone who rates rarely can span months: "Jun 1" beside "Nov 27" read as this June.
+ */
+export function chartNeedsYear(points: ReadonlyArray<{ createdAt: string; day?: string | null }>, timeZone?: string, now = new Date()): boolean {
+  const years = new Set(points.map((p) => (p.day ?? dayOf(p.createdAt, timeZone) ?? '').slice(0, 4)));
+  return years.size > 1 || !years.has((dayOf(now, timeZone) ?? '').slice(0, 4));
 }
 
 export interface TrendPoint {

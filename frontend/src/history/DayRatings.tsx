@@ -1,15 +1,26 @@
-import { Modal, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { dayOf, earliestRateableDay } from '@joy/domain';
+import { Button, Modal, Typography } from 'antd';
+import { useState } from 'react';
 import { PageLoading } from '../components/PageLoading';
+import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
 import { formatCalendarDay } from '../lib/dates';
 import { useRatingsOfDay } from '../queries';
+import { browserTimeZone, useSettings } from '../settings/api';
 
 /**
  * One day of History's calendar, picked by a click on its cell or with "See a day": that day's ratings with
- * their notes (GET /api/joy-ratings/days/:day), each with Edit and Delete as in the list. Closed when `day` is null.
+ * their notes (GET /api/joy-ratings/days/:day), each with Edit and Delete as in the list, and "Rate this day" for a
+ * day that can still be rated (up to 365 days back, never ahead, in the person's zone). Closed when `day` is null.
  */
 export function DayRatings({ day, onClose }: { day: string | null; onClose: () => void }) {
   const ratings = useRatingsOfDay(day);
+  const settings = useSettings();
+  const today = dayOf(new Date(), settings.data?.timeZone ?? browserTimeZone() ?? undefined)!;
+  const rateable = day !== null && day >= earliestRateableDay(today) && day <= today;
+  // The day whose form is open (none when another day is opened).
+  const [rating, setRating] = useState<string | null>(null);
   const label = day ? formatCalendarDay(day) : '';
   return (
     <Modal open={day !== null} title={label} footer={null} onCancel={onClose} destroyOnHidden width={720} className="day-ratings">
@@ -21,6 +32,18 @@ export function DayRatings({ day, onClose }: { day: string | null; onClose: () =
         <RatingHistory ratings={ratings.data} title={`${ratings.data.length} rating${ratings.data.length === 1 ? '' : 's'} for this day`} />
       ) : (
         <Typography.Paragraph type="secondary">No ratings for {label}.</Typography.Paragraph>
+      )}
+      {rateable && day === rating ? (
+        <section aria-label={`Rate ${label}`} className="day-ratings__form">
+          <Typography.Title level={3}>Rate {label}</Typography.Title>
+          <RatingForm forDay={day} showHints={false} onSaved={() => setRating(null)} onCancel={() => setRating(null)} />
+        </section>
+      ) : (
+        rateable && (
+          <Button icon={<PlusOutlined aria-hidden="true" />} onClick={() => setRating(day)}>
+            Rate this day
+          </Button>
+        )
       )}
     </Modal>
   );

@@ -101,7 +101,7 @@ export default function Help() {
           code. Codes are not case-sensitive.
         </p>
         <p>
-          Inside a group you see each member's <strong>latest overall joy score</strong>, the group's average of
+          Inside a group you see each member's name and e-mail address, their <strong>latest overall joy score</strong>, the group's average of
           those scores, and its recent activity: the overall scores of the ratings members make while they are in
           the group, from the day you joined. Your five factor scores are never shown to the group.
         </p>
@@ -177,7 +177,7 @@ export default function Help() {
         </p>
         <h3>Can I export my data?</h3>
         <p>
-          Yes. In your account settings you can download all of your own data, including every rating with its
+          Yes. On the Account page you can download all of your own data, including every rating with its
           five factors, your groups and your care actions, as JSON or CSV. You can also delete your account there.
         </p>
         <h3>Is Joy a medical app?</h3>

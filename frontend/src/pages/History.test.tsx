@@ -129,4 +129,44 @@ describe('the History page', () => {
     const empty = within(await screen.findByRole('dialog', { name: `Mar 5, ${year}` }));
     expect(await empty.findByText(`No ratings for Mar 5, ${year}.`)).toBeInTheDocument();
   });
+
+  it('rates an empty day from its dialog ("Rate this day"), and offers it only for a day that can still be rated', async () => {
+    const { dayOf } = await import('@joy/domain');
+    const today = dayOf(new Date(), 'UTC')!;
+    const yesterday = dayOf(Date.now() - 86_400_000, 'UTC')!;
+    let stored: ReturnType<typeof ratingsFrom> = [];
+    const fetchMock = installFakeServer({
+      'GET /api/settings': { status: 200, body: { firstName: 'Ada', timeZone: 'UTC', reminderTime: null, acceptCareActions: true } },
+      'GET /api/joy-ratings': async () => ({ status: 200, body: stored }),
+      ...summaryRoute(() => stored),
+      [`GET /api/joy-ratings/calendar?year=${today.slice(0, 4)}`]: { status: 200, body: { year: Number(today.slice(0, 4)), days: [], currentStreak: 0, longestStreak: 0 } },
+      [`GET /api/joy-ratings/days/${yesterday}`]: async () => ({ status: 200, body: stored }),
+      [`GET /api/joy-ratings/days/2000-01-01`]: { status: 200, body: [] },
+      'POST /api/joy-ratings': async () => {
+        stored = [{ ...ratingsFrom([4], `${today}T09:00:00Z`)[0], day: yesterday }];
+        return { status: 201, body: stored[0] };
+      },
+    });
+    const posted = () => fetchMock.mock.calls.filter(([url, init]) => url === '/api/joy-ratings' && init?.method === 'POST').map(([, init]) => JSON.parse(String(init!.body)));
+    renderPage(<HistoryPage />);
+    const field = await screen.findByLabelText('See a day');
+    // Too long ago: nothing to offer.
+    fireEvent.change(field, { target: { value: '2000-01-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    const old = within(await screen.findByRole('dialog', { name: 'Jan 1, 2000' }));
+    await old.findByText('No ratings for Jan 1, 2000.');
+    expect(old.queryByRole('button', { name: 'Rate this day' })).not.toBeInTheDocument();
+    fireEvent.click(old.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    fireEvent.change(field, { target: { value: yesterday } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(await dialog.findByRole('button', { name: 'Rate this day' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(posted()).toHaveLength(1));
+    expect(posted()[0]).toMatchObject({ day: yesterday });
+    expect(await dialog.findByRole('heading', { name: '1 rating for this day' })).toBeInTheDocument();
+    expect(dialog.queryByRole('button', { name: 'Save Rating' })).not.toBeInTheDocument();
+  });
 });

@@ -176,7 +176,7 @@ function AdvancedCharts({ data }: { data: AdvancedInsights }) {
   return (
     <Row gutter={[24, 24]}>
       <Col xs={24}>
-        <ChartCard title="Factor Trends by Week" subtitle="Weekly average of each PERMA factor (ISO weeks, UTC), on the 1 to 5 scale">
+        <ChartCard title="Factor Trends by Week" subtitle="Weekly average of each PERMA factor (weeks from Monday, by the days you rated), on the 1 to 5 scale">
           <EChart
             option={trend}
             height={300}
@@ -186,7 +186,7 @@ function AdvancedCharts({ data }: { data: AdvancedInsights }) {
         </ChartCard>
       </Col>
       <Col xs={24} lg={12}>
-        <ChartCard title="Weekday Pattern" subtitle="Average overall score by day of the week (UTC)">
+        <ChartCard title="Weekday Pattern" subtitle="Average overall score by day of the week, by the days you rated">
           <EChart
             option={weekdays}
             height={280}

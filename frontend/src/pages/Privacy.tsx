@@ -89,7 +89,8 @@ export default function Privacy() {
 
       <ProseSection id="sharing" title="What we share, and with whom">
         <p>
-          <strong>With your groups.</strong> Members of a group you belong to can see your name, profile picture,
+          <strong>With your groups.</strong> Members of a group you belong to can see your name, your{' '}
+          <strong>e-mail address</strong> (in the group's member list, so that members know who is who), profile picture,
           your <strong>latest overall joy score</strong>, and the overall score and time of each rating you make
           while you are a member (a member who joins later sees them only from the day they joined). Your five individual factor
           scores are <strong>private</strong>: they are visible only to you and are never shown to group members or
@@ -124,7 +125,7 @@ export default function Privacy() {
         <ul>
           <li>
             <strong>Access and export</strong>: download all of your own data, including every rating with its
-            factors, your groups and your care actions, as JSON or CSV from your account settings.
+            factors, your groups and your care actions, as JSON or CSV from the Account page.
           </li>
           <li>
             <strong>Taking your ratings with you</strong>: the JSON file can be imported into another Joy, and a
@@ -142,7 +143,7 @@ export default function Privacy() {
             A group's owner can also remove a member, or delete the group for everyone.
           </li>
           <li>
-            <strong>Deletion</strong>: delete your account from your account settings. Your name, e-mail address
+            <strong>Deletion</strong>: delete your account from the Account page. Your name, e-mail address
             and picture are then made permanently unreadable everywhere in our systems, you leave every group, and
             your ratings are no longer shown to anyone: what remains of them are numbers that nothing links to you.
           </li>

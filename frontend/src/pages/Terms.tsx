@@ -49,7 +49,7 @@ export default function Terms() {
           Your ratings and other content belong to you. You give us permission to store and process them only to
           provide Joy to you and to the groups you join. Your five factor scores are private to you; members of your
           groups see only your overall joy scores, never the five factors. You can export your data or delete your account at
-          any time from your account settings.
+          any time from the Account page.
         </p>
       </ProseSection>
 
