@@ -35,7 +35,7 @@ describe('account: moving ratings with the JSON export and Import ratings', () =
     await ola.page.reload();
     await rateOnHome(ola.page, 2, 'Low');
     await ola.page.goto(`${server.baseUrl}/account`);
-    const [download] = await Promise.all([ola.page.waitForEvent('download'), ola.page.getByRole('link', { name: 'Download JSON' }).click()]);
+    const [download] = await Promise.all([ola.page.waitForEvent('download'), ola.page.getByRole('button', { name: 'Download JSON' }).click()]);
     const file = join(tmpdir(), `joy-import-e2e-${process.pid}.json`);
     writeFileSync(file, readFileSync((await download.path())!));
     const exported = JSON.parse(readFileSync(file, 'utf8')) as { ratings: { createdAt: string; overallScore: number }[] };

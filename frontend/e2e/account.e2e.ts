@@ -33,8 +33,8 @@ describe('account: export and deletion in the browser', () => {
     await page.getByRole('heading', { name: 'Delete Account' }).waitFor();
     await screenshot(page, 'account-desktop');
 
-    // Download JSON: a real download of the streamed file.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download JSON' }).click()]);
+    // Download JSON: a real download of the file.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^joy-export-\d{4}-\d{2}-\d{2}\.json$/);
     const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(exported.profile).toMatchObject({ email: PERSON.email, firstName: PERSON.firstName });
@@ -87,7 +87,7 @@ describe('account: export and deletion in the browser', () => {
     await signInThroughLanding(page, server.baseUrl, 'pip@example.com', 'Pip');
     await page.goto(`${server.baseUrl}/account`);
     await page.getByRole('heading', { name: 'Your Data' }).waitFor();
-    await page.getByRole('link', { name: 'Download CSV' }).waitFor();
+    await page.getByRole('button', { name: 'Download CSV' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(page, 'account-phone');
     await page.getByRole('button', { name: 'Delete account' }).click();

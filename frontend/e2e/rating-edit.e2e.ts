@@ -110,6 +110,16 @@ describe('a person corrects and deletes their ratings from the history list', ()
       if (Date.now() > deadline) throw new Error(`focus stayed on "${await focused()}"`);
     }
     await screenShot(page, 'rating-edit-delete-confirm-1280');
+    // Escape: closed, the focus back on the row's Delete; opened again: the focus in the question again.
+    await page.keyboard.press('Escape');
+    const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    for (const deadline = Date.now() + 5_000; !(await focusedLabel())?.startsWith('Delete rating of'); ) {
+      if (Date.now() > deadline) throw new Error(`after Escape the focus is on "${await focusedLabel()}"`);
+    }
+    await page.keyboard.press('Enter');
+    for (const deadline = Date.now() + 5_000; (await focused()) !== 'Keep it'; ) {
+      if (Date.now() > deadline) throw new Error(`reopened, focus stayed on "${await focused()}"`);
+    }
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('Delete');
     await page.keyboard.press('Enter');

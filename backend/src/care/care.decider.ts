@@ -1,4 +1,4 @@
-import { CARE_KINDS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
+import { CARE_KINDS, CARE_LIMITS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -22,7 +22,8 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  * Care is meant to be rare and welcome: within any 24 hours, a sender sends at most `perPair` to one member and
  * `perSender` in all, and a member receives at most `perRecipient` in all (from everyone).
  */
-export const CARE_LIMITS = { perPair: 3, perSender: 10, perRecipient: 10, windowMs: 24 * 3600 * 1000 } as const;
+// The limits are the product's (@joy/domain): the group page knows them too.
+export { CARE_LIMITS };
 
 export const CARE_MESSAGES = {
   premiumOnly: 'Care actions are a Joy Premium feature. Upgrade to send care to your tribe.',

@@ -54,6 +54,10 @@ export function accountFilesLimiter(settings: RateLimitSettings, redis: Redis | 
     windowMs: 60 * 60 * 1000,
     limit: settings.accountFilesPerHour,
     keyGenerator: userOrAddress,
+    // A refused export (a format it does not know, the limit itself) costs nothing and is not counted; an import is,
+    // refused or not: checking a file of 20,000 ratings is work.
+    skipFailedRequests: true,
+    requestWasSuccessful: (req, res) => req.method !== 'GET' || res.statusCode < 400,
     message: 'You have downloaded or imported your data many times in the last hour. Please try again later.',
   });
 }

@@ -101,6 +101,8 @@ describe('rate limits', () => {
     try {
       const cookie = await signIn(limited.baseUrl, 'mover@example.com', 'Mover');
       const file = { formatVersion: 1, ratings: [{ id: 'r1', createdAt: '2026-01-05T08:00:00.000Z', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 }] };
+      // A mistyped export is refused and not counted.
+      for (let i = 0; i < 4; i++) expect((await api(limited.baseUrl, cookie).get('/api/account/export?format=xml')).status).toBe(400);
       const statuses = [
         (await api(limited.baseUrl, cookie).get('/api/account/export?format=json')).status,
         (await api(limited.baseUrl, cookie).get('/api/account/export?format=csv')).status,

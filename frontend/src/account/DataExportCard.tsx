@@ -1,9 +1,42 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Typography } from 'antd';
+import { useState } from 'react';
+import { apiRequest, isUnauthorizedError } from '../api';
+import { parseApiError } from '../lib/apiError';
+import { toast } from '../lib/toast';
 import { EXPORT_URLS } from './api';
 
-/** "Your Data": the export as JSON or CSV, each a plain download link (the browser saves the streamed file). */
+type Format = keyof typeof EXPORT_URLS;
+
+/** The file name the server gives (Content-Disposition), else one like it. */
+function fileNameOf(res: Response, format: Format): string {
+  const named = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '');
+  return named?.[1] ?? `joy-export-${new Date().toISOString().slice(0, 10)}.${format}`;
+}
+
+/**
+ * "Your Data": the export as JSON or CSV. Fetched, then saved as a file: a plain download link showed nothing when
+ * the server refused (the hourly limit of exports, a failure), the browser only cancelled the download.
+ */
 export function DataExportCard() {
+  const [busy, setBusy] = useState<Format | null>(null);
+  const download = async (format: Format) => {
+    setBusy(format);
+    try {
+      const res = await apiRequest('GET', EXPORT_URLS[format]);
+      const url = URL.createObjectURL(await res.blob());
+      const link = Object.assign(document.createElement('a'), { href: url, download: fileNameOf(res, format) });
+      link.click();
+      // Once the browser has taken the file.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      if (isUnauthorizedError(error)) return;
+      const reason = parseApiError(error).message ?? 'Please check your connection and try again.';
+      toast({ title: 'Download failed', description: reason, variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  };
   return (
     <Card title={<h2 className="card-title">Your Data</h2>}>
       <Typography.Paragraph className="account-data__text">
@@ -11,10 +44,10 @@ export function DataExportCard() {
         score, the groups you are in, and the care actions you sent and received.
       </Typography.Paragraph>
       <div className="account-data__actions">
-        <Button href={EXPORT_URLS.json} download icon={<DownloadOutlined aria-hidden="true" />}>
+        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'json'} disabled={busy !== null} onClick={() => download('json')}>
           Download JSON
         </Button>
-        <Button href={EXPORT_URLS.csv} download icon={<DownloadOutlined aria-hidden="true" />}>
+        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'csv'} disabled={busy !== null} onClick={() => download('csv')}>
           Download CSV
         </Button>
       </div>

@@ -34,7 +34,27 @@ export function ImportRatingsCard() {
       </div>
       <div aria-live="polite" className="account-import__result">
         {importRatings.isSuccess && <Alert type="success" showIcon title={importResultText(importRatings.data)} />}
-        {failure && <Alert type={failure.alert} showIcon title={failure.title} description={failure.text} />}
+        {failure && (
+          <Alert
+            type={failure.alert}
+            showIcon
+            title={failure.title}
+            description={
+              failure.more ? (
+                <>
+                  {failure.text}
+                  <ul className="account-import__problems">
+                    {failure.more.map((problem) => (
+                      <li key={problem}>{problem}</li>
+                    ))}
+                  </ul>
+                </>
+              ) : (
+                failure.text
+              )
+            }
+          />
+        )}
       </div>
     </Card>
   );

@@ -36,15 +36,16 @@ beforeEach(() => {
 });
 
 describe('Account page: your data', () => {
-  it('offers the export as two plain download links', async () => {
-    renderAccount({});
+  it('says why a download was refused (the hourly limit), instead of a silently cancelled download', async () => {
+    const limit = 'You have downloaded or imported your data many times in the last hour. Please try again later.';
+    const fetchMock = renderAccount({
+      [`GET ${EXPORT_URLS.json}`]: { status: 429, body: { statusCode: 429, code: 'request.rate_limited', message: limit }, headers: { 'Retry-After': '3600' } },
+    });
     await screen.findByText('Your Data');
-    const json = screen.getByText('Download JSON').closest('a')!;
-    const csv = screen.getByText('Download CSV').closest('a')!;
-    expect(json).toHaveAttribute('href', EXPORT_URLS.json);
-    expect(json).toHaveAttribute('download');
-    expect(csv).toHaveAttribute('href', '/api/account/export?format=csv');
-    expect(csv).toHaveAttribute('download');
+    fireEvent.click(screen.getByRole('button', { name: /Download JSON/ }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Download failed', description: limit })));
+    expect(fetchMock).toHaveBeenCalledWith(EXPORT_URLS.json, expect.anything());
+    expect(screen.getByRole('button', { name: /Download JSON/ })).toBeEnabled();
   });
 });
 
@@ -78,6 +79,19 @@ describe('Account page: importing ratings', () => {
     await choose(JSON.stringify(exportFile));
     expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
     expect(screen.getByText(message)).toBeInTheDocument();
+  });
+
+  it('lists every problem the server named, so that one fix of the file is enough', async () => {
+    const problems = ['ratings[0].day must not be in the future', 'ratings[4].createdAt must be a date and time such as 2026-11-20T08:30:00.000Z', 'ratings[9].joy must be a whole number from 1 to 5'];
+    renderAccount({
+      'POST /api/account/import': {
+        status: 400,
+        body: { statusCode: 400, code: 'request.invalid', message: problems[0], errors: problems.map((message, i) => ({ field: `ratings[${i}]`, message })) },
+      },
+    });
+    await choose(JSON.stringify(exportFile));
+    expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
+    for (const problem of problems) expect(screen.getByText(problem)).toBeInTheDocument();
   });
 
   it('shows the server’s words naming the day when a day of the file is full', async () => {

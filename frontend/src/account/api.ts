@@ -1,11 +1,11 @@
 import type { ImportResultView } from '@joy/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest, isUnauthorizedError } from '../api';
-import { parseApiError } from '../lib/apiError';
+import { fieldErrorsOf, parseApiError } from '../lib/apiError';
 import { browser } from '../lib/session';
 import { toast } from '../lib/toast';
 
-/** The export downloads: plain links, the server streams the file with Content-Disposition: attachment. */
+/** The export downloads (the server answers the file with Content-Disposition: attachment). */
 export const EXPORT_URLS = {
   json: '/api/account/export?format=json',
   csv: '/api/account/export?format=csv',
@@ -97,6 +97,8 @@ export function readFileText(file: Blob): Promise<string> {
 export interface ImportFailure {
   title: string;
   text: string;
+  /** The file's other problems the server named (a person fixes them all at once, not one import at a time). */
+  more?: string[];
   alert: 'error' | 'warning';
 }
 
@@ -114,6 +116,10 @@ export function importFailureOf(error: unknown): ImportFailure {
   const { code, message } = parseApiError(error);
   if (code === 'request.too_large') return nothing(IMPORT_MESSAGES.tooLarge);
   if (code === 'request.malformed_json') return nothing(IMPORT_MESSAGES.notJson);
+  if (code === 'request.invalid' && message) {
+    const more = fieldErrorsOf(error).filter((m) => m !== message);
+    return { ...nothing(message), ...(more.length > 0 ? { more } : {}) };
+  }
   if (code && REFUSED_BEFORE_STORING.has(code) && message) return nothing(message);
   // A warning, not an error: part of it is stored, and the same file adds the rest.
   if (code === 'account.import_incomplete' && message) return { title: IMPORT_TITLES.part, text: message, alert: 'warning' };

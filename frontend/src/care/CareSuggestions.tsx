@@ -1,4 +1,4 @@
-import { CARE_KIND_LABELS, type CareSuggestionView, dayOf } from '@joy/domain';
+import { CARE_KIND_LABELS, CARE_LIMITS, type CareSuggestionView, dayOf } from '@joy/domain';
 import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
 import { Avatar, Button, Card, Typography } from 'antd';
 import { useState } from 'react';
@@ -23,8 +23,12 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   const settings = useSettings();
   const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
   const today = dayOf(new Date(), zone);
-  const sentTodayTo = (userId: string) =>
-    (sent.data ?? []).filter((c) => c.recipientId === userId && dayOf(c.sentAt, zone) === today).map((c) => CARE_KIND_LABELS[c.kind]);
+  const now = Date.now();
+  const sentTo = (userId: string) => (sent.data ?? []).filter((c) => c.recipientId === userId);
+  // What was sent today, each kind once ("Flowers, Handwritten card").
+  const sentTodayTo = (userId: string) => [...new Set(sentTo(userId).filter((c) => dayOf(c.sentAt, zone) === today).map((c) => CARE_KIND_LABELS[c.kind]))];
+  // The server's limit for one person (3 in 24 hours): past it, no button that can only fail.
+  const atLimitFor = (userId: string) => sentTo(userId).filter((c) => now - Date.parse(c.sentAt) < CARE_LIMITS.windowMs).length >= CARE_LIMITS.perPair;
   const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
   const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;
@@ -38,6 +42,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
         {list.map((s) => {
           const name = nameOf(s.userId, s.firstName);
           const sentToday = isPremium ? sentTodayTo(s.userId) : [];
+          const atLimit = isPremium && atLimitFor(s.userId);
           return (
             <li key={s.userId}>
               <Card className="home-card care-suggestion" data-testid="care-suggestion">
@@ -54,9 +59,14 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
                         You sent care today: {sentToday.join(', ')}.
                       </Typography.Text>
                     )}
+                    {atLimit && (
+                      <Typography.Text type="secondary" className="care-suggestion__sent" data-testid="care-limit">
+                        You have sent {name} as much care as one day allows ({CARE_LIMITS.perPair} in 24 hours).
+                      </Typography.Text>
+                    )}
                   </div>
                   <div className="care-suggestion__action">
-                    {isLoading ? null : isPremium ? (
+                    {isLoading || atLimit ? null : isPremium ? (
                       <Button
                         type={sentToday.length > 0 ? 'default' : 'primary'}
                         icon={<HeartOutlined aria-hidden="true" />}

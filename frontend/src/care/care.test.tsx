@@ -109,6 +109,24 @@ describe('care suggestions on a group page', () => {
     expect(within(cy).getByRole('button', { name: 'Send care to Cy' })).toBeInTheDocument();
   });
 
+  it('stops offering more care to someone who was sent the most a day allows (3 in 24 hours), each kind named once', async () => {
+    const at = new Date().toISOString();
+    const sent = (id: string, kind: string) => ({ id, groupId: 'g1', recipientId: 'u2', recipientFirstName: 'Bob', kind, message: null, sentAt: at, status: 'sent', thankedAt: null });
+    renderWith(
+      {
+        'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
+        'GET /api/subscription-status': plan(true),
+        'GET /api/settings': { status: 200, body: { firstName: 'Ada', timeZone: null, reminderTime: null, acceptCareActions: true } },
+        'GET /api/care-actions/sent': { status: 200, body: [sent('c1', 'flowers'), sent('c2', 'handwritten_card'), sent('c3', 'flowers')] },
+      },
+      suggestionsUi,
+    );
+    const card = await screen.findByTestId('care-suggestion');
+    expect(await within(card).findByText('You sent care today: Flowers, Handwritten card.')).toBeInTheDocument();
+    expect(within(card).getByTestId('care-limit')).toHaveTextContent('3 in 24 hours');
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('tells a failure with the Error toast and keeps the dialog open', async () => {
     renderWith(
       {

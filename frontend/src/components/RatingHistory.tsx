@@ -1,5 +1,6 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import { Button, Card, Modal, Popconfirm } from 'antd';
+import { Button, Card, Modal } from 'antd';
+import { Confirm } from './Confirm';
 import { useEffect, useId, useState } from 'react';
 import { forDayOf, fullLabel, ratingLabel } from '../dashboard/summary';
 import { formatScore, scoreBand } from '../lib/score';
@@ -61,20 +62,18 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                 <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${ratingLabel(rating)}`} onClick={() => setEditing(rating)}>
                   Edit
                 </Button>
-                <Popconfirm
+                <Confirm
                   title="Delete this rating?"
                   description="It will no longer count in your scores, charts or groups."
                   okText="Delete"
                   cancelText="Keep it"
                   okButtonProps={{ danger: true, loading: remove.isPending && remove.variables?.id === rating.id }}
-                  // Focus moves into the confirmation, so a keyboard reaches its buttons next (not the next row).
-                  cancelButtonProps={{ autoFocus: true }}
                   onConfirm={() => remove.mutateAsync({ id: rating.id }).catch(() => undefined)}
                 >
                   <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${ratingLabel(rating)}`}>
                     Delete
                   </Button>
-                </Popconfirm>
+                </Confirm>
               </span>
             </li>
           );

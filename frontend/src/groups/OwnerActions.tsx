@@ -1,5 +1,6 @@
 import { DeleteOutlined, EditOutlined, SyncOutlined, UserDeleteOutlined } from '@ant-design/icons';
-import { Button, Popconfirm } from 'antd';
+import { Button } from 'antd';
+import { Confirm } from '../components/Confirm';
 import { useState } from 'react';
 import type { GroupDetailView } from '@joy/domain';
 import { RenameGroupDialog } from './GroupDialogs';
@@ -22,19 +23,18 @@ export function RenameGroup({ group }: { group: GroupDetailView }) {
 export function RemoveMember({ groupId, groupName, userId, name }: { groupId: string; groupName: string; userId: string; name: string }) {
   const remove = useRemoveMember(groupId);
   return (
-    <Popconfirm
+    <Confirm
       title={`Remove ${name} from ${groupName}?`}
       description="They will no longer see the group, and the group will no longer see their joy."
       okText="Remove"
       cancelText="Keep"
       okButtonProps={{ danger: true, loading: remove.isPending }}
-      cancelButtonProps={{ autoFocus: true }}
       onConfirm={() => remove.mutateAsync(userId).catch(() => undefined)}
     >
       <Button size="small" danger icon={<UserDeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove ${name}`}>
         Remove
       </Button>
-    </Popconfirm>
+    </Confirm>
   );
 }
 
@@ -45,19 +45,18 @@ export function RemoveMember({ groupId, groupName, userId, name }: { groupId: st
 export function NewInviteCode({ groupId }: { groupId: string }) {
   const change = useNewInviteCode(groupId);
   return (
-    <Popconfirm
+    <Confirm
       title="Get a new invite code?"
       description="The current code stops working; people who have it can no longer join."
       okText="New invite code"
       cancelText="Keep code"
       okButtonProps={{ loading: change.isPending }}
-      cancelButtonProps={{ autoFocus: true }}
       onConfirm={() => change.mutateAsync().catch(() => undefined)}
     >
       <Button icon={<SyncOutlined aria-hidden="true" />} disabled={change.isPending}>
         New invite code
       </Button>
-    </Popconfirm>
+    </Confirm>
   );
 }
 
@@ -65,18 +64,17 @@ export function NewInviteCode({ groupId }: { groupId: string }) {
 export function DeleteGroup({ groupId, groupName, onDeleted }: { groupId: string; groupName: string; onDeleted: () => void }) {
   const remove = useDeleteGroup(groupId);
   return (
-    <Popconfirm
+    <Confirm
       title={`Delete ${groupName}?`}
       description="Every member loses the group and its invite code stops working. This cannot be undone."
       okText="Delete group"
       cancelText="Keep group"
       okButtonProps={{ danger: true, loading: remove.isPending }}
-      cancelButtonProps={{ autoFocus: true }}
       onConfirm={() => remove.mutateAsync().then(onDeleted, () => undefined)}
     >
       <Button danger type="primary" icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending}>
         Delete group
       </Button>
-    </Popconfirm>
+    </Confirm>
   );
 }

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { dayOf, earliestRateableDay } from '@joy/domain';
 import { Button, Modal, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PageLoading } from '../components/PageLoading';
 import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
@@ -21,6 +21,19 @@ export function DayRatings({ day, onClose }: { day: string | null; onClose: () =
   const rateable = day !== null && day >= earliestRateableDay(today) && day <= today;
   // The day whose form is open (none when another day is opened).
   const [rating, setRating] = useState<string | null>(null);
+  // The focus follows the form: onto its title when it opens, back onto "Rate this day" when it closes.
+  const formTitle = useRef<HTMLHeadingElement>(null);
+  const rateButton = useRef<HTMLButtonElement>(null);
+  const closedForm = useRef(false);
+  useEffect(() => {
+    if (rating !== null) formTitle.current?.focus();
+    else if (closedForm.current) rateButton.current?.focus();
+    closedForm.current = false;
+  }, [rating]);
+  const closeForm = () => {
+    closedForm.current = true;
+    setRating(null);
+  };
   const label = day ? formatCalendarDay(day) : '';
   return (
     <Modal open={day !== null} title={label} footer={null} onCancel={onClose} destroyOnHidden width={720} className="day-ratings">
@@ -35,12 +48,14 @@ export function DayRatings({ day, onClose }: { day: string | null; onClose: () =
       )}
       {rateable && day === rating ? (
         <section aria-label={`Rate ${label}`} className="day-ratings__form">
-          <Typography.Title level={3}>Rate {label}</Typography.Title>
-          <RatingForm forDay={day} showHints={false} onSaved={() => setRating(null)} onCancel={() => setRating(null)} />
+          <Typography.Title level={3} ref={formTitle} tabIndex={-1}>
+            Rate {label}
+          </Typography.Title>
+          <RatingForm forDay={day} showHints={false} onSaved={closeForm} onCancel={closeForm} />
         </section>
       ) : (
         rateable && (
-          <Button icon={<PlusOutlined aria-hidden="true" />} onClick={() => setRating(day)}>
+          <Button ref={rateButton} icon={<PlusOutlined aria-hidden="true" />} onClick={() => setRating(day)}>
             Rate this day
           </Button>
         )

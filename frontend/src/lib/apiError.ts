@@ -32,6 +32,17 @@ export function parseApiError(error: unknown): ParsedApiError {
   }
 }
 
+/** The messages of a 400's `errors` (one per field the server names, up to 10), in its order; [] for anything else. */
+export function fieldErrorsOf(error: unknown): string[] {
+  const match = error instanceof Error ? /^\d{3}: ?([\s\S]*)$/.exec(error.message) : null;
+  try {
+    const errors = (JSON.parse(match?.[1] ?? '') as { errors?: unknown }).errors;
+    return Array.isArray(errors) ? errors.map((e: { message?: unknown }) => e?.message).filter((m): m is string => typeof m === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The kind of an API error (invalid, not_found, conflict, …), from its code; null for anything else. */
 export function errorKind(error: unknown): ErrorKind | null {
   const { code } = parseApiError(error);

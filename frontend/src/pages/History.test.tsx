@@ -159,14 +159,18 @@ describe('the History page', () => {
     fireEvent.click(old.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
-    fireEvent.change(field, { target: { value: yesterday } });
-    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    // A click on a blank cell of the calendar (a day not rated, handed over as [day, null, 0]) opens it too.
+    mockCell = [yesterday, null as unknown as number, 0];
+    fireEvent.click(await screen.findByRole('button', { name: 'the cell' }));
     const dialog = within(await screen.findByRole('dialog'));
     fireEvent.click(await dialog.findByRole('button', { name: 'Rate this day' }));
+    // The focus goes with the form (a keyboard user is not left at the top of the page).
+    await waitFor(() => expect(dialog.getByRole('heading', { name: /^Rate / })).toHaveFocus());
     fireEvent.click(dialog.getByRole('button', { name: 'Save Rating' }));
     await waitFor(() => expect(posted()).toHaveLength(1));
     expect(posted()[0]).toMatchObject({ day: yesterday });
     expect(await dialog.findByRole('heading', { name: '1 rating for this day' })).toBeInTheDocument();
     expect(dialog.queryByRole('button', { name: 'Save Rating' })).not.toBeInTheDocument();
+    await waitFor(() => expect(dialog.getByRole('button', { name: 'Rate this day' })).toHaveFocus());
   });
 });

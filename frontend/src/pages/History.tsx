@@ -14,6 +14,7 @@ import { DayRatings } from '../history/DayRatings';
 import { formatCalendarDay } from '../lib/dates';
 import { formatScore } from '../lib/score';
 import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries';
+import { browserTimeZone, useSettings } from '../settings/api';
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
@@ -23,7 +24,10 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
  * own ratings open from its cell, or from "See a day" (the way without a pointer): DayRatings.
  */
 export default function HistoryPage() {
-  const thisYear = new Date().getFullYear();
+  // Today in the person's zone (their setting, else this device's): the days that can be opened and rated.
+  const settings = useSettings();
+  const today = dayOf(new Date(), settings.data?.timeZone ?? browserTimeZone() ?? undefined)!;
+  const thisYear = Number(today.slice(0, 4));
   const [year, setYear] = useState(thisYear);
   const [openDay, setOpenDay] = useState<string | null>(null);
   const [typedDay, setTypedDay] = useState('');
@@ -34,7 +38,10 @@ export default function HistoryPage() {
   // Phones get the weeks running down the screen: a year across 360 px would be cells of a few pixels.
   const compact = typeof window !== 'undefined' && window.innerWidth < 600;
   const cal = calendar.data;
-  const option = useMemo(() => (layout: { compact: boolean }) => calendarOption(year, cal?.days ?? [], { compact: layout.compact || compact }), [year, cal, compact]);
+  const option = useMemo(
+    () => (layout: { compact: boolean }) => calendarOption(year, cal?.days ?? [], { compact: layout.compact || compact, today }),
+    [year, cal, compact, today],
+  );
 
   // A calendar cell's value is [day, score, count].
   const openCell = (value: unknown) => {
@@ -90,7 +97,7 @@ export default function HistoryPage() {
         )}
         <form className="history-calendar__pick" onSubmit={showTypedDay}>
           <label htmlFor={pickId}>See a day</label>
-          <Input id={pickId} type="date" min={FIRST_CALENDAR_DAY} max={dayOf(new Date(), undefined) ?? undefined} value={typedDay} onChange={(e) => setTypedDay(e.target.value)} />
+          <Input id={pickId} type="date" min={FIRST_CALENDAR_DAY} max={today} value={typedDay} onChange={(e) => setTypedDay(e.target.value)} />
           <Button htmlType="submit" disabled={!isCalendarDay(typedDay)}>
             Show
           </Button>

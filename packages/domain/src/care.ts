@@ -14,6 +14,12 @@ export function isCareKind(value: unknown): value is CareKind {
   return typeof value === 'string' && (CARE_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * Care sent within any 24 hours: at most 3 from one sender to one person, 10 from one sender, 10 to one person.
+ * The server refuses past them (429); a group page stops offering "Send more care" at the first.
+ */
+export const CARE_LIMITS = { perPair: 3, perSender: 10, perRecipient: 10, windowMs: 24 * 3600 * 1000 } as const;
+
 /** The longest message a care action may carry, in characters (after trimming). */
 export const CARE_MESSAGE_MAX = 500;
 

@@ -1,0 +1,35 @@
+import { Popconfirm, type PopconfirmProps } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * A Popconfirm that a keyboard can use: each time it opens, the focus moves onto its cancel button (Tab then reaches
+ * the action, not the next row), and when it closes the focus goes back to the button that opened it. Focused on
+ * every opening, not with `autoFocus`: antd keeps a closed popup, and autoFocus acts only when one is created.
+ */
+export function Confirm({ cancelButtonProps, onOpenChange, ...props }: PopconfirmProps) {
+  const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    // The popup is drawn in this commit or the next frame.
+    cancel.current?.focus();
+    const frame = requestAnimationFrame(() => cancel.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [open]);
+  return (
+    <Popconfirm
+      {...props}
+      open={open}
+      // (React 19 passes a ref given as a prop on to the button.)
+      cancelButtonProps={{ ...cancelButtonProps, ref: cancel } as PopconfirmProps['cancelButtonProps']}
+      onOpenChange={(next) => {
+        if (next) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        // A button that is gone (its row deleted) is left alone.
+        else if (opener.current?.isConnected) opener.current.focus();
+        setOpen(next);
+        onOpenChange?.(next);
+      }}
+    />
+  );
+}
