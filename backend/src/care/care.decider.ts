@@ -18,12 +18,6 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  * decider stays pure.
  */
 
-/**
- * Care is meant to be rare and welcome: within any 24 hours, a sender sends at most `perPair` to one member and
- * `perSender` in all, and a member receives at most `perRecipient` in all (from everyone).
- */
-// The limits are the product's (@joy/domain): the group page knows them too.
-export { CARE_LIMITS };
 
 export const CARE_MESSAGES = {
   premiumOnly: 'Care actions are a Joy Premium feature. Upgrade to send care to your tribe.',

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
+import { CARE_LIMITS, type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
@@ -13,7 +13,7 @@ import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { Turns } from '../event-store/turns';
-import { CARE_LIMITS, CARE_MESSAGES, careDecider, careStream } from './care.decider';
+import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
 
 /** Sends per sender and per recipient, in turns (see SendCareActionHandler.execute). */
 const sendTurns = new Turns();

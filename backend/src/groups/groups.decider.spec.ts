@@ -1,3 +1,4 @@
+import { normalizeInviteCode } from '@joy/domain';
 import { expectRefusal } from '../testing/refusals';
 import {
   generateInviteCode,
@@ -11,7 +12,6 @@ import {
   MemberJoined,
   membershipDecider,
   MESSAGES,
-  normalizeInviteCode,
   OwnerAction,
   ownerDecider,
   ownerOf,

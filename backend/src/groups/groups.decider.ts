@@ -55,13 +55,6 @@ export function generateInviteCode(): string {
   return code;
 }
 
-/**
- * Codes are entered case-insensitively and as people write them down: spaces and dashes anywhere ("XCFF-UCGQ",
- * "xcff ucgq", a phone's en dash) are dropped, then the code is upper-cased before lookup.
- */
-export function normalizeInviteCode(input: string): string {
-  return input.replace(/[\s\-\u2010-\u2015\u2212]+/g, '').toUpperCase();
-}
 
 /** Whether a (normalized) code could have been issued at all; anything else is simply "not found". */
 export function isWellFormedInviteCode(code: string): boolean {

@@ -1,6 +1,7 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsCleanName } from '../names/name-rule';
-import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES, normalizeInviteCode } from './groups.decider';
+import { normalizeInviteCode } from '@joy/domain';
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
 
 const trimmed = (value: string) => value.normalize('NFC').trim();
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore } from '@joy/domain';
+import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore, normalizeInviteCode } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE } from '../event-store/event-store.port';
@@ -26,7 +26,6 @@ import {
   membershipDecider,
   MembershipState,
   MESSAGES,
-  normalizeInviteCode,
   DeleteGroup,
   OwnerAction,
   ownerDecider,
@@ -169,8 +168,7 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       { upcast: joinUpcast },
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
-    const { details } = await groupState(this.store, groupId);
-    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...details!, inviteCode: code });
+    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...current.details!, inviteCode: code });
   }
 }
 

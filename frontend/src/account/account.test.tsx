@@ -36,6 +36,33 @@ beforeEach(() => {
 });
 
 describe('Account page: your data', () => {
+  it('saves the export as a file under the name the server gives, for JSON and for CSV', async () => {
+    const saved: { href: string; download: string }[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    const urls = { createObjectURL: jest.fn(() => 'blob:joy-export'), revokeObjectURL: jest.fn() };
+    Object.assign(URL, urls);
+    try {
+      const fetchMock = renderAccount({
+        [`GET ${EXPORT_URLS.json}`]: { status: 200, body: { formatVersion: 1, ratings: [] }, headers: { 'Content-Disposition': 'attachment; filename="joy-export-2026-11-27.json"' } },
+        [`GET ${EXPORT_URLS.csv}`]: { status: 200, body: 'id,createdAt', headers: { 'Content-Disposition': 'attachment; filename="joy-export-2026-11-27.csv"' } },
+      });
+      await screen.findByText('Your Data');
+      fireEvent.click(screen.getByRole('button', { name: /Download JSON/ }));
+      await waitFor(() => expect(saved).toHaveLength(1));
+      fireEvent.click(screen.getByRole('button', { name: /Download CSV/ }));
+      await waitFor(() => expect(saved).toHaveLength(2));
+      expect(saved.map((s) => s.download)).toEqual(['joy-export-2026-11-27.json', 'joy-export-2026-11-27.csv']);
+      expect(saved[0].href).toBe('blob:joy-export');
+      expect(fetchMock).toHaveBeenCalledWith(EXPORT_URLS.json, expect.anything());
+      expect(fetchMock).toHaveBeenCalledWith('/api/account/export?format=csv', expect.anything());
+      expect(notifier.error).not.toHaveBeenCalled();
+    } finally {
+      click.mockRestore();
+    }
+  });
+
   it('says why a download was refused (the hourly limit), instead of a silently cancelled download', async () => {
     const limit = 'You have downloaded or imported your data many times in the last hour. Please try again later.';
     const fetchMock = renderAccount({

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { LinkButton } from '../components/LinkButton';
 import { formatScore } from '../lib/score';
 import { suggestionText } from './logic';
-import { browserTimeZone, useSettings } from '../settings/api';
+import { usePersonTimeZone } from '../settings/api';
 import { useCareSuggestions, useIsPremium, useSentCare } from './queries';
 import { SendCareDialog } from './SendCareDialog';
 import './care.css';
@@ -20,8 +20,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   const suggestions = useCareSuggestions(groupId);
   const { isPremium, isLoading } = useIsPremium();
   const sent = useSentCare({ enabled: isPremium });
-  const settings = useSettings();
-  const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
+  const zone = usePersonTimeZone();
   const today = dayOf(new Date(), zone);
   const now = Date.now();
   const sentTo = (userId: string) => (sent.data ?? []).filter((c) => c.recipientId === userId);

@@ -1,3 +1,4 @@
+import { normalizeInviteCode } from '@joy/domain';
 import {
   activeMembersText,
   activityTimestamp,
@@ -13,7 +14,6 @@ import {
   memberInitial,
   memberName,
   memberNamesById,
-  normalizeInviteCode,
   recentActivity,
   shareText,
   shareTitle,

@@ -5,7 +5,7 @@
 import { errorKind, parseApiError } from '../lib/apiError';
 import { TOASTS, type ToastInput } from '../lib/toast';
 import { formatScore } from '../lib/score';
-import type { GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
+import { type GroupMemberView, type GroupRatingView, type GroupView, normalizeInviteCode } from '@joy/domain';
 import { formatDate, formatDateTime } from '../lib/dates';
 
 /** Group recent activity shows the 10 newest ratings (SPEC §9). */
@@ -113,14 +113,6 @@ export function validateCreateGroup(name: string, description: string):
   if (!trimmedName) return { ok: false, toast: TOASTS.groupNameRequired };
   const trimmedDescription = description.trim();
   return { ok: true, value: trimmedDescription ? { name: trimmedName, description: trimmedDescription } : { name: trimmedName } };
-}
-
-/**
- * An invite code as people write it down ("xcff-ucgq", "XCFF UCGQ") in the form it was issued ("XCFFUCGQ"): spaces
- * and dashes dropped, upper case. The server normalises the same way (normalizeInviteCode, groups.decider.ts).
- */
-export function normalizeInviteCode(input: string): string {
-  return input.replace(/[\s\-\u2010-\u2015\u2212]+/g, '').toUpperCase();
 }
 
 /** The join dialog's payload (the code normalised), or the spec's toast when nothing of a code is left. */

@@ -7,7 +7,7 @@ import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
 import { formatCalendarDay } from '../lib/dates';
 import { useRatingsOfDay } from '../queries';
-import { browserTimeZone, useSettings } from '../settings/api';
+import { usePersonTimeZone } from '../settings/api';
 
 /**
  * One day of History's calendar, picked by a click on its cell or with "See a day": that day's ratings with
@@ -16,8 +16,7 @@ import { browserTimeZone, useSettings } from '../settings/api';
  */
 export function DayRatings({ day, onClose }: { day: string | null; onClose: () => void }) {
   const ratings = useRatingsOfDay(day);
-  const settings = useSettings();
-  const today = dayOf(new Date(), settings.data?.timeZone ?? browserTimeZone() ?? undefined)!;
+  const today = dayOf(new Date(), usePersonTimeZone())!;
   const rateable = day !== null && day >= earliestRateableDay(today) && day <= today;
   // The day whose form is open (none when another day is opened).
   const [rating, setRating] = useState<string | null>(null);

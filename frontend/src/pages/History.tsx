@@ -14,7 +14,7 @@ import { DayRatings } from '../history/DayRatings';
 import { formatCalendarDay } from '../lib/dates';
 import { formatScore } from '../lib/score';
 import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries';
-import { browserTimeZone, useSettings } from '../settings/api';
+import { usePersonTimeZone } from '../settings/api';
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
@@ -25,8 +25,7 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
  */
 export default function HistoryPage() {
   // Today in the person's zone (their setting, else this device's): the days that can be opened and rated.
-  const settings = useSettings();
-  const today = dayOf(new Date(), settings.data?.timeZone ?? browserTimeZone() ?? undefined)!;
+  const today = dayOf(new Date(), usePersonTimeZone())!;
   const thisYear = Number(today.slice(0, 4));
   const [year, setYear] = useState(thisYear);
   const [openDay, setOpenDay] = useState<string | null>(null);

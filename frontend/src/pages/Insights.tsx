@@ -39,7 +39,7 @@ import { RatingHistory } from '../components/RatingHistory';
 import { bothQueries, ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
 import { useRatingPages, useRatingSummary } from '../queries';
-import { browserTimeZone, useSettings } from '../settings/api';
+import { usePersonTimeZone } from '../settings/api';
 import { type AdvancedInsights, dayOf, FACTORS, type SubscriptionStatusView } from '@joy/domain';
 import { formatCalendarDay } from '../lib/dates';
 
@@ -241,8 +241,7 @@ export default function InsightsPage() {
   // Free: the last 30 days only (by the ratings' days, in the person's zone). Premium, or the plan unknown (its check
   // failed): every rating.
   const plan = subscription.data?.isPremium === true ? 'premium' : subscription.data?.isPremium === false ? 'free' : 'unknown';
-  const settings = useSettings();
-  const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
+  const zone = usePersonTimeZone();
   const from = plan === 'free' ? windowFirstDay(FREE_WINDOW_DAYS, zone) : null;
   const pages = useRatingPages();
   // Not before the plan is known: a free user would otherwise glimpse the full history.

@@ -2,7 +2,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { Alert } from 'antd';
 import { useRatingSummary } from '../queries';
 import { dayOf } from '@joy/domain';
-import { browserTimeZone, useSettings } from './api';
+import { usePersonTimeZone, useSettings } from './api';
 
 /**
  * Whether today (in the person's zone) has no rating yet: `known` once both the zone and today's ratings are in.
@@ -10,7 +10,7 @@ import { browserTimeZone, useSettings } from './api';
  */
 export function useTodayUnrated(): { known: boolean; unrated: boolean } {
   const settings = useSettings();
-  const zone = settings.data?.timeZone ?? browserTimeZone() ?? undefined;
+  const zone = usePersonTimeZone();
   const today = dayOf(new Date(), zone)!;
   // Today's ratings in aggregate (one day's sums), only once the zone is known.
   const rated = useRatingSummary(today, today, { enabled: !settings.isLoading });

@@ -16,6 +16,11 @@ export function useSettings() {
   return useQuery<UserSettingsView>({ queryKey: SETTINGS_KEY });
 }
 
+/** The zone the person's days are counted in: their setting, else this device's (undefined: UTC). */
+export function usePersonTimeZone(): string | undefined {
+  return useSettings().data?.timeZone ?? browserTimeZone() ?? undefined;
+}
+
 /** PATCH /api/settings with the settings to change; the answer (all settings) replaces the cached ones. */
 export function useChangeSettings() {
   const client = useQueryClient();

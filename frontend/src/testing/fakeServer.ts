@@ -22,6 +22,7 @@ export function installFakeServer(routes: FakeRoutes) {
       headers: { get: (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] ?? null },
       text: async () => text,
       json: async () => JSON.parse(text),
+      blob: async () => new Blob([text], { type: headers['Content-Type'] ?? 'application/json' }),
     } as Response;
   });
   global.fetch = fetchMock as unknown as typeof fetch;

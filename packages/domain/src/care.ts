@@ -15,8 +15,9 @@ export function isCareKind(value: unknown): value is CareKind {
 }
 
 /**
- * Care sent within any 24 hours: at most 3 from one sender to one person, 10 from one sender, 10 to one person.
- * The server refuses past them (429); a group page stops offering "Send more care" at the first.
+ * Care is meant to be rare and welcome: within any 24 hours, a sender sends at most `perPair` to one member and
+ * `perSender` in all, and a member receives at most `perRecipient` in all (from everyone). The server refuses past
+ * them (429); a group page stops offering "Send more care" at `perPair`.
  */
 export const CARE_LIMITS = { perPair: 3, perSender: 10, perRecipient: 10, windowMs: 24 * 3600 * 1000 } as const;
 

@@ -9,3 +9,4 @@ export * from './errors';
 export * from './settings';
 export * from './rating-days';
 export * from './rating-summary';
+export * from './groups';
