@@ -133,12 +133,13 @@ describe("a group's owner over HTTP", () => {
     expect((await as(other).get('/api/groups')).body).toEqual([res.body]);
     expect((await as(other).get(`/api/groups/${group.id}`)).body.inviteCode).toBe(newCode);
 
-    // The old code, however written, is an unknown code now, for the removed member and anyone else; nothing appended.
+    // The old code, however written, opens nothing now, for the removed member and anyone else, and says it was
+    // replaced (whoever holds it was given it); nothing appended.
     const before = await head();
     const ivo = await signIn(app.baseUrl, 'ivo@owner.example', 'Ivo');
     const afterSignIn = await head();
     for (const [cookie, inviteCode] of [[member, oldCode], [member, `${oldCode.slice(0, 4)}-${oldCode.slice(4)}`.toLowerCase()], [ivo, oldCode]]) {
-      expect((await as(cookie).post('/api/groups/join', { inviteCode })).body).toEqual({ statusCode: 404, code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
+      expect((await as(cookie).post('/api/groups/join', { inviteCode })).body).toEqual({ statusCode: 404, code: 'group.invite_replaced', message: MESSAGES.inviteCodeReplaced });
     }
     expect(await head()).toBe(afterSignIn);
     expect(afterSignIn).toBeGreaterThan(before);

@@ -39,6 +39,7 @@ export const MESSAGES = {
   inviteCodeRequired: 'Invite code is required.',
   inviteCodeTooLong: `An invite code has ${INVITE_CODE_LENGTH} letters and numbers, like K7PX9QMB.`,
   inviteCodeNotFound: 'Invite code not found.',
+  inviteCodeReplaced: "This invite code was replaced by a new one: ask the group's owner for it.",
   alreadyMember: 'You are already a member of this group.',
   freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
   groupNotFound: 'Group not found',

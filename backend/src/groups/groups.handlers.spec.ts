@@ -108,9 +108,9 @@ describe('group command handlers', () => {
     // A change that crashed after reserving its code: the code names the group, the group's stream does not name it.
     await store.appendToStream('invite-DDDD5555', [{ type: 'InviteCodeReserved', data: { code: 'DDDD5555', groupId: group.id }, metadata: metadataFor({ actorUserId: 'ada' }, 'crashed') }], { expectedVersion: 0 });
     const join = new JoinGroupHandler(store, pipeline, free, groups);
-    for (const code of ['AAAA2222', 'DDDD5555']) {
-      await expectRejection(join.execute(new JoinGroupCommand('bob', code)), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
-    }
+    // The old code says it was replaced; the code of the change never written is unknown.
+    await expectRejection(join.execute(new JoinGroupCommand('bob', 'AAAA2222')), { kind: 'not_found', code: 'group.invite_replaced', message: MESSAGES.inviteCodeReplaced });
+    await expectRejection(join.execute(new JoinGroupCommand('bob', 'DDDD5555')), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
     expect(await join.execute(new JoinGroupCommand('bob', 'cccc-4444'))).toEqual(changed);
   });
 

@@ -151,10 +151,16 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
     // Only the group's current code opens it: not one reserved by a create or a code change that was never written,
     // not one the owner replaced since, not one of a group its owner deleted.
     const current = foldGroup(groupEvents);
-    if (!groupId || !group || current.deleted || current.inviteCode !== code) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    if (!groupId || !group || current.deleted) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
     // Its last member left: the group is gone, and so is its code.
     const members = (await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId))?.members ?? [];
     if (members.length === 0) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    if (current.inviteCode !== code) {
+      // Someone given a code the owner has since replaced learns why it stopped working; a code reserved by a change
+      // that was never written was never the group's.
+      const wasTheGroups = groupEvents.some((e) => (e.type === 'GroupCreated' || e.type === 'GroupInviteCodeChanged') && (e.data as { inviteCode?: string }).inviteCode === code);
+      throw wasTheGroups ? new DomainError('group.invite_replaced', MESSAGES.inviteCodeReplaced) : new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    }
 
     const at = new Date();
     const isPremium = await this.isPremium(userId);

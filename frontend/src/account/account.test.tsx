@@ -7,7 +7,7 @@ import { browser } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import AccountPage from '../pages/Account';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
-import { EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation } from './api';
+import { EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation, readableProblem } from './api';
 
 jest.setTimeout(30_000);
 
@@ -105,7 +105,8 @@ describe('Account page: importing ratings', () => {
     renderAccount({ 'POST /api/account/import': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'ratings[3].health', message }] } } });
     await choose(JSON.stringify(exportFile));
     expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
-    expect(screen.getByText(message)).toBeInTheDocument();
+    // Counted from 1, as a person counts the ratings of a file.
+    expect(screen.getByText('Rating 4 in the file: health must be a whole number from 1 to 5')).toBeInTheDocument();
   });
 
   it('lists every problem the server named, so that one fix of the file is enough', async () => {
@@ -118,7 +119,20 @@ describe('Account page: importing ratings', () => {
     });
     await choose(JSON.stringify(exportFile));
     expect(await screen.findByText(IMPORT_TITLES.nothing)).toBeInTheDocument();
-    for (const problem of problems) expect(screen.getByText(problem)).toBeInTheDocument();
+    for (const problem of [
+      'Rating 1 in the file: day must not be in the future',
+      'Rating 5 in the file: createdAt must be a date and time such as 2026-11-20T08:30:00.000Z',
+      'Rating 10 in the file: joy must be a whole number from 1 to 5',
+    ]) {
+      expect(screen.getByText(problem)).toBeInTheDocument();
+    }
+  });
+
+  it('counts the ratings of a file from 1 in what it shows, and leaves other words as the server wrote them', () => {
+    expect(readableProblem('ratings[0] must be an object')).toBe('Rating 1 in the file must be an object');
+    expect(readableProblem('ratings[41].note must be text of at most 500 characters, or null')).toBe('Rating 42 in the file: note must be text of at most 500 characters, or null');
+    expect(readableProblem('formatVersion must be 1 (a JSON export of Joy)')).toBe('formatVersion must be 1 (a JSON export of Joy)');
+    expect(readableProblem('ratings must be a list')).toBe('ratings must be a list');
   });
 
   it('shows the server’s words naming the day when a day of the file is full', async () => {

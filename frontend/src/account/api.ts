@@ -106,6 +106,16 @@ export interface ImportFailure {
 const THROWN_HERE: readonly string[] = [IMPORT_MESSAGES.tooLarge, IMPORT_MESSAGES.unreadable];
 
 /**
+ * The server names a problem by its path in the file (`ratings[3].health must be …`), for programs; a person counts
+ * ratings from 1: "Rating 4 in the file: health must be …".
+ */
+export function readableProblem(message: string): string {
+  return message.replace(/^ratings\[(\d+)\](?:\.(\w+))? /, (_, index: string, field: string | undefined) =>
+    field ? `Rating ${Number(index) + 1} in the file: ${field} ` : `Rating ${Number(index) + 1} in the file `,
+  );
+}
+
+/**
  * What to tell about a failed import: whether anything was stored (the title), then the server's words (they name
  * the field, the full day, or how many were stored before it stopped), else what to do.
  */
@@ -118,7 +128,7 @@ export function importFailureOf(error: unknown): ImportFailure {
   if (code === 'request.malformed_json') return nothing(IMPORT_MESSAGES.notJson);
   if (code === 'request.invalid' && message) {
     const more = fieldErrorsOf(error).filter((m) => m !== message);
-    return { ...nothing(message), ...(more.length > 0 ? { more } : {}) };
+    return { ...nothing(readableProblem(message)), ...(more.length > 0 ? { more: more.map(readableProblem) } : {}) };
   }
   if (code && REFUSED_BEFORE_STORING.has(code) && message) return nothing(message);
   // A warning, not an error: part of it is stored, and the same file adds the rest.

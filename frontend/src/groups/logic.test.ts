@@ -193,6 +193,10 @@ describe('API errors', () => {
       description: 'Failed to join group. Please check the invite code. Invite code not found.',
       variant: 'destructive',
     });
+    // A code the owner replaced says so, as every not-found answer gives its reason.
+    expect(groupFailureToast('join', apiError(404, 'group.invite_replaced', "This invite code was replaced by a new one: ask the group's owner for it.")).description).toBe(
+      "Failed to join group. Please check the invite code. This invite code was replaced by a new one: ask the group's owner for it.",
+    );
     expect(groupFailureToast('join', apiError(409, 'group.already_member', 'You are already a member of this group.')).description).toBe(
       'Failed to join group. Please check the invite code. You are already a member of this group.',
     );

@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   'group.not_found': 'not_found',
   'group.invite_code_required': 'invalid',
   'group.invite_not_found': 'not_found',
+  'group.invite_replaced': 'not_found', // the group's owner gave it a new code since
   'group.already_member': 'conflict',
   'group.owner_only': 'forbidden', // a member who is not the owner renames, removes or deletes
   'group.member_not_found': 'not_found', // removing someone who is not a member of the group
