@@ -255,7 +255,7 @@ describe('groups: one person creates a group, another joins it with the invite c
     const maxJoin = max.page.getByRole('dialog', { name: 'Join Group' });
     await maxJoin.getByLabel('Invite Code').fill(`${group.inviteCode.slice(0, 4)}-${group.inviteCode.slice(4)}`);
     await maxJoin.getByRole('button', { name: 'Join Group' }).click();
-    await max.page.getByText('Failed to join group. Please check the invite code. Invite code not found.').waitFor();
+    await max.page.getByText("Failed to join group. Please check the invite code. This invite code was replaced by a new one: ask the group's owner for it.").waitFor();
     await maxJoin.getByRole('button', { name: 'Cancel' }).click();
     // Nia, still a member, sees the new code.
     await nia.page.reload();
@@ -271,6 +271,10 @@ describe('groups: one person creates a group, another joins it with the invite c
     // Delete, confirmed: gone for Nia too, and the code no longer works.
     await owner.page.getByRole('button', { name: 'Delete group' }).click();
     await owner.page.getByText('Delete The Cousins?').waitFor();
+    // The bubble, drawn whole, keeps clear of the phone's edges.
+    const bubble = await owner.page.locator('.ant-popconfirm', { hasText: 'Delete The Cousins?' }).locator('.ant-popover-container').boundingBox();
+    expect(bubble!.x).toBeGreaterThanOrEqual(8);
+    expect(bubble!.x + bubble!.width).toBeLessThanOrEqual(360 - 8);
     await screenshot(owner.page, 'group-delete-confirm-360');
     await owner.page.getByRole('button', { name: 'Delete group' }).last().click();
     await owner.page.getByText('Group deleted').waitFor();

@@ -20,6 +20,8 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
   return (
     <Popconfirm
       {...props}
+      // Kept clear of a phone's edges (styles.css, .confirm).
+      classNames={{ root: 'confirm' }}
       open={open}
       // (React 19 passes a ref given as a prop on to the button.)
       cancelButtonProps={{ ...cancelButtonProps, ref: cancel } as PopconfirmProps['cancelButtonProps']}
