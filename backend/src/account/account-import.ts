@@ -9,6 +9,7 @@ import {
   type FieldError,
   type ImportResultView,
   FIRST_CALENDAR_DAY,
+  fitsLength,
   isCalendarDay,
   isFactorScore,
   NOTE_MAX,
@@ -131,7 +132,7 @@ export function ratingsOfExport(body: unknown, now: Date, timeZone: string = DEF
       problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     }
     const note = typeof r.note === 'string' ? normalizeNote(r.note) : null;
-    if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && (note.length > NOTE_MAX || nameProblem(note, 'note', { multiline: true }) !== null)))) {
+    if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && (!fitsLength(note, NOTE_MAX) || nameProblem(note, 'note', { multiline: true }) !== null)))) {
       problem(`${path}.note`, IMPORT_MESSAGES.note(`${path}.note`));
     }
     if (found > before) return;

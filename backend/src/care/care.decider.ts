@@ -1,4 +1,4 @@
-import { CARE_KINDS, CARE_LIMITS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, isCareKind, LimitReachedError } from '@joy/domain';
+import { CARE_KINDS, CARE_LIMITS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, fitsLength, isCareKind, LimitReachedError } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -47,7 +47,7 @@ export function careDetails(kind: unknown, message: unknown): { kind: CareKind; 
   if (!isCareKind(kind)) throw new DomainError('care.kind_invalid', CARE_MESSAGES.kindInvalid);
   if (message !== undefined && message !== null && typeof message !== 'string') throw new DomainError('care.message_not_text', CARE_MESSAGES.messageNotText);
   const trimmed = normalizeName(message ?? '');
-  if (trimmed.length > CARE_MESSAGE_MAX) throw new DomainError('care.message_too_long', CARE_MESSAGES.messageTooLong);
+  if (!fitsLength(trimmed, CARE_MESSAGE_MAX)) throw new DomainError('care.message_too_long', CARE_MESSAGES.messageTooLong);
   const problem = nameProblem(trimmed, 'message', { multiline: true });
   if (problem) throw new DomainError('text.not_clean', problem);
   return { kind, message: trimmed === '' ? null : trimmed };

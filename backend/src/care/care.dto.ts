@@ -1,5 +1,5 @@
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
-import { CARE_MESSAGE_MAX, isCareKind } from '@joy/domain';
+import { CARE_MESSAGE_MAX, fitsLength, isCareKind } from '@joy/domain';
 import { IsCleanName } from '../names/name-rule';
 import { CARE_MESSAGES } from './care.decider';
 
@@ -33,7 +33,7 @@ export class SendCareActionDto {
   @ValidateBy({
     name: 'careMessage',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && value.normalize('NFC').trim().length <= CARE_MESSAGE_MAX,
+      validate: (value: unknown) => typeof value === 'string' && fitsLength(value.normalize('NFC').trim(), CARE_MESSAGE_MAX),
       defaultMessage: ({ value }: ValidationArguments) => (typeof value !== 'string' ? CARE_MESSAGES.messageNotText : CARE_MESSAGES.messageTooLong),
     },
   })

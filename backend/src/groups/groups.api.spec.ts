@@ -196,6 +196,16 @@ describe('groups over HTTP', () => {
     expect(empty.body.description).toBeNull();
     // Newest membership first.
     expect((await as(cy).get('/api/groups')).body.map((g: Group) => g.id)).toEqual([empty.body.id, res.body.id]);
+    // Characters as people count them: 80 flags are a name of 80, one more is refused, naming it.
+    const flags = await as(cy).post('/api/groups', { name: '🇲🇽'.repeat(80) });
+    expect(flags.status).toBe(201);
+    expect(flags.body.name).toBe('🇲🇽'.repeat(80));
+    expect((await as(cy).patch(`/api/groups/${flags.body.id}`, { name: '🇲🇽'.repeat(81) })).body).toEqual({
+      statusCode: 400,
+      code: 'request.invalid',
+      message: 'name must be at most 80 characters',
+      errors: [{ field: 'name', message: 'name must be at most 80 characters' }],
+    });
   });
 
   it("refuses a free user's 4th group, created or joined, with 403 and appends nothing", async () => {

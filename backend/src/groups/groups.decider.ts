@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, FREE_PLAN_GROUP_LIMIT } from '@joy/domain';
+import { DomainError, fitsLength, FREE_PLAN_GROUP_LIMIT, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 
@@ -24,8 +24,6 @@ import { nameProblem, normalizeName } from '../names/name-rule';
  * goes through a membership) and nobody knows its code, so it stays invisible and harmless.
  */
 
-export const GROUP_NAME_MAX = 80;
-export const GROUP_DESCRIPTION_MAX = 500;
 
 /** Invite codes: 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
 export const INVITE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -71,13 +69,13 @@ export interface GroupDetails {
 export function groupDetails(name: unknown, description: unknown): GroupDetails {
   if (typeof name !== 'string' || name.trim() === '') throw new DomainError('group.name_required', MESSAGES.nameRequired);
   const trimmedName = normalizeName(name);
-  if (trimmedName.length > GROUP_NAME_MAX) throw new DomainError('group.name_too_long', MESSAGES.nameTooLong);
+  if (!fitsLength(trimmedName, GROUP_NAME_MAX)) throw new DomainError('group.name_too_long', MESSAGES.nameTooLong);
   refuse(nameProblem(trimmedName, 'name'));
   if (description !== undefined && description !== null && typeof description !== 'string') {
     throw new DomainError('group.description_not_text', 'description must be a string');
   }
   const trimmedDescription = normalizeName(description ?? '');
-  if (trimmedDescription.length > GROUP_DESCRIPTION_MAX) throw new DomainError('group.description_too_long', MESSAGES.descriptionTooLong);
+  if (!fitsLength(trimmedDescription, GROUP_DESCRIPTION_MAX)) throw new DomainError('group.description_too_long', MESSAGES.descriptionTooLong);
   refuse(nameProblem(trimmedDescription, 'description', { multiline: true }));
   return { name: trimmedName, description: trimmedDescription === '' ? null : trimmedDescription };
 }

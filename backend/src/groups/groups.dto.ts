@@ -1,7 +1,7 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsCleanName } from '../names/name-rule';
-import { normalizeInviteCode } from '@joy/domain';
-import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
+import { fitsLength, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, normalizeInviteCode } from '@joy/domain';
+import { INVITE_CODE_LENGTH, MESSAGES } from './groups.decider';
 
 const trimmed = (value: string) => value.normalize('NFC').trim();
 
@@ -15,7 +15,7 @@ function TrimmedText(max: number, messages: { blank?: string; tooLong: string },
     name: 'trimmedText',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'string' && (!messages.blank || normalize(value) !== '') && normalize(value).length <= max,
+        typeof value === 'string' && (!messages.blank || normalize(value) !== '') && fitsLength(normalize(value), max),
       defaultMessage: ({ value, property }: ValidationArguments) => {
         if (value === undefined || value === null) return messages.blank ?? `${property} must be a string`;
         if (typeof value !== 'string') return `${property} must be a string`;

@@ -18,7 +18,8 @@ import {
   signUpPage,
   SignUpValues,
 } from './accounts/sign-in-pages';
-import { DISPLAY_NAME_MAX, nameProblem, normalizeName } from '../names/name-rule';
+import { DISPLAY_NAME_MAX, fitsLength } from '@joy/domain';
+import { nameProblem, normalizeName } from '../names/name-rule';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
@@ -43,7 +44,7 @@ const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
 /** Why a first name is refused (the app's one name rule, issue 15), in the form's words; null when accepted. */
 function firstNameProblem(name: string): string | null {
   if (name === '') return 'Enter your first name.';
-  if (name.length > DISPLAY_NAME_MAX) return `First name can be at most ${DISPLAY_NAME_MAX} characters.`;
+  if (!fitsLength(name, DISPLAY_NAME_MAX)) return `First name can be at most ${DISPLAY_NAME_MAX} characters.`;
   const problem = nameProblem(name, 'First name');
   return problem && `${problem}.`;
 }

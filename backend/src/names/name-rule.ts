@@ -1,4 +1,5 @@
 import { ValidateBy, ValidationArguments } from 'class-validator';
+import { fitsLength } from '@joy/domain';
 
 /*
  * One rule for every name people see of each other (group names, display names, care messages where sensible):
@@ -7,9 +8,6 @@ import { ValidateBy, ValidationArguments } from 'class-validator';
  * other invisible format characters (U+200B–U+200F, U+FEFF, U+00AD, tags), line/paragraph separators and lone
  * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible.
  */
-
-/** The longest display name (first name) a person can have. */
-export const DISPLAY_NAME_MAX = 80;
 
 /** Unicode categories Cc (controls), Cf (format: bidi, zero-width), Cs (lone surrogates), Zl/Zp (separators). */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
@@ -48,7 +46,7 @@ export function nameProblem(value: string, field: string, options: NameRuleOptio
 export function acceptedNameOrNull(value: string | null | undefined, max: number): string | null {
   if (typeof value !== 'string') return null;
   const name = normalizeName(value);
-  return name !== '' && name.length <= max && nameProblem(name, 'name') === null ? name : null;
+  return name !== '' && fitsLength(name, max) && nameProblem(name, 'name') === null ? name : null;
 }
 
 /**

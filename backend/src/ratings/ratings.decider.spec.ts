@@ -253,6 +253,9 @@ describe('ratings decider', () => {
       const refused = (note: string) => refusedNaming(() => ratingsDecider.decide({ ...submit({}), note }, ratingsDecider.initialState), 'note');
       refused('x'.repeat(1001));
       refused('evil\u202Etext');
+      // An emoji is one character: a note of 1,000 of them is taken, one more is not.
+      expect(dayOfNew({ note: '👍🏽'.repeat(1000) }).note).toBe('👍🏽'.repeat(1000));
+      refused('👍🏽'.repeat(1001));
     });
 
     it('corrects the note (left out: kept; null: removed) and keeps the day', () => {

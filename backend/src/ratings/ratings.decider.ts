@@ -7,6 +7,7 @@ import {
   isFactorScore,
   latestFirst,
   NOTE_MAX,
+  fitsLength,
   normalizeNote,
   overallScore,
   rateableDayProblem,
@@ -251,7 +252,7 @@ export function validNote(note: unknown): string | null {
   if (note !== undefined && note !== null && typeof note !== 'string') invalid('note', 'note must be text');
   const text = normalizeNote(note as string | null | undefined);
   if (text === null) return null;
-  if (text.length > NOTE_MAX) invalid('note', `note must be at most ${NOTE_MAX} characters`);
+  if (!fitsLength(text, NOTE_MAX)) invalid('note', `note must be at most ${NOTE_MAX} characters`);
   const problem = nameProblem(text, 'note', { multiline: true });
   return problem ? invalid('note', problem) : text;
 }

@@ -1,4 +1,4 @@
-import { NOTE_MAX } from '@joy/domain';
+import { fitsLength, NOTE_MAX } from '@joy/domain';
 import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidationArguments } from 'class-validator';
 import { IsCleanName } from '../names/name-rule';
 
@@ -10,7 +10,7 @@ function IsNote(): PropertyDecorator {
   return ValidateBy({
     name: 'note',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && value.normalize('NFC').trim().length <= NOTE_MAX,
+      validate: (value: unknown) => typeof value === 'string' && fitsLength(value.normalize('NFC').trim(), NOTE_MAX),
       defaultMessage: ({ value }: ValidationArguments) => (typeof value !== 'string' ? 'note must be text' : `note must be at most ${NOTE_MAX} characters`),
     },
   });

@@ -62,6 +62,7 @@ describe('settings and declining care actions, over HTTP', () => {
     ['a blank first name', { firstName: '   ' }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
     ['a null first name', { firstName: null }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
     ['a first name of 81 characters', { firstName: 'a'.repeat(81) }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
+    ['a first name of 81 emoji', { firstName: '🌻'.repeat(81) }, 'firstName', SETTINGS_FIELD_MESSAGES.firstName],
     ['a null care choice', { acceptCareActions: null }, 'acceptCareActions', 'acceptCareActions must be true or false'],
     ['a first name with a direction override', { firstName: 'Bob\u202Egnp.exe' }, 'firstName', 'firstName must not contain control, direction-changing or invisible characters'],
   ])('refuses %s with 400 naming the field, changing nothing', async (_label, body, field, message) => {
@@ -93,6 +94,13 @@ describe('settings and declining care actions, over HTTP', () => {
     expect(off.body).toEqual({ firstName: 'Cy', timeZone: 'America/New_York', reminderTime: null, acceptCareActions: true });
     // Another person's settings are their own.
     expect((await as(ada).get('/api/settings')).body).toEqual({ firstName: 'Ada', timeZone: null, reminderTime: null, acceptCareActions: true });
+  });
+
+  it('takes a first name of 80 characters as people count them, emoji included', async () => {
+    const eve = await signIn(app.baseUrl, 'eve@settings.example', 'Eve');
+    const res = await as(eve).patch('/api/settings', { firstName: '🌻'.repeat(80) });
+    expect(res.status).toBe(200);
+    expect((await as(eve).get('/api/settings')).body.firstName).toBe('🌻'.repeat(80));
   });
 
   it('changes the first name as an encrypted event that others see, that a later sign-in keeps, and that deletion shreds', async () => {

@@ -1,6 +1,6 @@
-import { isReminderTime, isTimeZone } from '@joy/domain';
+import { DISPLAY_NAME_MAX, fitsLength, isReminderTime, isTimeZone } from '@joy/domain';
 import { IsBoolean, IsOptional, ValidateBy, ValidateIf } from 'class-validator';
-import { DISPLAY_NAME_MAX, IsCleanName } from '../names/name-rule';
+import { IsCleanName } from '../names/name-rule';
 
 export const SETTINGS_FIELD_MESSAGES = {
   firstName: `firstName must be 1 to ${DISPLAY_NAME_MAX} characters`,
@@ -20,7 +20,7 @@ export class ChangeSettingsDto {
   @ValidateIf((o: ChangeSettingsDto) => o.firstName !== undefined)
   @Check(
     'firstName',
-    (v) => typeof v === 'string' && v.normalize('NFC').trim() !== '' && v.normalize('NFC').trim().length <= DISPLAY_NAME_MAX,
+    (v) => typeof v === 'string' && v.normalize('NFC').trim() !== '' && fitsLength(v.normalize('NFC').trim(), DISPLAY_NAME_MAX),
     SETTINGS_FIELD_MESSAGES.firstName,
   )
   @IsCleanName()

@@ -1,6 +1,7 @@
 import { CARE_KIND_LABELS, CARE_KINDS, CARE_MESSAGE_MAX, type CareKind } from '@joy/domain';
 import { Button, Input, Modal, Radio } from 'antd';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
 import { CareIcon } from './CareIcon';
 import { CARE_KIND_HINTS, careMessage, careSentToast } from './logic';
@@ -95,8 +96,7 @@ export function SendCareDialog({
           onChange={(e) => setMessage(e.target.value)}
           placeholder={`A few words for ${recipientName}`}
           rows={4}
-          maxLength={CARE_MESSAGE_MAX}
-          showCount
+          count={characterLimit(CARE_MESSAGE_MAX)}
         />
         <div className="care-dialog__actions">
           <Button onClick={close}>Cancel</Button>

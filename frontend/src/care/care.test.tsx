@@ -74,7 +74,10 @@ describe('care suggestions on a group page', () => {
     expect(within(dialog).getByRole('radio', { name: /Flowers/ })).toBeChecked();
     fireEvent.click(within(dialog).getByRole('radio', { name: /Handwritten card/ }));
     const message = within(dialog).getByLabelText('Message (optional)');
-    expect(message).toHaveAttribute('maxlength', '500');
+    // Counted as people count: 500 emoji fit, a longer paste is cut to them.
+    fireEvent.change(message, { target: { value: '🙂'.repeat(501) } });
+    expect(message).toHaveValue('🙂'.repeat(500));
+    expect(within(dialog).getByText('500 / 500')).toBeInTheDocument();
     fireEvent.change(message, { target: { value: '  Thinking of you  ' } });
     expect(within(dialog).getByText('19 / 500')).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));

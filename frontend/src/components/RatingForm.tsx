@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Input, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
+import { characterLimit } from '../lib/textCount';
 import { useCorrectRating, useSubmitRating } from '../queries';
 import { SETTINGS_KEY } from '../settings/api';
 import {
@@ -120,8 +121,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
           id={noteId}
           name="note"
           value={note}
-          maxLength={NOTE_MAX}
-          showCount
+          count={characterLimit(NOTE_MAX)}
           rows={2}
           placeholder="A line about your day"
           disabled={submit.isPending}

@@ -53,6 +53,9 @@ describe('Create Group dialog', () => {
     fireEvent.change(screen.getByLabelText('Description (Optional)'), { target: { value: 'Sunday calls' } });
     expect(screen.getByText('13 / 80')).toBeInTheDocument();
     expect(screen.getByText('12 / 500')).toBeInTheDocument();
+    // An emoji, a flag or a family is one character, as the server counts it.
+    fireEvent.change(name, { target: { value: 'Garcias 🇲🇽👨‍👩‍👧❤️' } });
+    expect(screen.getByText('11 / 80')).toBeInTheDocument();
   });
 
   it('refuses a blank name (after trimming) with the toast, without calling the server', async () => {

@@ -2,12 +2,11 @@ import { CrownOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, type InputRef } from 'antd';
 import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { LinkButton } from '../components/LinkButton';
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from '@joy/domain';
+import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
 import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
 import { useCreateGroup, useJoinGroup, useRenameGroup } from './queries';
-
-export const GROUP_NAME_MAX = 80;
-export const GROUP_DESCRIPTION_MAX = 500;
 
 interface DialogProps {
   open: boolean;
@@ -116,8 +115,7 @@ function GroupDetailsFields({
           value={name}
           onChange={(e) => onName(e.target.value)}
           placeholder="e.g. The Garcia Family"
-          maxLength={GROUP_NAME_MAX}
-          showCount
+          count={characterLimit(GROUP_NAME_MAX)}
           aria-required="true"
           autoComplete="off"
           ref={nameRef}
@@ -130,8 +128,7 @@ function GroupDetailsFields({
           onChange={(e) => onDescription(e.target.value)}
           placeholder="What brings this group together?"
           rows={3}
-          maxLength={GROUP_DESCRIPTION_MAX}
-          showCount
+          count={characterLimit(GROUP_DESCRIPTION_MAX)}
         />
       </Form.Item>
     </>

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
+import { DISPLAY_NAME_MAX, fitsLength, isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
+import { characterLimit } from '../lib/textCount';
 import { parseApiError } from '../lib/apiError';
 import { browserTimeZone, useChangeSettings } from './api';
 
@@ -98,10 +99,10 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
           extra="The name the members of your groups see."
           rules={[
             { required: true, whitespace: true, message: 'Please enter your first name.' },
-            { max: 80, message: 'At most 80 characters.' },
+            { validator: async (_, value?: string) => (value && !fitsLength(value.trim(), DISPLAY_NAME_MAX) ? Promise.reject(new Error(`At most ${DISPLAY_NAME_MAX} characters.`)) : undefined) },
           ]}
         >
-          <Input autoComplete="given-name" maxLength={80} />
+          <Input autoComplete="given-name" count={{ ...characterLimit(DISPLAY_NAME_MAX), show: false }} />
         </Form.Item>
         <Form.Item
           label="Time zone"

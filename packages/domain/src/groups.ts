@@ -1,4 +1,8 @@
-/** Groups (tribes): what the browser and the server agree on about invite codes. */
+/** Groups (tribes): what the browser and the server agree on about names and invite codes. */
+
+/** The longest group name and description, in characters as people count them (text.ts). */
+export const GROUP_NAME_MAX = 80;
+export const GROUP_DESCRIPTION_MAX = 500;
 
 /**
  * Codes are entered case-insensitively and as people write them down: spaces and dashes anywhere ("XCFF-UCGQ",

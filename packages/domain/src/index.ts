@@ -10,3 +10,4 @@ export * from './settings';
 export * from './rating-days';
 export * from './rating-summary';
 export * from './groups';
+export * from './text';

@@ -1,8 +1,15 @@
+import { cutToLength, DISPLAY_NAME_MAX, UNITS_PER_CHARACTER } from '@joy/domain';
+
 /**
  * The built-in sign-in's pages: server-rendered HTML forms in Ant Design's look (the app's theme colours, its
  * card, inputs, buttons and alerts), light (no script but the passkey button's), usable from 360 px up, with real
  * labels, errors tied to their fields, and the first invalid field focused.
  */
+
+/** The browser's maxlength counts UTF-16 units: the bound on those; the server counts the characters (text.ts). */
+const FIRST_NAME_UNITS = DISPLAY_NAME_MAX * UNITS_PER_CHARACTER;
+/** A refused first name is shown again cut to what the field takes, never inside a character. */
+const firstNameShown = (name: string | undefined) => (name === undefined ? undefined : cutToLength(name, DISPLAY_NAME_MAX));
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -150,7 +157,7 @@ export function signUpPage(opts: PageOptions, uid: string, v: SignUpValues): str
   const base = `/oidc/interaction/${encodeURIComponent(uid)}`;
   const e = v.errors ?? {};
   const fields: Field[] = [
-    { name: 'firstName', label: 'First name', autocomplete: 'given-name', value: v.firstName, error: e.firstName, maxlength: 80 },
+    { name: 'firstName', label: 'First name', autocomplete: 'given-name', value: firstNameShown(v.firstName), error: e.firstName, maxlength: FIRST_NAME_UNITS },
     { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: v.email, error: e.email },
     { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: e.password, help: 'At least 10 characters; not a common password.' },
     { name: 'confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: e.confirm },
@@ -181,7 +188,7 @@ export function devSignInPage(opts: PageOptions, uid: string, v: { email?: strin
 ${v.error ? alert('error', v.error) : ''}
 <form method="post" action="${base}/login">
 ${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', value: v.email })}
-${field({ name: 'firstName', label: 'First name', autocomplete: 'given-name', value: v.firstName, required: false, maxlength: 80 })}
+${field({ name: 'firstName', label: 'First name', autocomplete: 'given-name', value: firstNameShown(v.firstName), required: false, maxlength: FIRST_NAME_UNITS })}
 <button type="submit" class="primary">Sign in</button></form>
 <p class="switch"><a href="${base}/signin">Use an account with a password</a></p>`,
   );
