@@ -139,6 +139,19 @@ describe('group-stats projection', () => {
   });
 
   it.each([
+    ['newest first, as an export lists them', (i: number) => 300 - i],
+    ['oldest first', (i: number) => i],
+    ['in no order', (i: number) => (i * 7919) % 301],
+  ])('keeps the newest 100 by time whatever order 300 ratings come in (%s)', async (_order, minuteOf) => {
+    const store = new InMemoryReadModelStore();
+    const all = Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, at: new Date(Date.UTC(2026, 0, 1, 0, minuteOf(i) % 150)).toISOString(), seq: 5000 + i }));
+    for (const r of all) await applyEvent(store, stats, recorded('RatingSubmitted', { ratingId: r.id, userId: 'gus', overallScore: 3, submittedAt: r.at }, r.seq));
+    const newest = [...all].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || b.seq - a.seq).slice(0, MEMBER_RECENT_RATINGS);
+    const doc = await store.get<GroupMemberStatsDoc>('group-member-stats', 'gus');
+    expect(doc?.recent.map((r) => r.id)).toEqual(newest.map((r) => r.id));
+  });
+
+  it.each([
     ['2026-01-01T00:00:00Z', '2026-W01'],
     ['2027-01-01T12:00:00Z', '2026-W53'],
     ['2024-12-30T00:00:00Z', '2025-W01'],

@@ -96,21 +96,7 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     }
     const d = dataOf<RatingSubmitted['data']>(event);
     const rating: MemberRatingEntry = { id: d.ratingId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
-    // `recent` is kept newest first: the rating goes in its place (what sorting the whole list gave, without
-    // parsing every date of it for each rating), built in one array (a rebuild does this for every rating).
-    const recent: MemberRatingEntry[] = [];
-    let placed = false;
-    for (const r of current.recent) {
-      if (recent.length >= MEMBER_RECENT_RATINGS) break;
-      if (r.id === rating.id) continue;
-      if (!placed && newestFirst(r, rating) >= 0) {
-        recent.push(rating);
-        placed = true;
-        if (recent.length >= MEMBER_RECENT_RATINGS) break;
-      }
-      recent.push(r);
-    }
-    if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
+    const recent = withRecentRating(current.recent, rating);
     // The latest by its day, then its time (latestFirst): a missed day rated today is not how the member is now.
     const candidate = { ...rating, ...dayField(d) };
     const latest = current.latest && latestFirst(current.latest, candidate) < 0 ? current.latest : candidate;
@@ -119,6 +105,31 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
     return withFields(current, { latest, recent, weeks: [...(current.weeks ?? []), week] });
   },
 };
+
+/**
+ * `list` (newest first, at most MEMBER_RECENT_RATINGS) with `rating` in its place: what sorting the whole list gave,
+ * built in one array, each date parsed once (a rebuild does this for every rating). A rating older than every one of
+ * a full list is not kept and the list is not walked: an import of a file newest first does that rating after rating.
+ */
+function withRecentRating(list: MemberRatingEntry[], rating: MemberRatingEntry): MemberRatingEntry[] {
+  const at = Date.parse(rating.createdAt);
+  const goesBefore = (r: MemberRatingEntry) => (at - Date.parse(r.createdAt) || rating.seq - r.seq) >= 0;
+  if (list.length >= MEMBER_RECENT_RATINGS && !goesBefore(list[list.length - 1])) return list;
+  const recent: MemberRatingEntry[] = [];
+  let placed = false;
+  for (const r of list) {
+    if (recent.length >= MEMBER_RECENT_RATINGS) break;
+    if (r.id === rating.id) continue;
+    if (!placed && goesBefore(r)) {
+      recent.push(rating);
+      placed = true;
+      if (recent.length >= MEMBER_RECENT_RATINGS) break;
+    }
+    recent.push(r);
+  }
+  if (!placed && recent.length < MEMBER_RECENT_RATINGS) recent.push(rating);
+  return recent;
+}
 
 /**
  * The ISO week a rating counts in: that of its day in its owner's zone (`ratingDay`, @joy/domain), e.g. `2026-W47`;
