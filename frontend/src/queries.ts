@@ -1,6 +1,6 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest, isUnauthorizedError } from './api';
-import { parseApiError } from './lib/apiError';
+import { parseApiError, withServerReason } from './lib/apiError';
 import { useMemo } from 'react';
 import { ADVANCED_INSIGHTS_KEY } from './insights/advanced';
 import { TOASTS, toast } from './lib/toast';
@@ -102,7 +102,7 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
       const { code, message } = parseApiError(error);
-      toast(code === 'rating.day_full' ? { ...TOASTS.dayFull, ...(message ? { description: message } : {}) } : TOASTS.ratingFailed);
+      toast(code === 'rating.day_full' ? { ...TOASTS.dayFull, ...(message ? { description: message } : {}) } : withServerReason(TOASTS.ratingFailed, error));
     },
   });
 }
@@ -119,7 +119,7 @@ export function useCorrectRating(options: { onSaved?: (rating: RatingView) => vo
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
-      toast(TOASTS.ratingFailed);
+      toast(withServerReason(TOASTS.ratingFailed, error));
     },
   });
 }

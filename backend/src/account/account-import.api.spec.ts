@@ -249,6 +249,10 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     const res = await importInto(cy, file);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ field: 'ratings[0].createdAt', message: IMPORT_MESSAGES.createdAt('ratings[0].createdAt') });
+    // Nine listed, then how many more: 25 problems in all.
+    expect(res.body.errors).toHaveLength(10);
+    expect(res.body.errors[8].field).toBe('ratings[8].createdAt');
+    expect(res.body.errors[9]).toEqual({ field: 'ratings', message: 'The file has 16 more problems than are listed here.' });
     expect(await head()).toBe(before);
     expect(await ratingsOf(cy)).toHaveLength(count);
   });

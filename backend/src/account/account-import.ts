@@ -48,8 +48,8 @@ export const MAX_IMPORT_RATINGS = 20_000;
 export const IMPORT_CHUNK = 500;
 /** A rating may be this much "in the future" (another install's clock may run a little ahead of this one's). */
 export const CLOCK_SKEW_MS = 5 * 60_000;
-/** Problems listed in one answer at most (the first one is the message; the answer shows up to 10 of them). */
-const MAX_PROBLEMS = 20;
+/** Problems listed in one answer at most (the first one is the message), as many as an error answer lists (api-exception.filter.ts). */
+const MAX_PROBLEMS = 10;
 
 const RATING_FIELDS = new Set(['id', 'createdAt', 'overallScore', 'day', 'note', ...FACTOR_NAMES]);
 /**
@@ -83,6 +83,7 @@ export const IMPORT_MESSAGES = {
   unknown: (path: string) => `${path} is not an accepted field`,
   day: (path: string) => `${path} must be a date written YYYY-MM-DD, on or up to ${RATEABLE_DAYS_BACK} days before the day of createdAt`,
   note: (path: string) => `${path} must be text of at most ${NOTE_MAX} characters, or null`,
+  more: (count: number) => `The file has ${count} more problems than are listed here.`,
 } as const;
 
 function refuse(errors: FieldError[]): never {
@@ -149,6 +150,8 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
     check(file.ratings[i], i);
     if ((i + 1) % IMPORT_CHUNK === 0) await turn();
   }
+  // Past what an answer lists, the last line says how many more there are: fixing the ones listed is not enough.
+  if (found > MAX_PROBLEMS) refuse([...problems.slice(0, MAX_PROBLEMS - 1), { field: 'ratings', message: IMPORT_MESSAGES.more(found - MAX_PROBLEMS + 1) }]);
   if (found > 0) refuse(problems);
   return ratings;
 }

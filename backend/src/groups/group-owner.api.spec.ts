@@ -141,6 +141,8 @@ describe("a group's owner over HTTP", () => {
     for (const [cookie, inviteCode] of [[member, oldCode], [member, `${oldCode.slice(0, 4)}-${oldCode.slice(4)}`.toLowerCase()], [ivo, oldCode]]) {
       expect((await as(cookie).post('/api/groups/join', { inviteCode })).body).toEqual({ statusCode: 404, code: 'group.invite_replaced', message: MESSAGES.inviteCodeReplaced });
     }
+    // Nia, still a member, is told she is one, with the old code as with the new one.
+    expect((await as(other).post('/api/groups/join', { inviteCode: oldCode })).body).toEqual({ statusCode: 409, code: 'group.already_member', message: MESSAGES.alreadyMember });
     expect(await head()).toBe(afterSignIn);
     expect(afterSignIn).toBeGreaterThan(before);
     expect(await names(owner, group.id)).toEqual(['Olga (owner)', 'Nia']);

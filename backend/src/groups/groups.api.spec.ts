@@ -110,7 +110,8 @@ describe('groups over HTTP', () => {
     const ratings = await as(ada).get(`/api/groups/${family.id}/ratings`);
     expect(ratings.status).toBe(200);
     expect(ratings.body.map((r: { id: string }) => r.id)).toEqual([b2.id, a1.id]);
-    for (const r of ratings.body) expect(Object.keys(r).sort()).toEqual(['createdAt', 'id', 'overallScore', 'userId']);
+    // The overall score and when it was made, and the day it rates: never the factors (nor the note).
+    for (const r of ratings.body) expect(Object.keys(r).sort()).toEqual(['createdAt', 'day', 'id', 'overallScore', 'userId']);
     expect(ratings.text).not.toMatch(/relationships|health|purpose|growth|"joy"/);
     expect(JSON.stringify(members) + JSON.stringify(detail)).not.toMatch(/relationships|health|purpose|growth|"joy"/);
   });

@@ -159,7 +159,10 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       // Someone given a code the owner has since replaced learns why it stopped working; a code reserved by a change
       // that was never written was never the group's.
       const wasTheGroups = groupEvents.some((e) => (e.type === 'GroupCreated' || e.type === 'GroupInviteCodeChanged') && (e.data as { inviteCode?: string }).inviteCode === code);
-      throw wasTheGroups ? new DomainError('group.invite_replaced', MESSAGES.inviteCodeReplaced) : new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+      if (!wasTheGroups) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+      // A member with an old code is told what the current code would tell them.
+      if (members.some((m) => m.userId === userId)) throw new DomainError('group.already_member', MESSAGES.alreadyMember);
+      throw new DomainError('group.invite_replaced', MESSAGES.inviteCodeReplaced);
     }
 
     const at = new Date();
@@ -391,6 +394,6 @@ export class GetGroupRatingsHandler implements IQueryHandler<GetGroupRatingsQuer
     return activityVisibleTo(userId, group, stats)
       .sort(newestFirst)
       .slice(0, GROUP_RATINGS_LIMIT)
-      .map(({ id, userId: rater, overallScore, createdAt }) => ({ id, userId: rater, overallScore, createdAt }));
+      .map(({ id, userId: rater, overallScore, createdAt, day }) => ({ id, userId: rater, overallScore, createdAt, ...(day ? { day } : {}) }));
   }
 }

@@ -125,6 +125,8 @@ describe('group-stats projection', () => {
     const fay = await store.get<GroupMemberStatsDoc>('group-member-stats', 'fay');
     expect(fay?.latest).toMatchObject({ id: 'today', overallScore: 4 });
     expect(fay?.recent.map((r) => r.id)).toEqual(['missed', 'today']);
+    // Each with the day it rates: a group can say the missed one is for its day.
+    expect(fay?.recent.map((r) => r.day)).toEqual(['2026-11-15', undefined]);
   });
 
   it('keeps at most the newest 100 ratings of a user', async () => {

@@ -13,6 +13,11 @@ export interface MemberRating {
   createdAt: string;
   /** Global position of the rating's event: orders ratings newest first without ties. */
   seq: number;
+  /**
+   * The day it rates, so that a group sees a missed day rated later for what it is; absent for ratings from before
+   * days were kept, and in entries projected before 11-27 (they show as before, by the time made).
+   */
+  day?: string;
 }
 
 /**
@@ -30,7 +35,7 @@ export const newestFirst = (a: MemberRatingEntry, b: MemberRatingEntry) => Date.
 
 /** A member document's newest ratings with their owner: what a group shows. */
 export const ratingsOfMember = (doc: GroupMemberStatsDoc): MemberRating[] =>
-  doc.recent.map(({ id, overallScore, createdAt, seq }) => ({ id, userId: doc.userId, overallScore, createdAt, seq }));
+  doc.recent.map(({ id, overallScore, createdAt, seq, day }) => ({ id, userId: doc.userId, overallScore, createdAt, seq, ...(day ? { day } : {}) }));
 
 /** Newest ratings kept per user: enough for a group's 100 newest ratings and a week's count. */
 export const MEMBER_RECENT_RATINGS = 100;
@@ -53,7 +58,7 @@ export interface GroupMemberStatsDoc {
    */
   groups: { groupId: string; seq: number }[];
   /** The latest rating by its day, then its time (`latestFirst`), with its day (absent: its UTC day). */
-  latest: (MemberRatingEntry & { day?: string }) | null;
+  latest: MemberRatingEntry | null;
   /** Newest first by the time made, at most MEMBER_RECENT_RATINGS: the activity a group shows. */
   recent: MemberRatingEntry[];
   /** The weeks of the member's group-member-weeks documents (what an account deletion removes); absent: none. */
@@ -95,11 +100,10 @@ export const groupMemberStatsProjector: Projector<GroupMemberStatsDoc> = {
       return { ...current, latest, recent };
     }
     const d = dataOf<RatingSubmitted['data']>(event);
-    const rating: MemberRatingEntry = { id: d.ratingId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position };
+    const rating: MemberRatingEntry = { id: d.ratingId, overallScore: d.overallScore, createdAt: d.submittedAt, seq: event.position, ...dayField(d) };
     const recent = withRecentRating(current.recent, rating);
     // The latest by its day, then its time (latestFirst): a missed day rated today is not how the member is now.
-    const candidate = { ...rating, ...dayField(d) };
-    const latest = current.latest && latestFirst(current.latest, candidate) < 0 ? current.latest : candidate;
+    const latest = current.latest && latestFirst(current.latest, rating) < 0 ? current.latest : rating;
     const week = groupsRatedIn(current, event).length > 0 ? weekOfRating(d) : null;
     if (week === null || current.weeks?.includes(week)) return withFields(current, { latest, recent });
     return withFields(current, { latest, recent, weeks: [...(current.weeks ?? []), week] });

@@ -67,7 +67,7 @@ export function importResultText({ imported, skipped }: ImportResultView): strin
 }
 
 export const IMPORT_MESSAGES = {
-  notJson: 'This file is not a Joy export: choose the JSON file that "Download JSON" saved.',
+  notJson: 'The file is not a Joy export: choose the JSON file that "Download JSON" in Account saves.',
   tooLarge: 'This file is larger than 5 MB, more than an export of ratings holds.',
   unreadable: 'The file could not be read. Please try again.',
   failed: 'Part of the file may have been imported. Please try again: a rating imported before is skipped, so nothing is added twice.',

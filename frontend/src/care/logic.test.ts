@@ -38,5 +38,8 @@ describe('care logic', () => {
     expect(careFailedToast(limited).description).toMatch(/^You can send at most 10/);
     expect(careFailedToast(new Error('500: {"statusCode":500,"code":"internal","message":"Internal server error"}'))).toEqual(CARE_FAILED_TOAST);
     expect(careFailedToast(new Error('429: not json'))).toEqual(CARE_FAILED_TOAST);
+    // A refusal of the message itself: the spec's text, then the server's reason.
+    const tooLong = new Error('400: {"statusCode":400,"code":"care.message_too_long","message":"message must be at most 500 characters"}');
+    expect(careFailedToast(tooLong).description).toBe('Failed to send care action. Please try again. Message must be at most 500 characters.');
   });
 });

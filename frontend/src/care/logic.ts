@@ -2,7 +2,7 @@
  * Pure logic of care actions (Joy Premium): the kinds and their labels, the toasts, and how a received care
  * action is told. No React, no I/O: tested in logic.test.ts.
  */
-import { parseApiError } from '../lib/apiError';
+import { parseApiError, withServerReason } from '../lib/apiError';
 import { CARE_KIND_LABELS, type CareActionStatus, type CareKind, dayNumber, dayOf, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import type { ToastInput } from '../lib/toast';
 import { formatDate } from '../lib/dates';
@@ -38,10 +38,13 @@ export const CARE_FAILED_TOAST: ToastInput = {
 /** Refusals the sender can act on: the member declines care actions, or a daily limit (see Retry-After). */
 const EXPLAINED_REFUSALS = new Set(['care.declined', 'care.pair_limit', 'care.sender_limit', 'care.recipient_limit']);
 
-/** The toast for a failed send: the server's own words for a refusal the sender can act on, else CARE_FAILED_TOAST. */
+/**
+ * The toast for a failed send: the server's own words for a refusal the sender can act on (declined, a limit), else
+ * CARE_FAILED_TOAST with the server's reason when it is one (a message too long, hidden characters).
+ */
 export function careFailedToast(error: Error): ToastInput {
   const { code, message } = parseApiError(error);
-  if (!code || !EXPLAINED_REFUSALS.has(code) || !message) return CARE_FAILED_TOAST;
+  if (!code || !EXPLAINED_REFUSALS.has(code) || !message) return withServerReason(CARE_FAILED_TOAST, error);
   return { ...CARE_FAILED_TOAST, title: 'Care not sent', description: message };
 }
 

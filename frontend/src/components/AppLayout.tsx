@@ -10,6 +10,7 @@ import { useAdoptBrowserTimeZone } from '../settings/api';
 import { Brand } from './Brand';
 import { PageLoading } from './PageLoading';
 import { SiteFooter } from './SiteFooter';
+import { initialOf } from '@joy/domain';
 
 function navClass({ isActive }: { isActive: boolean }) {
   return isActive ? 'nav-link is-active' : 'nav-link';
@@ -57,7 +58,7 @@ export function AppLayout() {
   const signOut = () => browser.navigate(LOGOUT_URL);
   const avatar = (
     <Avatar src={user?.profileImageUrl || undefined} size={32} className="user-avatar" alt="">
-      {name.charAt(0).toUpperCase()}
+      {initialOf(name)}
     </Avatar>
   );
 

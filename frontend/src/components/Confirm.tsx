@@ -28,10 +28,35 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
       onOpenChange={(next) => {
         if (next) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
         // A button that is gone (its row deleted) is left alone.
-        else if (opener.current?.isConnected) opener.current.focus();
+        else if (opener.current?.isConnected) focusWhenEnabled(opener.current);
         setOpen(next);
         onOpenChange?.(next);
       }}
     />
   );
+}
+
+/**
+ * Gives the focus back to `button`, and again once its action has run: a button disabled while the action runs (as
+ * New invite code is) loses the focus to the page, and nobody gets it back otherwise. Unless the person has moved the
+ * focus since.
+ */
+function focusWhenEnabled(button: HTMLElement): void {
+  button.focus();
+  if (!(button instanceof HTMLButtonElement)) return;
+  let wasDisabled = button.disabled;
+  const observer = new MutationObserver(() => {
+    if (button.disabled) {
+      wasDisabled = true;
+      return;
+    }
+    if (!wasDisabled) return;
+    observer.disconnect();
+    const focused = document.activeElement;
+    // Still where the disabling left it (the page, or the closed bubble): nobody has moved it since.
+    if (button.isConnected && (!focused || focused === document.body || focused.closest('.confirm'))) button.focus();
+  });
+  observer.observe(button, { attributes: true, attributeFilter: ['disabled'] });
+  // An action that never ends (the page left meanwhile) does not keep the observer.
+  setTimeout(() => observer.disconnect(), 30_000);
 }

@@ -92,6 +92,18 @@ describe('RatingForm', () => {
     expect(notifier.success).not.toHaveBeenCalled();
   });
 
+  it('adds the server\'s reason to the error when the rating is refused for a field', async () => {
+    const message = 'note must not contain control, direction-changing or invisible characters';
+    installFakeServer({ 'POST /api/joy-ratings': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'note', message }] } } });
+    renderForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(
+        expect.objectContaining({ title: 'Error', description: `Failed to save rating. Please try again. Note must not contain control, direction-changing or invisible characters.` }),
+      ),
+    );
+  });
+
   it("tells which day is full when the day holds the most ratings it can (not 'try again')", async () => {
     const message = '2026-11-20 already has 100 ratings, the most one day can hold. Delete one of them to add another.';
     installFakeServer({ 'POST /api/joy-ratings': { status: 409, body: { statusCode: 409, code: 'rating.day_full', message } } });

@@ -14,7 +14,8 @@ import { CareSuggestions } from '../care/CareSuggestions';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageLoading } from '../components/PageLoading';
 import { scoreBand } from '../lib/score';
-import type { GroupDetailView as GroupDetailData, GroupMemberView, GroupRatingView } from '@joy/domain';
+import { forDayOf } from '../dashboard/summary';
+import { initialOf, type GroupDetailView as GroupDetailData, type GroupMemberView, type GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
 import { LeaveGroup } from './LeaveGroup';
 import { DeleteGroup, NewInviteCode, RemoveMember, RenameGroup } from './OwnerActions';
@@ -185,14 +186,16 @@ function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGr
         <ol className="group-activity">
           {items.map((rating) => {
             const name = names.get(rating.userId);
+            // A missed day rated later says which day: it is not how the member feels now.
+            const forDay = forDayOf(rating);
             return (
               <li key={rating.id} className="group-activity__item">
                 <Avatar size={36} className="user-avatar" aria-hidden="true">
-                  {(name ?? 'Member').charAt(0).toUpperCase()}
+                  {initialOf(name ?? 'Member')}
                 </Avatar>
                 <div className="group-activity__text">
                   {name && <span className="group-activity__name">{name}</span>}
-                  <span>Member rated their joy</span>
+                  <span>Member rated their joy{forDay && ` for ${forDay}`}</span>
                   <time dateTime={rating.createdAt} className="group-activity__time">
                     {activityTimestamp(rating.createdAt)}
                   </time>

@@ -171,6 +171,15 @@ describe('Groups page: detail', () => {
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Group deleted' }));
   });
 
+  it('says which day a missed day rated later is for, so that it does not read as how the member feels now', async () => {
+    const late = { id: 'r2', userId: 'u2', overallScore: 1, createdAt: '2026-03-07T09:30:00.000Z', day: '2026-02-05' };
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1/ratings': { status: 200, body: [late, { ...ratings[0], day: '2026-03-07' }] } });
+    renderGroups('/groups?group=g1');
+    expect(await screen.findByText('Member rated their joy for Feb 5, 2026')).toBeInTheDocument();
+    // A rating of the day it was made says nothing more.
+    expect(screen.getByText('Member rated their joy')).toBeInTheDocument();
+  });
+
   it('shows a member who is not the owner only Leave', async () => {
     installFakeServer({ ...withGroup(), 'GET /api/groups/g1': { status: 200, body: detail(2, 'u2') } });
     renderGroups('/groups?group=g1');

@@ -38,6 +38,10 @@ describe('memberName and memberInitial', () => {
     expect(memberInitial({ firstName: 'bea', email: null })).toBe('B');
     expect(memberInitial({ firstName: null, email: 'zoe@example.com' })).toBe('Z');
     expect(memberInitial({ firstName: null, email: null })).toBe('M');
+    // A name that starts with an emoji shows the emoji whole, not half of it (a broken "�").
+    expect(memberInitial({ firstName: '🌸 Mia', email: null })).toBe('🌸');
+    expect(memberInitial({ firstName: '👩🏽‍💻Ana', email: null })).toBe('👩🏽‍💻');
+    expect(memberInitial({ firstName: 'éva', email: null })).toBe('É');
   });
 
   it('maps member ids to names', () => {

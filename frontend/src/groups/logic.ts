@@ -2,10 +2,10 @@
  * Pure logic of the Groups page: names, figures, badge style, share text and how a failed create or join
  * is told to the user. No React, no I/O: tested in logic.test.ts.
  */
-import { errorKind, parseApiError } from '../lib/apiError';
+import { errorKind, parseApiError, withServerReason } from '../lib/apiError';
 import { TOASTS, type ToastInput } from '../lib/toast';
 import { formatScore } from '../lib/score';
-import { type GroupMemberView, type GroupRatingView, type GroupView, normalizeInviteCode } from '@joy/domain';
+import { type GroupMemberView, type GroupRatingView, type GroupView, initialOf, normalizeInviteCode } from '@joy/domain';
 import { formatDate, formatDateTime } from '../lib/dates';
 
 /** Group recent activity shows the 10 newest ratings (SPEC §9). */
@@ -30,7 +30,7 @@ export function memberName(member: Pick<GroupMemberView, 'firstName' | 'email'> 
 
 /** The letter shown in a member's avatar when there is no picture. */
 export function memberInitial(member: Pick<GroupMemberView, 'firstName' | 'email'> | null | undefined): string {
-  return memberName(member).charAt(0).toUpperCase();
+  return initialOf(memberName(member));
 }
 
 /** userId → display name, for labelling the group's ratings. */
@@ -154,19 +154,7 @@ const FAILURE_TOASTS = {
 } as const;
 
 export function groupFailureToast(kind: keyof typeof FAILURE_TOASTS, error: unknown): ToastInput {
-  const base = FAILURE_TOASTS[kind];
-  const { message } = parseApiError(error);
-  const reason = errorKind(error);
-  if (message && (reason === 'invalid' || reason === 'not_found' || reason === 'conflict' || reason === 'forbidden')) {
-    return { ...base, description: `${base.description} ${asSentence(message)}` };
-  }
-  return base;
-}
-
-/** "name must be at most 80 characters" → "Name must be at most 80 characters." */
-function asSentence(text: string): string {
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  return withServerReason(FAILURE_TOASTS[kind], error);
 }
 
 /** Whether a read failed because the group does not exist or the user is not a member (a not_found error). */

@@ -1,5 +1,6 @@
 /** API errors as the browser reads them: pure, no I/O (tested in api.test.ts and groups/logic.test.ts). */
 import { ERROR_CODES, type ErrorCode, type ErrorKind, isErrorCode } from '@joy/domain';
+import type { ToastInput } from './toast';
 
 export interface ParsedApiError {
   status: number | null;
@@ -47,4 +48,21 @@ export function fieldErrorsOf(error: unknown): string[] {
 export function errorKind(error: unknown): ErrorKind | null {
   const { code } = parseApiError(error);
   return code ? ERROR_CODES[code] : null;
+}
+
+/**
+ * A failure toast: the spec's text always, and the server's reason after it when it is one the person can act on
+ * (invalid: a bad field, not_found: an unknown code, conflict: already a member, forbidden: not the owner).
+ */
+export function withServerReason(base: ToastInput, error: unknown): ToastInput {
+  const { message } = parseApiError(error);
+  const kind = errorKind(error);
+  if (!message || (kind !== 'invalid' && kind !== 'not_found' && kind !== 'conflict' && kind !== 'forbidden')) return base;
+  return { ...base, description: `${base.description} ${asSentence(message)}` };
+}
+
+/** "name must be at most 80 characters" → "Name must be at most 80 characters." */
+function asSentence(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

@@ -123,6 +123,8 @@ export interface GroupRatingView {
   userId: string;
   overallScore: number;
   createdAt: string;
+  /** The day it rates (`YYYY-MM-DD`); absent for ratings kept before days were, or listed before 11-27. */
+  day?: string;
 }
 
 // ---- billing ------------------------------------------------------------------------------------------

@@ -7,9 +7,12 @@ describe('text lengths, as people count characters', () => {
     expect(characterCount('')).toBe(0);
   });
 
-  it('lets a limit of 10 hold ten emoji, and no more', () => {
+  it('lets a limit of 10 hold ten emoji, and no more, even the longest ones', () => {
     expect(fitsLength('🙂'.repeat(10), 10)).toBe(true);
     expect(fitsLength('👍🏽'.repeat(10), 10)).toBe(true);
+    // A family, a couple with skin tones, England's flag (a subdivision flag, 14 units).
+    for (const long of ['👨‍👩‍👧‍👦', '👩🏻‍❤️‍💋‍👨🏼', '🏴󠁧󠁢󠁥󠁮󠁧󠁿']) expect(fitsLength(long.repeat(10), 10)).toBe(true);
+    expect(fitsLength('🏴󠁧󠁢󠁥󠁮󠁧󠁿'.repeat(11), 10)).toBe(false);
     expect(fitsLength('🙂'.repeat(11), 10)).toBe(false);
     expect(fitsLength('a'.repeat(10), 10)).toBe(true);
     expect(fitsLength('a'.repeat(11), 10)).toBe(false);
@@ -26,10 +29,11 @@ describe('text lengths, as people count characters', () => {
     expect(cutToLength('ab👨‍👩‍👧cd', 3)).toBe('ab👨‍👩‍👧');
     expect(cutToLength('short', 10)).toBe('short');
     // Within the characters but past the units: cut where the units end, on a character's edge.
-    const families = '👨‍👩‍👧'.repeat(10);
-    const cut = cutToLength(families, 10);
+    const heavy = `a${'\u0301'.repeat(UNITS_PER_CHARACTER * 2)}`.repeat(10);
+    const cut = cutToLength(heavy, 10);
     expect(cut.length).toBeLessThanOrEqual(10 * UNITS_PER_CHARACTER);
     expect(fitsLength(cut, 10)).toBe(true);
-    expect(families.startsWith(cut) && cut.length % '👨‍👩‍👧'.length).toBe(0);
+    expect(heavy.startsWith(cut) && cut.length % (1 + UNITS_PER_CHARACTER * 2)).toBe(0);
+    expect(characterCount(cut)).toBe(Math.floor((10 * UNITS_PER_CHARACTER) / (1 + UNITS_PER_CHARACTER * 2)));
   });
 });

@@ -2,9 +2,10 @@
  * Text limits count characters as people see them: grapheme clusters, so that an emoji (🙂, ❤️, 👍🏽, 👨‍👩‍👧), a flag or a
  * letter with its accents counts one, in the counters under the fields and in the server's checks alike. What is
  * stored stays bounded too: a text may hold at most UNITS_PER_CHARACTER UTF-16 units per character allowed, so that
- * one "character" of hundreds of combining marks cannot grow a note.
+ * one "character" of hundreds of combining marks cannot grow a note. 16 is more than any emoji takes (the longest,
+ * a couple with skin tones or a subdivision flag, take 14–15): a text of emoji only is always within it.
  */
-export const UNITS_PER_CHARACTER = 4;
+export const UNITS_PER_CHARACTER = 16;
 
 /** The longest display name (first name) a person can have. */
 export const DISPLAY_NAME_MAX = 80;
@@ -22,6 +23,11 @@ function charactersOf(text: string): string[] {
 /** How many characters a person sees in `text`. */
 export function characterCount(text: string): number {
   return charactersOf(text).length;
+}
+
+/** The first character a person sees in `text` (an emoji whole, not half of it), upper-cased: an avatar's letter. */
+export function initialOf(text: string): string {
+  return (charactersOf(text.trim())[0] ?? '').toUpperCase();
 }
 
 /** Whether `text` is within a limit of `max` characters (and its bound in UTF-16 units). */

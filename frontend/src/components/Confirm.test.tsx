@@ -1,0 +1,68 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Button } from 'antd';
+import { useState } from 'react';
+import { Confirm } from './Confirm';
+
+/** A button whose confirmed action takes a while, disabled meanwhile (as New invite code is). */
+function SlowAction({ ms }: { ms: number }) {
+  const [pending, setPending] = useState(false);
+  return (
+    <Confirm
+      title="Get a new invite code?"
+      okText="New invite code"
+      cancelText="Keep code"
+      onConfirm={() => {
+        setPending(true);
+        setTimeout(() => setPending(false), ms);
+      }}
+    >
+      <Button disabled={pending}>Change</Button>
+    </Confirm>
+  );
+}
+
+/** What a browser does when the focused button is disabled: the focus falls to the page (jsdom keeps it there). */
+function dropFocus() {
+  const away = document.createElement('input');
+  document.body.append(away);
+  away.focus();
+  away.remove();
+}
+
+describe('Confirm', () => {
+  it('takes the focus into the question, and gives it back to its button once the action has run', async () => {
+    render(<SlowAction ms={50} />);
+    const opener = screen.getByRole('button', { name: 'Change' });
+    opener.focus();
+    fireEvent.click(opener);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep code' })));
+    fireEvent.click(screen.getByRole('button', { name: 'New invite code' }));
+    // Disabled while the action runs, it loses the focus to the page: the focus comes back when the button can take
+    // it again.
+    await waitFor(() => expect(opener).toBeDisabled());
+    act(dropFocus);
+    expect(document.activeElement).toBe(document.body);
+    await waitFor(() => expect(opener).toBeEnabled());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('leaves the focus where the person moved it while the action ran', async () => {
+    render(
+      <>
+        <SlowAction ms={100} />
+        <input aria-label="Elsewhere" />
+      </>,
+    );
+    const opener = screen.getByRole('button', { name: 'Change' });
+    opener.focus();
+    fireEvent.click(opener);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep code' })));
+    fireEvent.click(screen.getByRole('button', { name: 'New invite code' }));
+    await waitFor(() => expect(opener).toBeDisabled());
+    act(dropFocus);
+    act(() => screen.getByLabelText('Elsewhere').focus());
+    await waitFor(() => expect(opener).toBeEnabled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).toBe(screen.getByLabelText('Elsewhere'));
+  });
+});
