@@ -29,19 +29,27 @@ function dropFocus() {
   away.remove();
 }
 
+/**
+ * Opens the question from its focused button, confirms, and waits until the action runs: the button disabled, and
+ * the focus dropped to the page as a browser drops it. Answers the button.
+ */
+async function confirmSlowAction(): Promise<HTMLElement> {
+  const opener = screen.getByRole('button', { name: 'Change' });
+  opener.focus();
+  fireEvent.click(opener);
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep code' })));
+  fireEvent.click(screen.getByRole('button', { name: 'New invite code' }));
+  await waitFor(() => expect(opener).toBeDisabled());
+  act(dropFocus);
+  expect(document.activeElement).toBe(document.body);
+  return opener;
+}
+
 describe('Confirm', () => {
   it('takes the focus into the question, and gives it back to its button once the action has run', async () => {
     render(<SlowAction ms={50} />);
-    const opener = screen.getByRole('button', { name: 'Change' });
-    opener.focus();
-    fireEvent.click(opener);
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep code' })));
-    fireEvent.click(screen.getByRole('button', { name: 'New invite code' }));
-    // Disabled while the action runs, it loses the focus to the page: the focus comes back when the button can take
-    // it again.
-    await waitFor(() => expect(opener).toBeDisabled());
-    act(dropFocus);
-    expect(document.activeElement).toBe(document.body);
+    const opener = await confirmSlowAction();
+    // The focus comes back when the button can take it again.
     await waitFor(() => expect(opener).toBeEnabled());
     await waitFor(() => expect(document.activeElement).toBe(opener));
   });
@@ -53,13 +61,7 @@ describe('Confirm', () => {
         <input aria-label="Elsewhere" />
       </>,
     );
-    const opener = screen.getByRole('button', { name: 'Change' });
-    opener.focus();
-    fireEvent.click(opener);
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep code' })));
-    fireEvent.click(screen.getByRole('button', { name: 'New invite code' }));
-    await waitFor(() => expect(opener).toBeDisabled());
-    act(dropFocus);
+    const opener = await confirmSlowAction();
     act(() => screen.getByLabelText('Elsewhere').focus());
     await waitFor(() => expect(opener).toBeEnabled());
     await new Promise((resolve) => setTimeout(resolve, 50));
