@@ -176,7 +176,7 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     ['a month that does not exist', withRating(1, { ...valid(1), createdAt: '2026-13-02T10:00:00Z' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
     ['midnight written as 24:00', withRating(1, { ...valid(1), createdAt: '2026-01-02T24:00:00Z' }), 'ratings[1].createdAt', IMPORT_MESSAGES.createdAt('ratings[1].createdAt')],
     // Cy's zone is UTC: tomorrow there is a day no rating made here could rate.
-    ['a day after today', withRating(0, { ...valid(0), createdAt: new Date().toISOString(), day: new Date(Date.now() + DAY_MS).toISOString().slice(0, 10) }), 'ratings[0].day', IMPORT_MESSAGES.future('ratings[0].day')],
+    ['a day after today', withRating(0, { ...valid(0), createdAt: new Date().toISOString(), day: new Date(Date.now() + DAY_MS).toISOString().slice(0, 10) }), 'ratings[0].day', IMPORT_MESSAGES.afterToday('ratings[0].day', 'UTC')],
     ['no id', withRating(3, { ...valid(3), id: undefined }), 'ratings[3].id', IMPORT_MESSAGES.id('ratings[3].id')],
     ['an overall score that is not the mean', withRating(3, { ...valid(3), overallScore: 4.2 }), 'ratings[3].overallScore', IMPORT_MESSAGES.overallScore('ratings[3].overallScore')],
     ['a field a rating does not have', withRating(3, { ...valid(3), mood: 'great' }), 'ratings[3].mood', IMPORT_MESSAGES.unknown('ratings[3].mood')],

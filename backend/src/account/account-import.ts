@@ -77,6 +77,7 @@ export const IMPORT_MESSAGES = {
   id: (path: string) => `${path} must be a string of 1 to 64 characters`,
   createdAt: (path: string) => `${path} must be a date and time such as 2026-11-20T08:30:00.000Z`,
   future: (path: string) => `${path} must not be in the future`,
+  afterToday: (path: string, timeZone: string) => `${path} must not be after today in your time zone (${timeZone}, in Settings)`,
   beforeJoy: (path: string) => `${path} must not be before 1970`,
   factor: (path: string) => `${path} must be a whole number from 1 to 5`,
   overallScore: (path: string) => `${path} must be the mean of the five factors to one decimal`,
@@ -129,7 +130,9 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
     if (r.day !== undefined && !(isCalendarDay(r.day) && !Number.isNaN(at) && r.day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && r.day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {
       problem(`${path}.day`, IMPORT_MESSAGES.day(`${path}.day`));
     } else if (r.day !== undefined && (r.day as string) > today) {
-      problem(`${path}.day`, IMPORT_MESSAGES.future(`${path}.day`));
+      // Today in the zone it was made in, ahead of this person's (no rating made here could rate it yet): the message
+      // names the zone, which the person may not have set as they live (Settings).
+      problem(`${path}.day`, IMPORT_MESSAGES.afterToday(`${path}.day`, timeZone));
     } else if (r.day === undefined && !Number.isNaN(at) && dayOf(at, timeZone)! > today) {
       // Within the clock skew, but past midnight here: its day would be tomorrow.
       problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
