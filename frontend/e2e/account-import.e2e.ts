@@ -74,7 +74,8 @@ describe('account: moving ratings with the JSON export and Import ratings', () =
     await piaDesktop.page.goto(`${server.baseUrl}/account`);
     card = await chooseFile(piaDesktop.page, damaged);
     await card.getByText('Nothing was imported').waitFor();
-    await card.getByText('ratings[1].health must be a whole number from 1 to 5').waitFor();
+    // Counted from 1, as a person counts the ratings of a file.
+    await card.getByText('Rating 2 in the file: health must be a whole number from 1 to 5').waitFor();
     await screenshot(piaDesktop.page, 'account-import-refused-1280');
     expect(((await (await pia.page.request.get(`${server.baseUrl}/api/joy-ratings`)).json()) as unknown[]).length).toBe(2);
 
