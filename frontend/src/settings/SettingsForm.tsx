@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { DISPLAY_NAME_MAX, fitsLength, isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
+import { DISPLAY_NAME_MAX, isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
 import { characterLimit } from '../lib/textCount';
 import { parseApiError } from '../lib/apiError';
 import { browserTimeZone, useChangeSettings } from './api';
@@ -99,9 +99,9 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
           extra="The name the members of your groups see."
           rules={[
             { required: true, whitespace: true, message: 'Please enter your first name.' },
-            { validator: async (_, value?: string) => (value && !fitsLength(value.trim(), DISPLAY_NAME_MAX) ? Promise.reject(new Error(`At most ${DISPLAY_NAME_MAX} characters.`)) : undefined) },
           ]}
         >
+          {/* Cut to the limit as people count characters: the field cannot hold a name the server refuses. */}
           <Input autoComplete="given-name" count={{ ...characterLimit(DISPLAY_NAME_MAX), show: false }} />
         </Form.Item>
         <Form.Item

@@ -82,6 +82,9 @@ describe('Settings page', () => {
     await screen.findByText('Hi, Ada');
     const name = await screen.findByLabelText('First name');
     await waitFor(() => expect(name).toHaveValue('Ada'));
+    // A longer paste is cut to 80 characters as people count them: 80 sunflowers, not 40.
+    fireEvent.change(name, { target: { value: '🌻'.repeat(85) } });
+    expect(name).toHaveValue('🌻'.repeat(80));
     fireEvent.change(name, { target: { value: 'Adele' } });
     const save = screen.getByText('Save Settings').closest('button')!;
     await waitFor(() => expect(save).toBeEnabled());
