@@ -12,9 +12,12 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
-    // The popup is drawn in this commit or the next frame.
+    // The popup is drawn in this commit or the next frame. The second try leaves a focus already in the question
+    // alone: a quick Tab to the action would otherwise be taken back to the cancel button.
     cancel.current?.focus();
-    const frame = requestAnimationFrame(() => cancel.current?.focus());
+    const frame = requestAnimationFrame(() => {
+      if (!cancel.current?.closest('.confirm')?.contains(document.activeElement)) cancel.current?.focus();
+    });
     return () => cancelAnimationFrame(frame);
   }, [open]);
   return (
