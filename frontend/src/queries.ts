@@ -91,9 +91,18 @@ export function useGroups() {
  */
 export function useSubmitRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
   const client = useQueryClient();
-  return useMutation<RatingView, Error, { scores: SubmitRatingRequest; idempotencyKey: string }>({
-    // The key makes a repeated request (a retry after a lost answer) answer the same rating, stored once.
-    mutationFn: ({ scores, idempotencyKey }) => apiJson<RatingView>('POST', '/api/joy-ratings', scores, { 'Idempotency-Key': idempotencyKey }),
+  return useMutation<RatingView, Error, { scores: SubmitRatingRequest; idempotencyKey: string; renewKey: () => string }>({
+    // The key makes a repeated request (a retry after a lost answer) answer the same rating, stored once. If the
+    // rating that key saved was deleted since (on the list, or on another device), this click is a new save.
+    mutationFn: async ({ scores, idempotencyKey, renewKey }) => {
+      const post = (key: string) => apiJson<RatingView>('POST', '/api/joy-ratings', scores, { 'Idempotency-Key': key });
+      try {
+        return await post(idempotencyKey);
+      } catch (error) {
+        if (parseApiError(error).code !== 'rating.idempotency_key_withdrawn') throw error;
+        return post(renewKey());
+      }
+    },
     onSuccess: async (rating) => {
       toast(TOASTS.ratingSaved);
       await invalidateRatingViews(client);

@@ -159,6 +159,22 @@ describe('ratings over HTTP', () => {
       expect(await eventCount()).toBe(before);
     });
 
+    it('refuses the same save again after its rating was deleted with 409, storing nothing', async () => {
+      const gus = await signIn(app.baseUrl, 'gus@example.com', 'Gus');
+      const first = await save(gus, 'save-4');
+      expect((await api(app.baseUrl, gus).delete(`/api/joy-ratings/${first.body.id}`)).status).toBe(204);
+      const before = await eventCount();
+      const again = await save(gus, 'save-4');
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({
+        statusCode: 409,
+        code: 'rating.idempotency_key_withdrawn',
+        message: 'The rating this Idempotency-Key saved has been deleted since; send a new key to save a new rating',
+      });
+      expect(await eventCount()).toBe(before);
+      expect(await ratingCount(gus)).toBe(0);
+    });
+
     it('refuses a malformed key with 400 naming the header, storing nothing', async () => {
       const before = await eventCount();
       for (const key of ['x'.repeat(256), 'with space']) {

@@ -59,6 +59,17 @@ describe('ratings decider', () => {
       });
     });
 
+    it('refuses the same save again once its rating was deleted, and a new key saves it anew', () => {
+      const saved = fold(first);
+      const withdrawn = fold(ratingsDecider.decide({ kind: 'withdraw', ratingId: 'r1', userId: 'u1', at: new Date('2026-11-21T09:00:00.000Z') }, saved), saved);
+      expectRefusal(() => ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-1' }, withdrawn), {
+        kind: 'conflict',
+        code: 'rating.idempotency_key_withdrawn',
+        message: 'The rating this Idempotency-Key saved has been deleted since; send a new key to save a new rating',
+      });
+      expect(ratingsDecider.decide({ ...submit({ joy: 5 }), ratingId: 'r2', idempotencyKey: 'k-2' }, withdrawn)).toHaveLength(1);
+    });
+
     it('remembers the keys of the latest ratings only', () => {
       let state = fold(first);
       for (let i = 0; i < KEYS_REMEMBERED; i++) state = fold(ratingsDecider.decide({ ...submit({}), ratingId: `n${i}`, idempotencyKey: `n${i}`, day: dayBack(i) }, state), state);

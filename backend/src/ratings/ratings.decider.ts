@@ -264,6 +264,9 @@ function decideSubmit({ ratingId, userId, scores, at, timeZone, idempotencyKey, 
   if (idempotencyKey) {
     const saved = ratingSavedWith(state, idempotencyKey);
     const same = saved && FACTOR_NAMES.every((f) => saved[f] === factors[f]) && (command.day === undefined || saved.day === day) && (saved.note ?? null) === note;
+    // The same save again answers the rating it made, unless that rating was deleted since: saving it anew
+    // would bring back what the person deleted, answering it would name a rating that is gone.
+    if (same && !standingRating(state, saved.ratingId)) throw new DomainError('rating.idempotency_key_withdrawn', 'The rating this Idempotency-Key saved has been deleted since; send a new key to save a new rating');
     if (same) return [];
     if (saved) throw new DomainError('rating.idempotency_key_reused', 'This Idempotency-Key already saved a different rating; send a new key for a new rating');
   }

@@ -63,7 +63,7 @@ export class SubmitRatingHandler implements ICommandHandler<SubmitRatingCommand,
     // (with its values as corrected since, if it was).
     if (!append) {
       const saved = ratingSavedWith(state, idempotencyKey!)!;
-      return ratingViewOf(standingRating(state, saved.ratingId) ?? saved);
+      return ratingViewOf(standingRating(state, saved.ratingId)!);
     }
     // Read-your-writes: answer once the lists the user reads next include this rating.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['RatingSubmitted'] });

@@ -138,4 +138,25 @@ describe('RatingForm', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
     expect(keys()[2]).not.toBe(keys()[0]);
   });
+
+  it('saves anew with a new key when the rating its key saved was deleted since (a lost answer, then a delete)', async () => {
+    const saved = { id: 'r2', createdAt: new Date().toISOString(), overallScore: 3, relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
+    const answers = [
+      { status: 503, body: { statusCode: 503, code: 'store.unavailable', message: 'Saving is unavailable right now' } },
+      { status: 409, body: { statusCode: 409, code: 'rating.idempotency_key_withdrawn', message: 'The rating this Idempotency-Key saved has been deleted since; send a new key to save a new rating' } },
+      { status: 201, body: saved },
+    ];
+    const fetchMock = installFakeServer({ 'POST /api/joy-ratings': () => answers.shift()! });
+    renderForm();
+    const keys = () => fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledTimes(1));
+    fireEvent.click(await screen.findByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(notifier.success).toHaveBeenCalled());
+    expect(notifier.error).toHaveBeenCalledTimes(1);
+    expect(keys()).toHaveLength(3);
+    expect(keys()[1]).toBe(keys()[0]);
+    expect(keys()[2]).not.toBe(keys()[0]);
+  });
 });

@@ -88,7 +88,8 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     saveKey.current ??= newSaveKey();
     const chosenDay = forDay ?? (earlier && day ? day : null);
     const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
-    create.mutate({ scores: body, idempotencyKey: saveKey.current }, { onSettled });
+    const renewKey = () => (saveKey.current = newSaveKey());
+    create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled });
   };
 
   return (

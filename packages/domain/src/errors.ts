@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   // ratings
   'rating.factor_out_of_range': 'invalid',
   'rating.idempotency_key_reused': 'conflict', // the Idempotency-Key already saved a different rating
+  'rating.idempotency_key_withdrawn': 'conflict', // the Idempotency-Key saved a rating that was deleted since
   'rating.not_found': 'not_found', // no such rating, another person's, or withdrawn
   'rating.day_full': 'conflict', // the day already holds RATINGS_PER_DAY_MAX ratings
   // names and free text (groups, care messages)
