@@ -140,6 +140,20 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect(await head()).toBe(before);
   });
 
+  it('answers every one of confirmations sent at once with the premium status (a double click on Pay)', async () => {
+    const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
+    const { clientSecret } = (await as(cleo).post('/api/create-subscription')).body;
+    const answers = await Promise.all([1, 2, 3].map(() => as(cleo).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: GOOD_CARD })));
+    expect(answers.map((res) => [res.status, res.body.isPremium, res.body.status])).toEqual([
+      [200, true, 'active'],
+      [200, true, 'active'],
+      [200, true, 'active'],
+    ]);
+    // and a cancel sent twice at once: both say it is canceling
+    const cancels = await Promise.all([1, 2].map(() => as(cleo).post('/api/subscription/cancel')));
+    expect(cancels.map((res) => res.body.status)).toEqual(['canceling', 'canceling']);
+  });
+
   it('answers no client secret to a premium user', async () => {
     const res = await as(ada).post('/api/create-subscription');
     expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ import { Decider, DomainEvent } from '../event-store/decider';
 
 export const BILLING_MESSAGES = {
   nothingToCancel: 'You have no active Joy Premium subscription to cancel.',
-  nothingToResume: 'There is no cancelled Joy Premium subscription to resume: it is active, or its paid period has ended.',
+  nothingToResume: 'There is no cancelled Joy Premium subscription to resume: you have not subscribed, or its paid period has ended.',
   grantNotResumable: 'Joy Premium given by the person who runs this install ends on its date; subscribe to keep it after that.',
   declined: 'Your card was declined.',
   notTestCard: 'Your card was declined. Test mode accepts only the test cards.',

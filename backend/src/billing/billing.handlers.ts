@@ -23,8 +23,21 @@ import type { AppConfig } from '../config';
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as SubscriptionEvent;
 
 async function loadState(store: EventStore, userId: string): Promise<SubscriptionState> {
+  return (await loadStream(store, userId)).state;
+}
+
+/** The state, and the position of the stream's last event (0 for none). */
+async function loadStream(store: EventStore, userId: string): Promise<{ state: SubscriptionState; position: number }> {
   const recorded = await store.readStream(subscriptionStream(userId));
-  return recorded.map(upcast).reduce(subscriptionDecider.evolve, subscriptionDecider.initialState);
+  return { state: recorded.map(upcast).reduce(subscriptionDecider.evolve, subscriptionDecider.initialState), position: recorded.at(-1)?.position ?? 0 };
+}
+
+/**
+ * A request that changes nothing answers the status read model, which may not show yet what a concurrent request
+ * just appended (a double click on Pay, a retried cancel): wait until it shows the stream as it was read.
+ */
+async function seen(readYourWrites: ReadYourWrites, position: number): Promise<void> {
+  if (position > 0) await readYourWrites.waitFor(position, { eventTypes: SUBSCRIPTION_EVENT_TYPES });
 }
 
 /** Decides on the user's subscription stream, appends, and waits until the status read model shows it. */
@@ -38,6 +51,7 @@ async function decide(
 ): Promise<SubscriptionEvent[]> {
   const { events, append } = await decideAndAppend(store, subscriptionStream(userId), subscriptionDecider, command, ctx, { upcast, eventIds });
   if (append) await readYourWrites.waitFor(append.position, { eventTypes: SUBSCRIPTION_EVENT_TYPES });
+  else await seen(readYourWrites, (await loadStream(store, userId)).position); // decided nothing: a concurrent request had done it
   return events;
 }
 
@@ -56,8 +70,11 @@ async function changeThroughProvider(
   ask: (state: SubscriptionState) => Promise<ProviderSubscription | null>,
 ): Promise<SubscriptionEvent[]> {
   const { userId, at } = command;
-  const state = await loadState(store, userId);
-  if (subscriptionDecider.decide(command, state).length === 0) return [];
+  const { state, position } = await loadStream(store, userId);
+  if (subscriptionDecider.decide(command, state).length === 0) {
+    await seen(readYourWrites, position);
+    return [];
+  }
   const subscription = await ask(state);
   return decide(store, readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, { actorUserId: userId, now: at });
 }
@@ -132,9 +149,12 @@ export class ConfirmSandboxPaymentHandler implements ICommandHandler<ConfirmSand
     const testCards = this.provider.testCards;
     if (!testCards) throw new DomainError('request.not_found', 'Not found');
     const at = new Date();
-    const state = await loadState(this.store, userId);
-    // Paid already (a retried confirmation): answer the status as it is.
-    if (isPremiumAt(state, at) && clientSecret === testCards.clientSecretOf(state.subscriptionId!)) return statusOf(this.readModels, userId, at);
+    const { state, position } = await loadStream(this.store, userId);
+    // Paid already (a retried confirmation, or two at once): answer the status as it is.
+    if (isPremiumAt(state, at) && clientSecret === testCards.clientSecretOf(state.subscriptionId!)) {
+      await seen(this.readYourWrites, position);
+      return statusOf(this.readModels, userId, at);
+    }
     const subscription = testCards.confirm(userId, state, clientSecret, card);
     await decide(this.store, this.readYourWrites, userId, { type: 'SyncSubscription', subscription, at }, { actorUserId: userId, now: at }, (events) =>
       events.map((e) => `sandbox-${subscription.subscriptionId}-${e.type}`),
