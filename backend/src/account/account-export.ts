@@ -31,7 +31,7 @@ export type ExportedRating = RatingView;
 
 export interface ExportedGroup {
   id: string;
-  name: string | null;
+  name: string;
   role: string;
   joinedAt: string;
 }
@@ -145,7 +145,8 @@ export class AccountExport {
     const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
     const list = memberships?.groups ?? [];
     const groups = await Promise.all(list.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
-    return list.map((m, i) => ({ id: m.groupId, name: groups[i]?.name ?? null, role: m.role, joinedAt: m.joinedAt }));
+    // A deleted group's document is gone; its memberships stay (no MemberLeft): left out, as from GET /api/groups.
+    return list.flatMap((m, i) => (groups[i] ? [{ id: m.groupId, name: groups[i].name, role: m.role, joinedAt: m.joinedAt }] : []));
   }
 
   async care(userId: string, direction: 'sent' | 'received'): Promise<ExportedCareAction[]> {
