@@ -225,6 +225,11 @@ describe('every route, signed out and signed in, at 360, 768 and 1280 px', () =>
       const barEnd = await page.evaluate(() => document.querySelector('.topbar__inner')!.getBoundingClientRect().right);
       const end = signOut ? signOut.x + signOut.width : Infinity;
       if (overflow > 1 || end > width || end > barEnd) problems.push(`${width}px: page scrolls by ${overflow}px, Sign Out ends at ${end}, the bar at ${barEnd}`);
+      // Every icon of the bar at its size: a bar too full squeezed them to slivers of 3 to 9 px (a review, 11-27).
+      const squeezed = await page.evaluate(() =>
+        [...document.querySelectorAll('.topbar .nav-desktop .anticon')].filter((icon) => icon.getBoundingClientRect().width < 14).map((icon) => icon.closest('a, button')?.textContent),
+      );
+      if (squeezed.length > 0) problems.push(`${width}px: the icons of ${squeezed.join(', ')} are squeezed`);
       if (width === 1280) await screenshot(page, 'every-route-in-topbar-long-name-desktop');
     }
     // The greeting link keeps its name for a screen reader where the text is not shown.

@@ -133,7 +133,7 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
       // Today in the zone it was made in, ahead of this person's (no rating made here could rate it yet): the message
       // names the zone, which the person may not have set as they live (Settings).
       problem(`${path}.day`, IMPORT_MESSAGES.afterToday(`${path}.day`, timeZone));
-    } else if (r.day === undefined && !Number.isNaN(at) && dayOf(at, timeZone)! > today) {
+    } else if (r.day === undefined && !Number.isNaN(at) && at <= now.getTime() + CLOCK_SKEW_MS && dayOf(at, timeZone)! > today) {
       // Within the clock skew, but past midnight here: its day would be tomorrow.
       problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     }

@@ -56,6 +56,36 @@ describe('bad input never breaks anything', () => {
       });
 
       it.each([
+        ['an array', JSON.stringify([valid])],
+        ['an empty array', '[]'],
+        ['null', 'null'],
+        ['a number', '42'],
+        ['a string', '"hello"'],
+      ])('answers %s with 400 saying the body must be a JSON object', async (_label, raw) => {
+        const before = await app.running.infra.store.headPosition();
+        const res = await api(app.baseUrl, cookie).post(path).set('Content-Type', 'application/json').send(raw);
+        const message = 'Request body must be a JSON object';
+        expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'body', message }] });
+        expect(await app.running.infra.store.headPosition()).toBe(before);
+      });
+
+      it('answers a body said to be in a charset other than UTF-8 with 415, and takes utf-8 however it is written', async () => {
+        const before = await app.running.infra.store.headPosition();
+        const utf16 = await api(app.baseUrl, cookie).post(path).set('Content-Type', 'application/json; charset=utf-16').send(JSON.stringify(valid));
+        expect(utf16.status).toBe(415);
+        expect(utf16.body).toEqual({ statusCode: 415, code: 'request.not_json', message: 'Request body must be UTF-8 JSON' });
+        expect(await app.running.infra.store.headPosition()).toBe(before);
+        const latin1 = await api(app.baseUrl, cookie).post(path).set('Content-Type', 'application/json; charset="ISO-8859-1"').send(JSON.stringify(valid));
+        expect(latin1.status).toBe(415);
+        // The same body as UTF-8, spelled as clients do: not refused for its charset (it may still be refused on its own terms).
+        for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"']) {
+          const res = await api(app.baseUrl, cookie).post(path).set('Content-Type', type).send(JSON.stringify({}));
+          expect(res.status).toBe(400);
+          expect(res.body.code).toBe('request.invalid');
+        }
+      });
+
+      it.each([
         ['invalid JSON', 'application/json', '{"a": 1,'],
         ['a JSON body sent as text', 'text/plain', '{}'],
         ['a form', 'application/x-www-form-urlencoded', 'a=1&b=2'],

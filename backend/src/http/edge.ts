@@ -22,8 +22,21 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
       sendApiError(res, 'request.not_json', 'Content-Type must be application/json');
       return;
     }
+    // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be decoded into nonsense.
+    if (hasBody && !/^utf-8$/i.test(charsetOf(req.headers['content-type']) ?? 'utf-8')) {
+      sendApiError(res, 'request.not_json', NOT_UTF8);
+      return;
+    }
     next();
   };
+}
+
+const NOT_UTF8 = 'Request body must be UTF-8 JSON';
+const NOT_AN_OBJECT = 'Request body must be a JSON object';
+
+/** The charset parameter of a Content-Type header, unquoted; undefined when it has none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
 }
 
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -60,6 +73,12 @@ function prototypeKey(value: unknown, depth = 0): string | null {
  * Keys that name an object's prototype are refused outright: no endpoint accepts them, and refusing them
  * at the edge keeps prototype pollution out of every library downstream.
  */
+/** Every route of the app takes an object: an array would reach the validation as fields named 0, 1, … */
+const refuseArrays: RequestHandler = (req, res, next) => {
+  if (!Array.isArray(req.body)) return next();
+  sendApiError(res, 'request.invalid', NOT_AN_OBJECT, [{ field: 'body', message: NOT_AN_OBJECT }]);
+};
+
 const refusePrototypeKeys: RequestHandler = (req, res, next) => {
   // Only parsed JSON: a raw body (the webhook's Buffer) holds bytes, not keys, and scanning it costs a lot.
   if (Buffer.isBuffer(req.body)) return next();
@@ -103,7 +122,7 @@ class TooDeepError extends Error {
  * JSON bodies up to 100 KB and 32 levels deep: a larger body is answered 413 before it is read (from its
  * Content-Length, or as soon as the stream passes the limit), a deeper one 400 before it is parsed, invalid JSON 400.
  */
-export function jsonBody(limit: string = JSON_LIMIT, skip: readonly string[] = []): RequestHandler[] {
+export function jsonBody(limit: string = JSON_LIMIT, skip: readonly string[] = [], arrays: 'refuse' | 'to the route' = 'refuse'): RequestHandler[] {
   const parse = express.json({
     limit,
     strict: true,
@@ -112,7 +131,8 @@ export function jsonBody(limit: string = JSON_LIMIT, skip: readonly string[] = [
       if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new TooDeepError();
     },
   }) as RequestHandler;
-  return [skip.length === 0 ? parse : (req, res, next) => (skip.includes(pathOf(req)) ? next() : parse(req, res, next)), refusePrototypeKeys];
+  const parsing: RequestHandler = skip.length === 0 ? parse : (req, res, next) => (skip.includes(pathOf(req)) ? next() : parse(req, res, next));
+  return [parsing, refusePrototypeKeys, ...(arrays === 'refuse' ? [refuseArrays] : [])];
 }
 
 /**
@@ -128,7 +148,8 @@ export function largeJsonBody(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [signedInFirst, ...jsonBody(limit)];
+  // The import says itself what is wrong with a file that is a list, in the words of its other refusals.
+  return [signedInFirst, ...jsonBody(limit, [], 'to the route')];
 }
 
 /** A raw body (the signed webhook) up to 1 MB, kept as bytes for the signature check: never scanned, never parsed here. */
@@ -136,11 +157,24 @@ export function rawBody(): RequestHandler {
   return express.raw({ type: 'application/json', limit: WEBHOOK_LIMIT }) as RequestHandler;
 }
 
+function isJsonScalar(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
+}
+
 /** Body errors as short JSON answers: they never quote the body (nor anything else from the request). */
 export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
   const status = (err as { status?: number; type?: string }).status;
   const type = (err as { type?: string }).type;
-  if (type === 'entity.parse.failed') {
+  if (type === 'entity.parse.failed' && isJsonScalar((err as { body?: unknown }).body)) {
+    // `strict` parsing refuses valid JSON that is not an object or an array (null, 42, "text"): say so.
+    sendApiError(res, 'request.invalid', NOT_AN_OBJECT, [{ field: 'body', message: NOT_AN_OBJECT }]);
+  } else if (type === 'entity.parse.failed') {
     sendApiError(res, 'request.malformed_json', 'Request body is not valid JSON');
   } else if (type === 'entity.too.deep') {
     sendApiError(res, 'request.invalid', (err as Error).message);
@@ -148,7 +182,7 @@ export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
     const limit = Buffer.isBuffer(req.body) || req.originalUrl.startsWith('/api/billing/webhook') ? '1 MB' : LARGE_BODY_PATHS.includes(pathOf(req)) ? '5 MB' : '100 KB';
     sendApiError(res, 'request.too_large', `Request body is too large (${limit} at most)`);
   } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    sendApiError(res, 'request.not_json', 'Request body must be UTF-8 JSON');
+    sendApiError(res, 'request.not_json', NOT_UTF8);
   } else if (status && status >= 400 && status < 500) {
     res.status(status).json({ ...apiError(codeOfStatus(status), 'Request body could not be read'), statusCode: status });
   } else {

@@ -10,13 +10,14 @@ const keysOf = { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) };
 
 describe('a push subscription body', () => {
   it.each([
-    ['no endpoint', { keys: keysOf }, 'endpoint'],
-    ['a number as endpoint', { endpoint: 5, keys: keysOf }, 'endpoint'],
-    ['no keys', { endpoint: 'https://8.8.8.8/push/x' }, 'keys'],
-    ['a short p256dh', { endpoint: 'https://8.8.8.8/push/x', keys: { ...keysOf, p256dh: 'abc' } }, 'keys.p256dh'],
-    ['a missing auth', { endpoint: 'https://8.8.8.8/push/x', keys: { p256dh: keysOf.p256dh } }, 'keys.auth'],
-    ['an unknown field', { endpoint: 'https://8.8.8.8/push/x', keys: keysOf, admin: true }, 'admin'],
-  ])('refuses %s, naming the field', async (_label, body, field) => {
+    ['no endpoint', { keys: keysOf }, 'endpoint', 'endpoint is required'],
+    ['a number as endpoint', { endpoint: 5, keys: keysOf }, 'endpoint', 'endpoint must be an https URL of a push service'],
+    ['a long endpoint', { endpoint: `https://8.8.8.8/${'x'.repeat(2048)}`, keys: keysOf }, 'endpoint', 'endpoint must be at most 2048 characters'],
+    ['no keys', { endpoint: 'https://8.8.8.8/push/x' }, 'keys', 'keys must hold p256dh and auth'],
+    ['a short p256dh', { endpoint: 'https://8.8.8.8/push/x', keys: { ...keysOf, p256dh: 'abc' } }, 'keys.p256dh', null],
+    ['a missing auth', { endpoint: 'https://8.8.8.8/push/x', keys: { p256dh: keysOf.p256dh } }, 'keys.auth', null],
+    ['an unknown field', { endpoint: 'https://8.8.8.8/push/x', keys: keysOf, admin: true }, 'admin', 'admin is not an accepted field'],
+  ])('refuses %s, naming the field', async (_label, body, field, message) => {
     const error = await apiValidationPipe()
       .transform(body, { type: 'body', metatype: SubscribePushDto })
       .then(
@@ -26,6 +27,7 @@ describe('a push subscription body', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe('request.invalid');
     expect((error as DomainError).errors![0].field).toBe(field);
+    if (message) expect((error as DomainError).message).toBe(message);
   });
 
   it('accepts a subscription as browsers send it', async () => {

@@ -13,8 +13,10 @@ export class PushKeysDto {
 
 /** POST /api/push/subscriptions: PushSubscription.toJSON() (its expirationTime, when sent, is ignored). */
 export class SubscribePushDto {
-  @IsString({ message: 'endpoint must be an https URL of a push service' })
+  // The first failing rule is the answer, and class-validator lists the lowest decorator first (IsDefined always first).
   @MaxLength(ENDPOINT_MAX, { message: `endpoint must be at most ${ENDPOINT_MAX} characters` })
+  @IsString({ message: 'endpoint must be an https URL of a push service' })
+  @IsDefined({ message: 'endpoint is required' })
   endpoint!: string;
 
   @IsDefined({ message: 'keys must hold p256dh and auth' })
@@ -29,7 +31,9 @@ export class SubscribePushDto {
 
 /** DELETE /api/push/subscriptions: the endpoint of the device to stop reminding. */
 export class UnsubscribePushDto {
-  @IsString({ message: 'endpoint must be an https URL of a push service' })
+  // The first failing rule is the answer, and class-validator lists the lowest decorator first (IsDefined always first).
   @MaxLength(ENDPOINT_MAX, { message: `endpoint must be at most ${ENDPOINT_MAX} characters` })
+  @IsString({ message: 'endpoint must be an https URL of a push service' })
+  @IsDefined({ message: 'endpoint is required' })
   endpoint!: string;
 }
