@@ -24,6 +24,10 @@ describe('routes', () => {
     expect(await screen.findByText('Find It. Measure It. Share It.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '5 Pillars of Joy' })).toBeInTheDocument();
     expect(screen.getByText('2,847')).toBeInTheDocument();
+    // The hero's other two lead somewhere: how a rating goes (help), and the pillars on this page.
+    expect(screen.getByRole('link', { name: /Watch Demo/ })).toHaveAttribute('href', '/help#rating');
+    expect(screen.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '#pillars');
+    expect(document.getElementById('pillars')).toContainElement(screen.getByRole('heading', { name: '5 Pillars of Joy' }));
   });
 
   it("starts sign-in from the landing page's Sign In, Get Started Free and Sign Up (buttons of forms to /api/login)", async () => {

@@ -28,7 +28,10 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   const sentTodayTo = (userId: string) => [...new Set(sentTo(userId).filter((c) => dayOf(c.sentAt, zone) === today).map((c) => CARE_KIND_LABELS[c.kind]))];
   // The server's limit for one person (3 in 24 hours): past it, no button that can only fail.
   const atLimitFor = (userId: string) => sentTo(userId).filter((c) => now - Date.parse(c.sentAt) < CARE_LIMITS.windowMs).length >= CARE_LIMITS.perPair;
+  // The dialog stays mounted while it closes (`open` false, the recipient kept for its title): antd then gives
+  // the focus back to the Send care button that opened it, which an unmounted dialog cannot.
   const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
   const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;
 
@@ -69,7 +72,10 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
                       <Button
                         type={sentToday.length > 0 ? 'default' : 'primary'}
                         icon={<HeartOutlined aria-hidden="true" />}
-                        onClick={() => setRecipient({ id: s.userId, name })}
+                        onClick={() => {
+                          setRecipient({ id: s.userId, name });
+                          setDialogOpen(true);
+                        }}
                         aria-label={`Send ${sentToday.length > 0 ? 'more ' : ''}care to ${name}`}
                       >
                         {sentToday.length > 0 ? 'Send more care' : 'Send care'}
@@ -88,11 +94,12 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
       </ul>
       {recipient && (
         <SendCareDialog
-          open
+          key={recipient.id}
+          open={dialogOpen}
           groupId={groupId}
           recipientId={recipient.id}
           recipientName={recipient.name}
-          onClose={() => setRecipient(null)}
+          onClose={() => setDialogOpen(false)}
         />
       )}
     </section>

@@ -130,6 +130,25 @@ describe('care suggestions on a group page', () => {
     expect(within(card).queryByRole('button')).not.toBeInTheDocument();
   });
 
+  it('gives the focus back to the Send care button when the dialog is closed', async () => {
+    renderWith(
+      {
+        'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
+        'GET /api/subscription-status': plan(true),
+      },
+      suggestionsUi,
+    );
+    const opener = await screen.findByRole('button', { name: 'Send care to Bob' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'Send care to Bob' });
+    within(dialog).getByRole('button', { name: 'Cancel' }).focus(); // the focus is in the dialog, as a keyboard leaves it
+    expect(opener).not.toHaveFocus();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send care to Bob' })).toHaveFocus());
+  });
+
   it('tells a failure with the Error toast and keeps the dialog open', async () => {
     renderWith(
       {

@@ -119,10 +119,12 @@ export default function Landing() {
                 <SignInButton type="primary" size="large">
                   Get Started Free
                 </SignInButton>
-                <Button size="large" icon={<PlayCircleOutlined aria-hidden="true" />}>
+                {/* The spec shows no behaviour for these two; buttons that did nothing looked broken (a review,
+                    11-27): the demo is the help page's walk through a rating, Learn More the pillars below. */}
+                <Button size="large" icon={<PlayCircleOutlined aria-hidden="true" />} href="/help#rating">
                   Watch Demo
                 </Button>
-                <Button size="large" type="text" className="hero__learn">
+                <Button size="large" type="text" className="hero__learn" href="#pillars">
                   Learn More
                 </Button>
               </div>
@@ -132,7 +134,7 @@ export default function Landing() {
           </div>
         </section>
 
-        <section className="pillars" aria-labelledby="pillars-title">
+        <section className="pillars" id="pillars" aria-labelledby="pillars-title">
           <div className="section__inner">
             <h2 id="pillars-title" className="section__title">
               5 Pillars of Joy
