@@ -56,6 +56,9 @@ async function rate(page: Page, stars: Record<string, string>) {
   await form.getByRole('button', { name: 'Save Rating' }).click();
   await page.getByText('Rating Saved!').first().waitFor();
   await historyItems(page).nth(before).waitFor();
+  // The button was disabled while saving (a browser drops the focus of a disabled button): the focus is back on it
+  // (from the second rating on: the first one's form, in the empty Dashboard, gives way to the charts).
+  if (before > 0) await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Save Rating', undefined, { timeout: 5_000 });
 }
 
 describe('a person corrects and deletes their ratings from the history list', () => {
@@ -89,6 +92,12 @@ describe('a person corrects and deletes their ratings from the history list', ()
     await dialog.getByTestId('overall-score').filter({ hasText: /^3\.2$/ }).waitFor();
     await screenShot(page, 'rating-edit-dialog-1280');
     await expectAccessible(page, 'edit dialog 1280');
+    // Tab goes round inside the dialog: from its last button to its first (it left the page for one press).
+    await dialog.getByRole('button', { name: 'Save Changes' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => [document.activeElement?.getAttribute('aria-label'), !!document.activeElement?.closest('.ant-modal')])).toEqual(['Close', true]);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Save Changes');
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Rating Updated').first().waitFor();
     await dialog.waitFor({ state: 'hidden' });
@@ -126,6 +135,8 @@ describe('a person corrects and deletes their ratings from the history list', ()
     await page.getByText('Rating Deleted').first().waitFor();
     await historyItems(page).nth(1).waitFor({ state: 'detached' });
     await expect(historyItems(page).count()).resolves.toBe(1);
+    // Its row is gone with its button: the focus is on the list it was in, not dropped to the page.
+    await page.waitForFunction(() => document.activeElement !== document.body && !!document.activeElement?.querySelector('[data-testid="rating-history-item"]'), undefined, { timeout: 5_000 });
     await overall(page).getByText('3.0').waitFor();
     await page.getByTestId('card-trend').getByText('N/A').waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));

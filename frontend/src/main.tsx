@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';
+import { keepTabInDialogs } from './lib/focus';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -8,6 +9,7 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+keepTabInDialogs();
 
 if ('serviceWorker' in navigator) {
   window.addEventListener('load', () => {

@@ -1,5 +1,6 @@
 import { Popconfirm, type PopconfirmProps } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { focusContainerWhenRemoved, focusWhenEnabled } from '../lib/focus';
 
 /**
  * A Popconfirm that a keyboard can use: each time it opens, the focus moves onto its cancel button (Tab then reaches
@@ -30,36 +31,15 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
       cancelButtonProps={{ ...cancelButtonProps, ref: cancel } as PopconfirmProps['cancelButtonProps']}
       onOpenChange={(next) => {
         if (next) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        // A button that is gone (its row deleted) is left alone.
-        else if (opener.current?.isConnected) focusWhenEnabled(opener.current);
+        // Back to the button, and again once its action has run (it may be disabled meanwhile); if the action
+        // takes the button away (its row deleted), to the list or card it was in.
+        else if (opener.current?.isConnected) {
+          focusWhenEnabled(opener.current, (focused) => !focused || focused === document.body || !!focused.closest('.confirm'));
+          focusContainerWhenRemoved(opener.current);
+        }
         setOpen(next);
         onOpenChange?.(next);
       }}
     />
   );
-}
-
-/**
- * Gives the focus back to `button`, and again once its action has run: a button disabled while the action runs (as
- * New invite code is) loses the focus to the page, and nobody gets it back otherwise. Unless the person has moved the
- * focus since.
- */
-function focusWhenEnabled(button: HTMLElement): void {
-  button.focus();
-  if (!(button instanceof HTMLButtonElement)) return;
-  let wasDisabled = button.disabled;
-  const observer = new MutationObserver(() => {
-    if (button.disabled) {
-      wasDisabled = true;
-      return;
-    }
-    if (!wasDisabled) return;
-    observer.disconnect();
-    const focused = document.activeElement;
-    // Still where the disabling left it (the page, or the closed bubble): nobody has moved it since.
-    if (button.isConnected && (!focused || focused === document.body || focused.closest('.confirm'))) button.focus();
-  });
-  observer.observe(button, { attributes: true, attributeFilter: ['disabled'] });
-  // An action that never ends (the page left meanwhile) does not keep the observer.
-  setTimeout(() => observer.disconnect(), 30_000);
 }

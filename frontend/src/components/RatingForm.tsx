@@ -4,6 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { characterLimit } from '../lib/textCount';
 import { useCorrectRating, useSubmitRating } from '../queries';
+import { focusWhenEnabled } from '../lib/focus';
 import { SETTINGS_KEY } from '../settings/api';
 import {
   dayOf,
@@ -54,6 +55,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
   const inFlight = useRef(false);
   const saveKey = useRef<string | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
@@ -78,6 +80,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const save = () => {
     if (inFlight.current) return;
     inFlight.current = true;
+    // Saving disables the form's fields and buttons, and the browser drops the focus of a disabled one: a keyboard
+    // user gets it back where it was once they are enabled.
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && saveButton.current?.form?.contains(focused)) focusWhenEnabled(focused);
     const onSettled = () => (inFlight.current = false);
     if (rating) {
       // The note goes along only when it was changed (null: removed); left out, it stays as it is.
@@ -183,7 +189,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
               Cancel
             </Button>
           )}
-          <Button type="primary" htmlType="submit" size="large" disabled={submit.isPending}>
+          <Button ref={saveButton} type="primary" htmlType="submit" size="large" disabled={submit.isPending}>
             {submit.isPending ? 'Saving...' : rating ? 'Save Changes' : 'Save Rating'}
           </Button>
         </div>

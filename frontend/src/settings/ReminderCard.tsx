@@ -1,4 +1,5 @@
 import { BellOutlined } from '@ant-design/icons';
+import type { MouseEvent } from 'react';
 import { Alert } from 'antd';
 import { useRatingSummary } from '../queries';
 import { dayOf } from '@joy/domain';
@@ -34,9 +35,20 @@ export function ReminderCard() {
       description={
         <>
           A minute is enough: how were your relationships, health, purpose, growth and joy today?{' '}
-          <a href="#rate-today">Rate today</a>
+          <a href="#rate-today" onClick={focusRatingForm}>
+            Rate today
+          </a>
         </>
       }
     />
   );
+}
+
+/** The link's target is a card, which a browser scrolls to but does not focus: the focus goes to its first field. */
+function focusRatingForm(event: MouseEvent<HTMLAnchorElement>) {
+  const card = document.getElementById('rate-today');
+  const field = card?.querySelector<HTMLElement>('input:checked') ?? card?.querySelector<HTMLElement>('input, button, textarea');
+  if (!field) return;
+  event.preventDefault();
+  field.focus();
 }
