@@ -58,7 +58,12 @@ describe("a group's owner over HTTP", () => {
   });
 
   it('renames the group for every member at once; an absent field stays', async () => {
+    // It waits for the projections of a rename only: one of a leave or a deletion never sees a rename's position
+    // and was waited for until the relay's watermark (every rename took 400 ms).
+    const waits = jest.spyOn(app.running.infra.pipeline, 'waitFor');
     const res = await as(owner).patch(`/api/groups/${group.id}`, { name: '  The Family ' });
+    expect(waits.mock.calls.map(([, options]) => options?.eventTypes)).toEqual([['GroupRenamed']]);
+    waits.mockRestore();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...group, name: 'The Family' });
     expect((await as(member).get('/api/groups')).body).toEqual([{ ...group, name: 'The Family' }]);

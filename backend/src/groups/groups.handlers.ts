@@ -240,18 +240,22 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
     }
     const decided = await decideAndAppend(this.store, `group-${action.groupId}`, ownerDecider, command, ctx);
     let position = decided.append?.position;
+    // Read-your-writes waits for the projections that handle what was written: one that handles only another of
+    // these types never sees this position until the relay's watermark (up to 400 ms later).
+    const written = decided.events.map((e) => e.type as string);
     if (command.kind === 'remove') {
       // The removed person's own stream records it, which frees their place and updates the read models. A retry
       // after a crash between the two appends decides the removal again and completes it here.
       try {
         const left = await decideAndAppend(this.store, `user-${command.userId}`, leaveDecider, { groupId: command.groupId, userId: command.userId, reason: 'removed', at }, ctx, { upcast: joinUpcast });
         position = left.append?.position ?? position;
+        written.push(...left.events.map((e) => e.type));
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'group.not_found')) throw err; // they left meanwhile
       }
     }
     if (position !== undefined) {
-      await this.readYourWrites.waitFor(position, { eventTypes: ['GroupRenamed', 'GroupInviteCodeChanged', 'GroupDeleted', 'MemberLeft'] });
+      await this.readYourWrites.waitFor(position, { eventTypes: written });
     }
     if (command.kind === 'rename' || command.kind === 'changeInviteCode') {
       const { details, inviteCode } = decided.events.reduce(ownerDecider.evolve, decided.state);

@@ -122,8 +122,9 @@ export class SignInService {
     };
     const key = await this.keys.keyFor(userId);
     if (!key) throw new Error('The linked account was deleted');
-    const { append } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId }, userStreamCodec(key));
-    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserRegistered', 'UserProfileUpdated'] });
+    const { append, events } = await decideAndAppend(this.store, `user-${userId}`, identityDecider, signIn, { actorUserId: userId }, userStreamCodec(key));
+    // The projections of what was written (see SettingsService.change).
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: events.map((e) => e.type) });
     return { id: userId };
   }
 

@@ -84,7 +84,11 @@ describe('settings and declining care actions, over HTTP', () => {
   });
 
   it('sets the time zone (canonical spelling) and the reminder time, and turns the reminder off with null', async () => {
+    // Waits for the projections of what was written only (those of a name change waited until a watermark: 400 ms).
+    const waits = jest.spyOn(app.running.infra.pipeline, 'waitFor');
     const res = await as(cy).patch('/api/settings', { timeZone: 'america/new_york', reminderTime: '20:30' });
+    expect(waits.mock.calls.map(([, options]) => options?.eventTypes)).toEqual([['UserSettingsChanged']]);
+    waits.mockRestore();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ firstName: 'Cy', timeZone: 'America/New_York', reminderTime: '20:30', acceptCareActions: true });
     expect((await as(cy).get('/api/settings')).body).toEqual(res.body);

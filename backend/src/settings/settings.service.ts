@@ -33,8 +33,10 @@ export class UserSettingsService {
       ...(typeof changes.timeZone === 'string' ? { timeZone: canonicalTimeZone(changes.timeZone) } : {}),
     };
     const codec = userStreamCodec<SettingsEvent>(await this.keys.keyFor(userId));
-    const { append } = await decideAndAppend(this.store, `user-${userId}`, settingsDecider, { userId, changes: normalised }, { actorUserId: userId }, codec);
-    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: ['UserSettingsChanged', 'FirstNameChanged'] });
+    const { append, events } = await decideAndAppend(this.store, `user-${userId}`, settingsDecider, { userId, changes: normalised }, { actorUserId: userId }, codec);
+    // Only the projections of what was written: a name's projections never see a time zone's event (and the other
+    // way round), so waiting for them lasted until the relay's watermark, up to 400 ms.
+    if (append) await this.readYourWrites.waitFor(append.position, { eventTypes: events.map((e) => e.type) });
     return this.get(userId);
   }
 }
