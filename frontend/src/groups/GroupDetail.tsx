@@ -34,7 +34,7 @@ import {
   memberNamesById,
   recentActivity,
 } from './logic';
-import { useGroup, useGroupMembers, useGroupRatings } from './queries';
+import { useForgetGroup, useGroup, useGroupMembers, useGroupRatings } from './queries';
 
 function BackButton({ onBack }: { onBack: () => void }) {
   return (
@@ -284,6 +284,14 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
   const headingRef = useRef<HTMLHeadingElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const name = group.data?.name;
+  // Left or deleted: its answers go from the cache once this page is gone (before, they would be asked for again).
+  const gone = useRef(false);
+  const forget = useForgetGroup();
+  useEffect(() => () => void (gone.current && forget(groupId)), [forget, groupId]);
+  const leave = () => {
+    gone.current = true;
+    onBack();
+  };
 
   useEffect(() => {
     if (!name) return;
@@ -352,8 +360,8 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
         </Row>
         <div className="group-detail__manage">
           {isOwner && <RenameGroup group={data} />}
-          <LeaveGroup groupId={groupId} groupName={data.name} onLeft={onBack} />
-          {isOwner && <DeleteGroup groupId={groupId} groupName={data.name} onDeleted={onBack} />}
+          <LeaveGroup groupId={groupId} groupName={data.name} onLeft={leave} />
+          {isOwner && <DeleteGroup groupId={groupId} groupName={data.name} onDeleted={leave} />}
         </div>
       </div>
     </div>

@@ -126,12 +126,16 @@ describe('Groups page: detail', () => {
     expect(await screen.findByText('Leave Garcia Family?')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/leave'))).toBe(false); // not before confirming
     // The confirmation's own "Leave group" (the popover's OK button, after the one that opened it).
+    const asked = fetchMock.mock.calls.length;
     fireEvent.click(screen.getAllByRole('button', { name: 'Leave group', hidden: true }).at(-1)!);
     await waitFor(() => expect(location).toBe('/groups'));
     expect(fetchMock).toHaveBeenCalledWith('/api/groups/g1/leave', expect.objectContaining({ method: 'POST' }));
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'You left the group' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'View Garcia Family', hidden: true })).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'View Book Club', hidden: true })).toBeInTheDocument();
+    // Nothing of the group left is asked for again (its detail, members and ratings answered 404s).
+    const since = fetchMock.mock.calls.slice(asked).map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+    expect(since.filter((call) => call.startsWith('GET /api/groups/g1'))).toEqual([]);
   });
 
   it('gives the owner Rename, Remove and Delete, each sent only once confirmed', async () => {

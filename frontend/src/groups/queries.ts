@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, toast } from '../lib/toast';
 import { GROUPS_KEY } from '../queries';
@@ -76,14 +77,22 @@ export function useJoinGroup() {
  * Leaves a group. Success: a toast, the group list refetched and this group's reads dropped (they would answer
  * 404 now). Failure: the spec-style error toast (a 401 is handled globally).
  */
+/**
+ * Drops a group's answers from the cache: for a group left or deleted, once its page is gone (GroupDetail). Dropped
+ * while the page still showed it (or refetched with the list), they were asked for again: three 404s in the console.
+ */
+export function useForgetGroup() {
+  const client = useQueryClient();
+  return useCallback((id: string) => client.removeQueries({ queryKey: groupKey(id) }), [client]);
+}
+
 export function useLeaveGroup(id: string) {
   const client = useQueryClient();
   return useMutation<void, Error, void>({
     mutationFn: () => apiJson<void>('POST', `/api/groups/${encodeURIComponent(id)}/leave`),
     onSuccess: async () => {
       toast(TOASTS.groupLeft);
-      client.removeQueries({ queryKey: groupKey(id) });
-      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+      await client.invalidateQueries({ queryKey: GROUPS_KEY, exact: true });
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
@@ -147,8 +156,7 @@ export function useDeleteGroup(id: string) {
     mutationFn: () => apiJson<void>('DELETE', `/api/groups/${encodeURIComponent(id)}`),
     onSuccess: async () => {
       toast(TOASTS.groupDeleted);
-      client.removeQueries({ queryKey: groupKey(id) });
-      await client.invalidateQueries({ queryKey: GROUPS_KEY });
+      await client.invalidateQueries({ queryKey: GROUPS_KEY, exact: true });
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
