@@ -27,6 +27,10 @@ describe('advanced chart options', () => {
     expect(option.series.map((s) => s.name)).toEqual(['Relationships', 'Health', 'Purpose', 'Growth', 'Joy']);
     expect(option.series[3].data).toEqual([3.67]);
     expect([option.yAxis.min, option.yAxis.max]).toEqual([1, 5]);
+    // Told apart by shape as well as colour, and two factors at one value both stay in sight (smaller on top).
+    const markers = (option.series as unknown as Array<{ symbol: string; symbolSize: number }>).map((s) => [s.symbol, s.symbolSize]);
+    expect(new Set(markers.map(([symbol]) => symbol)).size).toBe(5);
+    expect(markers.map(([, size]) => size)).toEqual([...markers.map(([, size]) => size)].sort((a, b) => Number(b) - Number(a)));
   });
 
   it('draws a bar per weekday, none where there are no ratings', () => {

@@ -2,7 +2,7 @@
 import { FACTORS, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
 import { dayLabel, weekLabel } from './advanced';
-import { CATEGORY_COLORS } from './insights';
+import { CATEGORY_COLORS, CATEGORY_SYMBOLS } from './insights';
 
 const CHART_TEXT_STYLE = { fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", color: '#4a3b31' };
 const outOfFive = (value: unknown) => (typeof value === 'number' ? `${value.toFixed(1)}/5` : String(value ?? '–'));
@@ -23,7 +23,9 @@ export function weeklyTrendOption(weeks: ReadonlyArray<WeeklyFactorMeans>, { com
       name: f.label,
       data: weeks.map((w) => w[f.name]),
       smooth: false,
-      symbolSize: 6,
+      symbol: CATEGORY_SYMBOLS[f.name],
+      // Drawn smaller one after the other: where two factors meet, the later one sits inside the earlier one.
+      symbolSize: 13 - 1.5 * FACTORS.indexOf(f),
       itemStyle: { color: CATEGORY_COLORS[f.name] },
       lineStyle: { color: CATEGORY_COLORS[f.name], width: 2 },
     })),

@@ -32,6 +32,18 @@ export const CATEGORY_COLORS: Readonly<Record<FactorName, string>> = {
   joy: '#a21caf',
 };
 
+/**
+ * One marker shape per factor where several factors share one chart (the weekly trend): the five hues are close
+ * for some eyes (purpose and joy are both purples), and two factors at the same value hid one another's dot.
+ */
+export const CATEGORY_SYMBOLS: Readonly<Record<FactorName, 'circle' | 'rect' | 'triangle' | 'diamond' | 'emptyCircle'>> = {
+  relationships: 'circle',
+  health: 'rect',
+  purpose: 'triangle',
+  growth: 'diamond',
+  joy: 'emptyCircle',
+};
+
 export interface CategoryAverage {
   name: FactorName;
   label: string;

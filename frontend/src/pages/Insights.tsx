@@ -31,7 +31,7 @@ import {
   weeklyRows,
 } from '../insights/advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
-import { areaNames, CATEGORY_COLORS, insightsSummaryOf, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
+import { areaNames, CATEGORY_COLORS, CATEGORY_SYMBOLS, insightsSummaryOf, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
@@ -182,7 +182,7 @@ function AdvancedCharts({ data }: { data: AdvancedInsights }) {
             height={300}
             description={<ChartTable caption="Weekly average of each PERMA factor" columns={['Week', ...FACTORS.map((f) => f.label)]} rows={weeklyRows(weeklyFactors)} />}
           />
-          <ChartLegend items={FACTORS.map((f) => ({ label: f.label, color: CATEGORY_COLORS[f.name] }))} />
+          <ChartLegend items={FACTORS.map((f) => ({ label: f.label, color: CATEGORY_COLORS[f.name], shape: CATEGORY_SYMBOLS[f.name] }))} />
         </ChartCard>
       </Col>
       <Col xs={24} lg={12}>
