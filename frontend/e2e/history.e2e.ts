@@ -29,9 +29,12 @@ async function rateEarlierDayWithNote(page: Page, day: string) {
   await form.getByLabel('Joy: 5 stars, Very High').check({ force: true });
   await form.getByRole('checkbox', { name: 'Rate an earlier day' }).check();
   await form.getByLabel('Day', { exact: true }).fill(day);
+  // The card says which day is being rated, and says today again once it is saved.
+  await page.getByRole('heading', { name: /^Rate Your Joy for [A-Z][a-z]{2} \d{1,2}, \d{4}$/ }).waitFor();
   await form.getByLabel(/^Note/).fill(NOTE);
   await form.getByRole('button', { name: 'Save Rating' }).click();
   await page.getByText('Rating Saved!').first().waitFor();
+  await page.getByRole('heading', { name: 'Rate Your Joy Today' }).waitFor();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Input, Typography } from 'antd';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { characterLimit } from '../lib/textCount';
 import { useCorrectRating, useSubmitRating } from '../queries';
@@ -30,6 +30,8 @@ interface RatingFormProps {
   onCancel?: () => void;
   /** A new rating of this day (`YYYY-MM-DD`, a day History opened), instead of today or a day picked here. */
   forDay?: string;
+  /** Told the earlier day picked here (`YYYY-MM-DD`), or null for today: the caller's title names it. */
+  onDayChange?: (day: string | null) => void;
 }
 
 const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationships, health: r.health, purpose: r.purpose, growth: r.growth, joy: r.joy });
@@ -39,7 +41,7 @@ const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationsh
  * the overall score updating live, and a save button. Used on Home and the Dashboard; the caller supplies
  * the surrounding card and title.
  */
-export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay }: RatingFormProps) {
+export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay, onDayChange }: RatingFormProps) {
   const [scores, setScores] = useState<FactorScores>(() => (rating ? scoresOf(rating) : defaultFactorScores()));
   const [note, setNote] = useState(rating?.note ?? '');
   // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
@@ -48,6 +50,8 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const today = dayOf(new Date(), timeZone ?? undefined)!;
   const [earlier, setEarlier] = useState(false);
   const [day, setDay] = useState('');
+  const pickedDay = earlier && day && day !== today ? day : null;
+  useEffect(() => onDayChange?.(pickedDay), [onDayChange, pickedDay]);
   const noteId = useId();
   const dayId = useId();
   // One save, one rating: a click while a save is in flight does nothing (the ref, unlike the pending state,

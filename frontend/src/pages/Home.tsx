@@ -1,6 +1,6 @@
 import { BarChartOutlined, DashboardOutlined, TeamOutlined } from '@ant-design/icons';
 import { Card, Col, Row, Statistic, Tag, Typography } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useAuth } from '../auth';
 import { CareReceived } from '../care/CareReceived';
 import { JoyGauge } from '../components/JoyGauge';
@@ -12,7 +12,7 @@ import { formatScore } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatingSummary } from '../queries';
-import { formatDateTime } from '../lib/dates';
+import { formatCalendarDay, formatDateTime } from '../lib/dates';
 import { useSettings } from '../settings/api';
 import { lastWeekFirstDay } from '@joy/domain';
 
@@ -97,6 +97,8 @@ export default function Home() {
   const { user, isLoading, isAuthenticated } = useAuth();
   const latest = useLatestRating();
   const today = useTodayUnrated();
+  // "Rate an earlier day" ticked with a day: the card says which day is being rated.
+  const [earlierDay, setEarlierDay] = useState<string | null>(null);
 
   useEffect(() => {
     document.title = 'Home · Joy';
@@ -126,8 +128,12 @@ export default function Home() {
             {today.known ? (
               <>
                 <ReminderCard />
-                <Card id="rate-today" title={<h2 className="card-title">Rate Your Joy Today</h2>} className="home-card">
-                  <RatingForm />
+                <Card
+                  id="rate-today"
+                  title={<h2 className="card-title">{earlierDay ? `Rate Your Joy for ${formatCalendarDay(earlierDay)}` : 'Rate Your Joy Today'}</h2>}
+                  className="home-card"
+                >
+                  <RatingForm onDayChange={setEarlierDay} />
                 </Card>
               </>
             ) : (
