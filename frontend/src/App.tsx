@@ -105,10 +105,19 @@ export function AppRoutes() {
   );
 }
 
+/**
+ * Where toasts show: on a desktop under the top bar (at the bar's height they covered Upgrade, the avatar and Sign
+ * Out for 5 s), on a phone at the bottom (at the top they covered a dialog's title). Decided once, at start.
+ */
+function toastPlacement() {
+  const phone = typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 575px)').matches;
+  return phone ? ({ placement: 'bottom', bottom: 16 } as const) : ({ placement: 'topRight', top: 80 } as const);
+}
+
 export function Providers({ client = defaultQueryClient, children }: { client?: QueryClient; children: React.ReactNode }) {
   return (
     <ConfigProvider theme={theme}>
-      <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, placement: 'topRight' }}>
+      <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, ...toastPlacement() }}>
         <ToastBridge />
         <QueryClientProvider client={client}>{children}</QueryClientProvider>
       </AntApp>
