@@ -79,6 +79,9 @@ describe('care actions: a premium member sends flowers to a member who rated low
     }
     await bea.page.reload();
     await card.getByText('Delivered').waitFor();
+    // On a phone it comes first, above the rating form (the side column it heads on a desktop goes last).
+    const [cardTop, formTop] = await Promise.all([card.boundingBox(), bea.page.getByRole('form', { name: 'Rate your joy' }).boundingBox()]);
+    expect(cardTop!.y).toBeLessThan(formTop!.y);
     await screenshot(bea.page, 'care-received-phone');
 
     // ---- The same on a desktop, and the group page of a free member on a phone -----------------------

@@ -1,5 +1,5 @@
 import { BarChartOutlined, DashboardOutlined, TeamOutlined } from '@ant-design/icons';
-import { Card, Col, Row, Statistic, Tag, Typography } from 'antd';
+import { Card, Col, Grid, Row, Statistic, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useAuth } from '../auth';
 import { CareReceived } from '../care/CareReceived';
@@ -99,6 +99,9 @@ export default function Home() {
   const today = useTodayUnrated();
   // "Rate an earlier day" ticked with a day: the card says which day is being rated.
   const [earlierDay, setEarlierDay] = useState<string | null>(null);
+  // Care received comes first on a phone (the side column goes under the form and the gauge, 1,900 px down), and
+  // heads the side column on a wide screen.
+  const wide = Grid.useBreakpoint().lg === true;
 
   useEffect(() => {
     document.title = 'Home · Joy';
@@ -124,6 +127,7 @@ export default function Home() {
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={16}>
           <div className="stack">
+            {!wide && <CareReceived />}
             {/* The form comes once the reminder above it is decided: nothing moves it while it is being filled in. */}
             {today.known ? (
               <>
@@ -148,7 +152,7 @@ export default function Home() {
         </Col>
         <Col xs={24} lg={8}>
           <div className="stack">
-            <CareReceived />
+            {wide && <CareReceived />}
             <QuickStats />
             <YourGroups />
             <QuickActions />
