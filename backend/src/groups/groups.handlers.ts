@@ -240,8 +240,7 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
     }
     const decided = await decideAndAppend(this.store, `group-${action.groupId}`, ownerDecider, command, ctx);
     let position = decided.append?.position;
-    // Read-your-writes waits for the projections that handle what was written: one that handles only another of
-    // these types never sees this position until the relay's watermark (up to 400 ms later).
+    // Only the projections of what was written: another's sees this position at the next watermark (400 ms).
     const written = decided.events.map((e) => e.type as string);
     if (command.kind === 'remove') {
       // The removed person's own stream records it, which frees their place and updates the read models. A retry
@@ -254,9 +253,7 @@ export class OwnerActionHandler implements ICommandHandler<OwnerActionCommand, G
         if (!(err instanceof DomainError && err.code === 'group.not_found')) throw err; // they left meanwhile
       }
     }
-    if (position !== undefined) {
-      await this.readYourWrites.waitFor(position, { eventTypes: written });
-    }
+    if (position !== undefined) await this.readYourWrites.waitFor(position, { eventTypes: written });
     if (command.kind === 'rename' || command.kind === 'changeInviteCode') {
       const { details, inviteCode } = decided.events.reduce(ownerDecider.evolve, decided.state);
       return groupView({ ...doc!, ...details!, inviteCode: inviteCode! });
