@@ -30,6 +30,9 @@ async function screenShot(page: Page, name: string) {
 
 /** Waits until the toasts (5 s each) have gone, so that they hide nothing of a screenshot. */
 async function dismissToasts(page: Page) {
+  // A pointer resting on a toast holds it (antd pauses its timer on hover); on a phone it shows at the bottom, where
+  // the last click was.
+  await page.mouse.move(1, 1);
   await page.waitForFunction(() => !document.querySelector('.ant-notification-notice'), undefined, { timeout: 10_000 });
 }
 

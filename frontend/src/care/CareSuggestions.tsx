@@ -1,7 +1,8 @@
 import { CARE_KIND_LABELS, CARE_LIMITS, type CareSuggestionView, dayOf } from '@joy/domain';
 import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
 import { Avatar, Button, Card, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusContainerOf } from '../lib/focus';
 import { LinkButton } from '../components/LinkButton';
 import { formatScore } from '../lib/score';
 import { suggestionText } from './logic';
@@ -32,6 +33,12 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   // the focus back to the Send care button that opened it, which an unmounted dialog cannot.
   const [recipient, setRecipient] = useState<{ id: string; name: string } | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
+  // The care that reaches the day's limit takes its button away: the focus goes to the member's card instead.
+  const opener = useRef<{ button: HTMLElement; focusCard: () => void } | null>(null);
+  const afterClose = () => {
+    const focused = document.activeElement;
+    if (opener.current && !opener.current.button.isConnected && (!focused || focused === document.body)) opener.current.focusCard();
+  };
   const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;
 
@@ -72,7 +79,8 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
                       <Button
                         type={sentToday.length > 0 ? 'default' : 'primary'}
                         icon={<HeartOutlined aria-hidden="true" />}
-                        onClick={() => {
+                        onClick={(event) => {
+                          opener.current = { button: event.currentTarget, focusCard: focusContainerOf(event.currentTarget) };
                           setRecipient({ id: s.userId, name });
                           setDialogOpen(true);
                         }}
@@ -100,6 +108,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
           recipientId={recipient.id}
           recipientName={recipient.name}
           onClose={() => setDialogOpen(false)}
+          afterClose={afterClose}
         />
       )}
     </section>

@@ -17,12 +17,15 @@ export function SendCareDialog({
   recipientId,
   recipientName,
   onClose,
+  afterClose,
 }: {
   open: boolean;
   groupId: string;
   recipientId: string;
   recipientName: string;
   onClose: () => void;
+  /** Once it has closed (and antd has given the focus back to its opener, if that is still there). */
+  afterClose?: () => void;
 }) {
   const id = useId();
   const [kind, setKind] = useState<CareKind>('flowers');
@@ -59,6 +62,7 @@ export function SendCareDialog({
       afterOpenChange={(isOpen) => {
         if (isOpen) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus();
       }}
+      afterClose={afterClose}
       footer={null}
       className="care-dialog"
       width={520}

@@ -4,6 +4,7 @@ import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
+import { dismissToasts } from '../lib/toast';
 import { displayName } from '../lib/user';
 import { ACCOUNT_LINK, CARE_SENT_LINK, NAV_LINKS } from '../routes';
 import { useAdoptBrowserTimeZone } from '../settings/api';
@@ -92,7 +93,11 @@ export function AppLayout() {
             aria-label="Open menu"
             aria-expanded={drawerOpen}
             aria-controls="nav-drawer"
-            onClick={() => setDrawerOpen(true)}
+            onClick={() => {
+              // A toast at the bottom of a phone would sit over the menu's last links (Sign Out) for seconds.
+              dismissToasts();
+              setDrawerOpen(true);
+            }}
           />
         </div>
       </header>

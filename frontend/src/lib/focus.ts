@@ -35,21 +35,34 @@ export function focusWhenEnabled(button: HTMLElement, leftHere: (focused: Elemen
  * focusable for this, not for Tab). Watches for 30 s at most.
  */
 export function focusContainerWhenRemoved(element: HTMLElement): void {
-  const containers: HTMLElement[] = [];
-  for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
-    if (node.matches('ul, ol, table, [role="list"], .ant-card, [role="dialog"], section, main')) containers.push(node);
-  }
+  const focusContainer = focusContainerOf(element);
   const observer = new MutationObserver(() => {
     if (element.isConnected) return;
     observer.disconnect();
-    if (!dropped(document.activeElement)) return;
+    if (dropped(document.activeElement)) focusContainer();
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+  setTimeout(() => observer.disconnect(), 30_000);
+}
+
+const CONTAINERS = 'li, ul, ol, table, [role="list"], .ant-card, [role="dialog"], section, main';
+
+/**
+ * A function that focuses the nearest container of `element` still on the page (made focusable for this, not for
+ * Tab): made while the element is there (its containers are noted), called once it may be gone.
+ */
+export function focusContainerOf(element: HTMLElement): () => void {
+  const containers: HTMLElement[] = [];
+  for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
+    if (node.matches(CONTAINERS)) containers.push(node);
+  }
+  const focus = () => {
     const container = containers.find((c) => c.isConnected);
     if (!container) return;
     if (!container.hasAttribute('tabindex')) container.setAttribute('tabindex', '-1');
     container.focus();
-  });
-  observer.observe(document.body, { childList: true, subtree: true });
-  setTimeout(() => observer.disconnect(), 30_000);
+  };
+  return focus;
 }
 
 const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -67,7 +80,7 @@ function tabbables(root: Element): HTMLElement[] {
 }
 
 /**
- * Tab and Shift+Tab go round inside an open dialog or drawer. antd 6 brings a focus that left one back only when
+ * Tab and Shift+Tab go round inside an open dialog, drawer or confirmation. antd 6 brings a focus that left one back only when
  * it lands on something else of the page; from the last button of a dialog (the last thing on the page), Tab left
  * the page for the browser's own controls, and the next Tab came back: one press with nothing of the dialog
  * focused (a keyboard review, 11-27). Installed once for the app; returns its removal.
@@ -75,14 +88,20 @@ function tabbables(root: Element): HTMLElement[] {
 export function keepTabInDialogs(): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Tab' || event.defaultPrevented) return;
-    const open = [...document.querySelectorAll('.ant-modal-wrap, .ant-drawer-content-wrapper')].filter((el) => el.getClientRects().length > 0);
-    const dialog = open.at(-1);
     const focused = document.activeElement;
-    if (!dialog || !(focused instanceof HTMLElement) || !dialog.contains(focused)) return;
+    if (!(focused instanceof HTMLElement)) return;
+    // The innermost open one the focus is in: a confirmation bubble (Delete this rating?) is a question to answer or
+    // dismiss with Escape, so Tab goes round in it too, even inside a dialog.
+    const dialog = [...document.querySelectorAll('.ant-modal-wrap, .ant-drawer, .ant-popconfirm')]
+      .filter((el) => el.contains(focused) && el.getClientRects().length > 0)
+      .sort((a, b) => (a.contains(b) ? 1 : b.contains(a) ? -1 : 0))[0];
+    if (!dialog) return;
     const list = tabbables(dialog);
     if (list.length === 0) return;
     const [first, last] = [list[0], list[list.length - 1]];
-    const next = event.shiftKey ? (focused === first ? last : null) : focused === last ? first : null;
+    // The focus on the dialog itself (a drawer just opened): Tab goes to its first control, Shift+Tab to its last.
+    const onItself = !list.includes(focused);
+    const next = event.shiftKey ? (focused === first || onItself ? last : null) : focused === last || onItself ? first : null;
     if (!next) return;
     event.preventDefault();
     next.focus();

@@ -35,6 +35,11 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
   });
 }
 
+/** Takes the toasts off the screen (the phone's menu opens: they sat over its last links). */
+export function dismissToasts(): void {
+  notifier?.destroy();
+}
+
 export function useToast(): { toast: typeof toast } {
   return { toast };
 }
