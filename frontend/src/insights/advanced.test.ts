@@ -1,4 +1,4 @@
-import type { WeeklyFactorMeans } from '@joy/domain';
+import { addDays, type WeeklyFactorMeans } from '@joy/domain';
 import { forecastRows, weekdayRows, weeklyRows } from './advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from './advancedChartOptions';
 
@@ -31,6 +31,14 @@ describe('advanced chart options', () => {
     const markers = (option.series as unknown as Array<{ symbol: string; symbolSize: number }>).map((s) => [s.symbol, s.symbolSize]);
     expect(new Set(markers.map(([symbol]) => symbol)).size).toBe(5);
     expect(markers.map(([, size]) => size)).toEqual([...markers.map(([, size]) => size)].sort((a, b) => Number(b) - Number(a)));
+  });
+
+  it('keeps a week without ratings on the axis, with no values, so that the lines break across it', () => {
+    const later = { ...week, week: '2026-W48', weekStart: addDays(week.weekStart, 14), growth: 2 };
+    const option = weeklyTrendOption([week, later]) as { series: Array<{ data: Array<number | null> }>; xAxis: { data: string[] } };
+    expect(option.xAxis.data).toHaveLength(3);
+    expect(option.series[3].data).toEqual([3.67, null, 2]);
+    expect(option.series.every((s) => s.data[1] === null)).toBe(true);
   });
 
   it('draws a bar per weekday, none where there are no ratings', () => {

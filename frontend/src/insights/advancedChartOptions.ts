@@ -1,5 +1,5 @@
 /** ECharts options of the Advanced Analytics charts (types only from the chart module: it imports ECharts). */
-import { FACTORS, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
+import { addDays, FACTORS, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
 import { dayLabel, weekLabel } from './advanced';
 import { CATEGORY_COLORS, CATEGORY_SYMBOLS } from './insights';
@@ -10,8 +10,24 @@ const AXIS_LABEL = { color: '#5c4a3e' };
 const SCORE_AXIS = { type: 'value' as const, min: 1, max: 5, interval: 1, axisLabel: AXIS_LABEL, splitLine: { lineStyle: { color: '#f1e4d9' } } };
 const FORECAST_COLOR = '#b45309';
 
+/**
+ * The weeks from the first to the last, each Monday once: a week without ratings is there with no values, so that
+ * the lines break across it instead of joining two weeks that are not next to each other.
+ */
+export function everyWeek(weeks: ReadonlyArray<WeeklyFactorMeans>): Array<WeeklyFactorMeans | { weekStart: string }> {
+  const all: Array<WeeklyFactorMeans | { weekStart: string }> = [];
+  for (const week of weeks) {
+    for (let monday = all.length > 0 ? addDays(all[all.length - 1].weekStart, 7) : week.weekStart; monday < week.weekStart; monday = addDays(monday, 7)) {
+      all.push({ weekStart: monday });
+    }
+    all.push(week);
+  }
+  return all;
+}
+
 /** Per-factor weekly trend: one line per PERMA factor over the ISO weeks, y 1 to 5. */
-export function weeklyTrendOption(weeks: ReadonlyArray<WeeklyFactorMeans>, { compact = false } = {}): ChartOption {
+export function weeklyTrendOption(rated: ReadonlyArray<WeeklyFactorMeans>, { compact = false } = {}): ChartOption {
+  const weeks = everyWeek(rated);
   return {
     textStyle: CHART_TEXT_STYLE,
     grid: { left: 8, right: 16, top: 24, bottom: 16, containLabel: true },
@@ -21,7 +37,7 @@ export function weeklyTrendOption(weeks: ReadonlyArray<WeeklyFactorMeans>, { com
     series: FACTORS.map((f) => ({
       type: 'line' as const,
       name: f.label,
-      data: weeks.map((w) => w[f.name]),
+      data: weeks.map((w) => (f.name in w ? (w as WeeklyFactorMeans)[f.name] : null)),
       smooth: false,
       symbol: CATEGORY_SYMBOLS[f.name],
       // Drawn smaller one after the other: where two factors meet, the later one sits inside the earlier one.
