@@ -69,16 +69,16 @@ function prototypeKey(value: unknown, depth = 0): string | null {
   return null;
 }
 
-/**
- * Keys that name an object's prototype are refused outright: no endpoint accepts them, and refusing them
- * at the edge keeps prototype pollution out of every library downstream.
- */
 /** Every route of the app takes an object: an array would reach the validation as fields named 0, 1, … */
 const refuseArrays: RequestHandler = (req, res, next) => {
   if (!Array.isArray(req.body)) return next();
   sendApiError(res, 'request.invalid', NOT_AN_OBJECT, [{ field: 'body', message: NOT_AN_OBJECT }]);
 };
 
+/**
+ * Keys that name an object's prototype are refused outright: no endpoint accepts them, and refusing them
+ * at the edge keeps prototype pollution out of every library downstream.
+ */
 const refusePrototypeKeys: RequestHandler = (req, res, next) => {
   // Only parsed JSON: a raw body (the webhook's Buffer) holds bytes, not keys, and scanning it costs a lot.
   if (Buffer.isBuffer(req.body)) return next();
@@ -157,6 +157,7 @@ export function rawBody(): RequestHandler {
   return express.raw({ type: 'application/json', limit: WEBHOOK_LIMIT }) as RequestHandler;
 }
 
+/** Whether a body `strict` parsing refused is valid JSON all the same: null, a number, a string, a boolean. */
 function isJsonScalar(body: unknown): boolean {
   if (typeof body !== 'string') return false;
   try {

@@ -2,7 +2,7 @@ import { CARE_KIND_LABELS, CARE_LIMITS, type CareSuggestionView, dayOf } from '@
 import { CrownOutlined, HeartOutlined } from '@ant-design/icons';
 import { Avatar, Button, Card, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { focusContainerOf } from '../lib/focus';
+import { dropped, focusContainerOf } from '../lib/focus';
 import { LinkButton } from '../components/LinkButton';
 import { formatScore } from '../lib/score';
 import { suggestionText } from './logic';
@@ -36,8 +36,7 @@ export function CareSuggestions({ groupId, nameOf }: { groupId: string; nameOf: 
   // The care that reaches the day's limit takes its button away: the focus goes to the member's card instead.
   const opener = useRef<{ button: HTMLElement; focusCard: () => void } | null>(null);
   const afterClose = () => {
-    const focused = document.activeElement;
-    if (opener.current && !opener.current.button.isConnected && (!focused || focused === document.body)) opener.current.focusCard();
+    if (opener.current && !opener.current.button.isConnected && dropped()) opener.current.focusCard();
   };
   const list: CareSuggestionView[] = suggestions.data ?? [];
   if (list.length === 0) return null;

@@ -1,6 +1,6 @@
 import { Popconfirm, type PopconfirmProps } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { focusContainerWhenRemoved, focusWhenEnabled } from '../lib/focus';
+import { dropped, focusContainerWhenRemoved, focusWhenEnabled } from '../lib/focus';
 
 /**
  * A Popconfirm that a keyboard can use: each time it opens, the focus moves onto its cancel button (Tab then reaches
@@ -34,7 +34,7 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
         // Back to the button, and again once its action has run (it may be disabled meanwhile); if the action
         // takes the button away (its row deleted), to the list or card it was in.
         else if (opener.current?.isConnected) {
-          focusWhenEnabled(opener.current, (focused) => !focused || focused === document.body || !!focused.closest('.confirm'));
+          focusWhenEnabled(opener.current, (focused) => dropped(focused) || !!focused?.closest('.confirm'));
           focusContainerWhenRemoved(opener.current);
         }
         setOpen(next);

@@ -74,10 +74,6 @@ export function useJoinGroup() {
 }
 
 /**
- * Leaves a group. Success: a toast, the group list refetched and this group's reads dropped (they would answer
- * 404 now). Failure: the spec-style error toast (a 401 is handled globally).
- */
-/**
  * Drops a group's answers from the cache: for a group left or deleted, once its page is gone (GroupDetail). Dropped
  * while the page still showed it (or refetched with the list), they were asked for again: three 404s in the console.
  */
@@ -86,6 +82,10 @@ export function useForgetGroup() {
   return useCallback((id: string) => client.removeQueries({ queryKey: groupKey(id) }), [client]);
 }
 
+/**
+ * Leaves a group. Success: a toast and the group list refetched (this group's reads are dropped by its page, see
+ * useForgetGroup). Failure: the spec-style error toast (a 401 is handled globally).
+ */
 export function useLeaveGroup(id: string) {
   const client = useQueryClient();
   return useMutation<void, Error, void>({
@@ -149,7 +149,7 @@ export function useNewInviteCode(id: string) {
   });
 }
 
-/** The owner deletes the group: like leaving, its reads are dropped and the list refetched. */
+/** The owner deletes the group: like leaving, the list is refetched and its page drops its reads. */
 export function useDeleteGroup(id: string) {
   const client = useQueryClient();
   return useMutation<void, Error, void>({

@@ -5,7 +5,7 @@
  */
 
 /** Where a dropped focus lands: the page itself (or nowhere). */
-const dropped = (focused: Element | null) => !focused || focused === document.body;
+export const dropped = (focused: Element | null = document.activeElement) => !focused || focused === document.body;
 
 /**
  * Focuses `button` now, and again once it is enabled after being disabled, unless the person has moved the focus
