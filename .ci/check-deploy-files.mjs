@@ -48,7 +48,8 @@ function checkCompose() {
   const dir = mkdtempSync(join(tmpdir(), 'joy-compose-'));
   try {
     const required = [...text.matchAll(/\$\{([A-Z][A-Z0-9_]*):\?/g)].map((m) => m[1]);
-    const filled = [...exampleVars].map(([k, v]) => `${k}=${v === '' && required.includes(k) ? randomBytes(32).toString('hex') : v}`);
+    const blank = (k) => (k.endsWith('_URL') ? 'https://joy.example.test' : randomBytes(32).toString('hex'));
+    const filled = [...exampleVars].map(([k, v]) => `${k}=${v === '' && required.includes(k) ? blank(k) : v}`);
     writeFileSync(join(dir, 'filled.env'), `${filled.join('\n')}\n`);
     let config;
     try {
@@ -68,6 +69,10 @@ function checkCompose() {
       if (service.restart !== 'unless-stopped') problem(file, `service ${name}: restart is ${service.restart ?? 'not set'}, not unless-stopped`);
       if (!service.healthcheck?.test || service.healthcheck.disable) problem(file, `service ${name}: no health check`);
       if (JSON.stringify(service.command ?? '').includes('start-dev')) problem(file, `service ${name}: runs a development mode (start-dev)`);
+      for (const port of service.ports ?? []) {
+        const host = typeof port === 'object' ? port.host_ip : String(port).split(':').length === 3 ? String(port).split(':')[0] : undefined;
+        if (host !== '127.0.0.1') problem(file, `service ${name}: port ${JSON.stringify(port)} is published on every interface: publish it on 127.0.0.1 for the proxy in front`);
+      }
       if (service.command !== undefined && !Array.isArray(service.command)) problem(file, `service ${name}: command in shell form (SIGTERM would reach /bin/sh, not the process)`);
     }
   } finally {

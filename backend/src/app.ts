@@ -7,12 +7,12 @@ import 'reflect-metadata';
 import { AppModule } from './app.module';
 import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
-import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, JOIN_GROUP_PATH, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
 import { StartGate, startProgressLog } from './http/start-gate';
-import { accountFilesLimiter, signInLimiter, writeLimiter } from './http/rate-limits';
+import { accountFilesLimiter, inviteMissLimiter, signInLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { messagePage } from './identity/accounts/sign-in-pages';
 import { linkedAccount } from './identity/accounts';
@@ -160,8 +160,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }),
   );
 
+  // With Redis the counts are shared by every api replica (and outlive a restart); else kept in this process.
+  const limitCounts = infra.redis ? { redis: infra.redis, prefix: config.redisPrefix } : null;
   // Counted once per attempt: the start of the flow and the development provider's form submission.
-  const signInLimit = signInLimiter(config.rateLimits, null);
+  const signInLimit = signInLimiter(config.rateLimits, limitCounts);
   app.use('/api/login', signInLimit);
   if (infra.accounts) {
     // A reset password ends every session of the account (someone else may hold one: e-mails are not verified).
@@ -182,13 +184,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody(undefined, LARGE_BODY_PATHS)], bodyErrors),
       noStore,
       session,
-      writeLimiter(config.rateLimits, null),
+      writeLimiter(config.rateLimits, limitCounts),
     ]),
   );
   // An account import's body (a whole export) is larger, and read only for a signed-in session under its limit.
-  const accountFilesLimit = accountFilesLimiter(config.rateLimits, null);
+  const accountFilesLimit = accountFilesLimiter(config.rateLimits, limitCounts);
   app.use(ACCOUNT_EXPORT_PATH, accountFilesLimit);
   app.use(ACCOUNT_IMPORT_PATH, chain([accountFilesLimit, ...largeJsonBody(IMPORT_LIMIT)], bodyErrors));
+  app.use(JOIN_GROUP_PATH, inviteMissLimiter(config.rateLimits, limitCounts));
   // `/` is the prerendered landing page for visitors who are not signed in, except on a demo install, whose "Demo"
   // banner only the app shows.
   serveFrontend(server, config.frontendDist, demo ? undefined : { signedIn: signedInBy(session) });

@@ -69,8 +69,47 @@ describe('loadConfig: safe by default', () => {
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true'],
     [{ REDIS_PREFIX: 'joy:prod' }, "REDIS_PREFIX must be 1 to 64 letters, digits, '_', '.' or '-', got joy:prod"],
     [{ BILLING_SANDBOX: '1', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' }, 'BILLING_SANDBOX=1 and STRIPE_SECRET_KEY are both set'],
+    // Values that used to start on a silent default, or fail later inside a library without naming the setting.
+    [{ PORT: ' ' }, 'PORT must be a port number (0 to 65535), got " "'],
+    [{ PORT: '3000abc' }, 'PORT must be a port number (0 to 65535), got "3000abc"'],
+    [{ PUBLIC_URL: 'joy.example.org' }, 'PUBLIC_URL must be an http:// or https:// address like https://joy.example.org, got "joy.example.org"'],
+    [{ PUBLIC_URL: 'ftp://joy.example.org' }, 'PUBLIC_URL must be an http:// or https:// address'],
+    [{ PUBLIC_URL: 'https://joy.example.org/app' }, 'PUBLIC_URL must be the address of the site itself, without a path'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be a number of hops or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal; "yes" is none of them'],
+    [{ TRUST_PROXY: 'loopback, 10.0.0.0/33' }, '"10.0.0.0/33" is none of them'],
+    [{ OIDC_ISSUER: 'not-a-url', OIDC_CLIENT_ID: 'joy', OIDC_CLIENT_SECRET: 's' }, 'OIDC_ISSUER must be an http:// or https:// address'],
+    [{ NODE_ENV: 'prod' }, 'NODE_ENV must be production or development or test, got prod'],
+    [{ ACCEPT_LOST_KEYS: 'yes' }, 'ACCEPT_LOST_KEYS must be 1 (on) or 0 (off), got yes'],
+    [{ OPS_TOKEN: 'a' }, 'OPS_TOKEN must be at least 32 visible ASCII characters'],
+    [{ MONGO_URL: 'garbage' }, 'MONGO_URL must begin with mongodb:// or mongodb+srv://'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must begin with redis:// or rediss://'],
+    [{ EVENTSTORE_URL: 'http://127.0.0.1:2113' }, 'EVENTSTORE_URL must begin with esdb:// or esdb+discover://'],
   ])('refuses %o, naming the variable', (env, message) => {
     expect(() => load(env)).toThrow(message);
+  });
+
+  it('reads PORT and PUBLIC_URL as given, an empty PORT as unset', () => {
+    expect(load({ PORT: '' }).port).toBe(3000);
+    expect(load({ PORT: '0' }).port).toBe(0);
+    expect(load({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(load({ PUBLIC_URL: 'https://Joy.Example.org/' }).publicUrl).toBe('https://joy.example.org');
+    expect(load({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+    expect(load({ NODE_ENV: 'test' }).production).toBe(false);
+  });
+
+  it('names an EVENTSTORE_URL option the client does not know without writing the URL (and its password) anywhere', () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const url = 'esdb://admin:Sup3rSecretPw@127.0.0.1:2113?tls=false&bogus=1';
+      expect(() => load({ EVENTSTORE_URL: url })).toThrow('EVENTSTORE_URL has an option EventStoreDB\'s client does not know: "bogus"');
+      expect(() => load({ EVENTSTORE_URL: url })).not.toThrow(/Sup3r/);
+      expect(load({ EVENTSTORE_URL: 'esdb://admin:pw@127.0.0.1:2113?TLS=false&keep_alive_interval=10000' }).eventStoreUrl).toContain('keep_alive_interval');
+      expect([...error.mock.calls, ...warn.mock.calls]).toEqual([]);
+    } finally {
+      error.mockRestore();
+      warn.mockRestore();
+    }
   });
 
   it('prefixes Redis keys with joy unless REDIS_PREFIX names another prefix (installs sharing a Redis)', () => {
@@ -82,6 +121,7 @@ describe('loadConfig: safe by default', () => {
     expect(load({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(load({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
     expect(load({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '::1, fd00::/8, 172.18.0.1' }).trustProxy).toBe('::1, fd00::/8, 172.18.0.1');
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { type PushConfig, pushConfig } from './reminders/vapid';
 
 /**
@@ -26,7 +27,7 @@ export interface AppConfig {
   /** Prefix of every Redis key (queues, leases, sessions), so that installs (or test apps) can share a Redis. */
   redisPrefix: string;
   frontendDist: string;
-  rateLimits: { signInPer15Minutes: number; writesPerMinute: number; accountFilesPerHour: number };
+  rateLimits: { signInPer15Minutes: number; writesPerMinute: number; accountFilesPerHour: number; inviteMissesPer15Minutes: number };
   /** Load shedding (SHED_EVENT_LOOP_DELAY_MS; 0 turns it off): see http/server-edge.ts. */
   loadShedding: LoadShedding | null;
   /** ACCEPT_LOST_KEYS=1: start although keys.sqlite is missing while encrypted personal data exists (its loss accepted). */
@@ -79,21 +80,20 @@ export type BillingConfig =
     };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const port = portNumber(env.PORT);
   const dataDir = resolve(env.DATA_DIR ?? './data');
   keepPrivate(dataDir);
   const role = (env.ROLE ?? 'all') as AppConfig['role'];
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker, got ${role}`);
-  const mongoUrl = env.MONGO_URL || null;
+  const mongoUrl = serverUrl(env, 'MONGO_URL', ['mongodb', 'mongodb+srv']);
   if (role !== 'all' && !mongoUrl) {
     throw new Error('ROLE=api or ROLE=worker needs shared read models: set MONGO_URL (the in-memory default is one process only)');
   }
   const oidc = env.OIDC_ISSUER
-    ? { issuer: env.OIDC_ISSUER, clientId: required(env, 'OIDC_CLIENT_ID'), clientSecret: required(env, 'OIDC_CLIENT_SECRET') }
+    ? { issuer: webAddress(env, 'OIDC_ISSUER'), clientId: required(env, 'OIDC_CLIENT_ID'), clientSecret: required(env, 'OIDC_CLIENT_SECRET') }
     : null;
-  const production = env.NODE_ENV === 'production';
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const production = oneOf(env, 'NODE_ENV', ['production', 'development', 'test'], 'development') === 'production';
+  const publicUrl = env.PUBLIC_URL ? publicAddress(env.PUBLIC_URL) : `http://localhost:${port}`;
   return {
     port,
     publicUrl,
@@ -101,19 +101,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     production,
     role,
     sessionSecret: sessionSecret(env, dataDir, production),
-    opsToken: env.OPS_TOKEN || persistedSecret(dataDir, 'ops-token'),
+    opsToken: env.OPS_TOKEN ? givenOpsToken(env.OPS_TOKEN) : persistedSecret(dataDir, 'ops-token'),
     oidc,
-    eventStoreUrl: env.EVENTSTORE_URL || null,
+    eventStoreUrl: env.EVENTSTORE_URL ? eventStoreUrl(env.EVENTSTORE_URL) : null,
     mongoUrl,
-    redisUrl: env.REDIS_URL || null,
+    redisUrl: serverUrl(env, 'REDIS_URL', ['redis', 'rediss']),
     redisPrefix: redisPrefix(env),
     frontendDist: resolve(env.FRONTEND_DIST ?? join(__dirname, '..', '..', 'frontend', 'dist')),
     rateLimits: {
       signInPer15Minutes: positiveInt(env, 'RATE_LIMIT_SIGNIN_PER_15_MIN', 50),
       writesPerMinute: positiveInt(env, 'RATE_LIMIT_WRITES_PER_MIN', 120),
       accountFilesPerHour: positiveInt(env, 'RATE_LIMIT_ACCOUNT_FILES_PER_HOUR', 20),
+      inviteMissesPer15Minutes: positiveInt(env, 'RATE_LIMIT_INVITE_MISSES_PER_15_MIN', 20),
     },
-    acceptLostKeys: env.ACCEPT_LOST_KEYS === '1',
+    acceptLostKeys: flag(env, 'ACCEPT_LOST_KEYS'),
     loadShedding: loadShedding(env),
     billing: billingConfig(env),
     devLogin: flag(env, 'AUTH_DEV_LOGIN'),
@@ -175,8 +176,106 @@ function trustProxy(raw: string | undefined): AppConfig['trustProxy'] {
   if (value === '' || value === '0' || value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
   if (value === 'true') throw new Error('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: set the number of proxy hops (1) or their addresses');
-  if (!/^[\w.:/, -]+$/.test(value)) throw new Error(`TRUST_PROXY must be a number of hops or a list of addresses, got ${value}`);
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (!PROXY_NAMES.has(entry) && !isAddressOrSubnet(entry)) {
+      throw new Error(`TRUST_PROXY must be a number of hops or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal; "${entry}" is none of them`);
+    }
+  }
   return value;
+}
+
+/** Express's names for address ranges (proxy-addr). */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrSubnet(entry: string): boolean {
+  if (ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** PORT: unset or empty for 3000; 0 asks the system for a free port (tests). */
+function portNumber(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`PORT must be a port number (0 to 65535), got "${raw}"`);
+  return port;
+}
+
+/** An http(s) address given in a setting, as a URL (a mistyped one would fail later inside a library, unnamed). */
+function webAddress(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = env[name]!.trim();
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // named below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    throw new Error(`${name} must be an http:// or https:// address like https://joy.example.org, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, '');
+}
+
+/**
+ * PUBLIC_URL: where people open Joy. Joy serves its pages, /api and /oidc at the root of that address, so a path,
+ * a query or a fragment would make every redirect and Origin check wrong.
+ */
+function publicAddress(raw: string): string {
+  const address = webAddress({ PUBLIC_URL: raw }, 'PUBLIC_URL');
+  const url = new URL(address);
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`PUBLIC_URL must be the address of the site itself, without a path, like https://joy.example.org, got "${raw}"`);
+  }
+  return url.origin;
+}
+
+/**
+ * The URL of a production server (MONGO_URL, REDIS_URL), or null when unset. Only its scheme is checked here
+ * (the drivers parse the rest): a mistyped one is named instead of failing inside the driver with a stack trace.
+ * The value itself is never repeated in the message: it may hold a password.
+ */
+function serverUrl(env: NodeJS.ProcessEnv, name: string, schemes: readonly string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1].toLowerCase();
+  if (!scheme || !schemes.includes(scheme)) throw new Error(`${name} must begin with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+  return raw;
+}
+
+/** The options @eventstore/db-client knows (it warns of any other by printing the whole URL, password included). */
+const EVENTSTORE_OPTIONS = new Set(
+  [
+    'connectionName', 'defaultDeadline', 'discoveryInterval', 'gossipTimeout', 'keepAliveInterval', 'keepAliveTimeout',
+    'maxDiscoverAttempts', 'nodePreference', 'throwOnAppendFailure', 'tls', 'tlsCAFile', 'tlsVerifyCert', 'userCertFile', 'userKeyFile',
+  ].map(flatOption),
+);
+
+function flatOption(key: string): string {
+  return key.trim().toLowerCase().replace(/[_-]/g, '');
+}
+
+/** EVENTSTORE_URL: esdb:// or esdb+discover://, with options the client knows (named, never echoed). */
+function eventStoreUrl(raw: string): string {
+  const url = serverUrl({ EVENTSTORE_URL: raw }, 'EVENTSTORE_URL', ['esdb', 'esdb+discover'])!;
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  for (const key of new URLSearchParams(query).keys()) {
+    if (!EVENTSTORE_OPTIONS.has(flatOption(key))) {
+      throw new Error(`EVENTSTORE_URL has an option EventStoreDB's client does not know: "${key}"`);
+    }
+  }
+  return url;
+}
+
+/** OPS_TOKEN set by hand: as long as the one Joy generates, since it opens the ops view. */
+function givenOpsToken(token: string): string {
+  if (token.length < MIN_SECRET_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new Error(`OPS_TOKEN must be at least ${MIN_SECRET_LENGTH} visible ASCII characters (openssl rand -hex 32), or unset to use the token generated in DATA_DIR/ops-token`);
+  }
+  return token;
 }
 
 /** Secrets that ship in examples and tutorials (compose files, docs): as good as none, whatever their length. */

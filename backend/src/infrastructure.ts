@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type session from 'express-session';
+import type { Redis } from 'ioredis';
 import { join } from 'node:path';
 import type { AppConfig } from './config';
 import type { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
@@ -15,7 +16,7 @@ import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { indexedRedisSessions } from './identity/redis-session-store';
-import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, refusingDamaged } from './ops/integrity';
+import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { collectionsOf } from './projections/projector';
@@ -50,6 +51,8 @@ export interface Infrastructure {
   queue: JobQueue;
   pipeline: ProjectionPipeline;
   sessions: session.Store;
+  /** REDIS_URL's connection for the sessions and the rate limits' counts (shared by api replicas); null without it. */
+  redis: Redis | null;
   /** Per-person encryption keys of personal data, apart from the events (crypto-shredding). */
   keys: KeyStore;
   /** The built-in sign-in's accounts (`accounts.sqlite` in DATA_DIR); null with an external OIDC_ISSUER. */
@@ -80,15 +83,52 @@ function openAccountStore(dataDir: string): AccountStore {
  * `keys.sqlite` in DATA_DIR, a file of its own next to (never inside) events.sqlite.
  */
 export function createKeyStore(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): KeyStore & KeyArchive {
-  if (config.mongoUrl) return new (production.mongoKeys().MongoKeyStore)(config.mongoUrl);
+  const url = config.mongoUrl;
+  if (url) return readableUrl('MONGO_URL', url, () => new (production.mongoKeys().MongoKeyStore)(url));
   const file = join(config.dataDir, 'keys.sqlite');
   return refusingDamaged(file, damagedKeys(file, join(config.dataDir, 'events.sqlite')), () => new SqliteKeyStore(file));
 }
 
 export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'dataDir'>): EventStore {
-  return config.eventStoreUrl
-    ? new (production.eventStoreDb().EventStoreDbEventStore)(config.eventStoreUrl)
-    : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+  const url = config.eventStoreUrl;
+  if (!url) return new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+  return readableUrl('EVENTSTORE_URL', url, () => new (production.eventStoreDb().EventStoreDbEventStore)(url));
+}
+
+/**
+ * Makes a production client from its URL. A URL its driver cannot parse is refused by the setting's name, with the
+ * driver's reason but never the URL itself, which may hold a password (the drivers print it whole).
+ */
+function readableUrl<T>(setting: string, url: string, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    const reason = (err as Error).message.split(url).join(`<${setting}>`);
+    throw new RefusedToStart(`${setting} cannot be read: ${reason}`);
+  }
+}
+
+/**
+ * A start on Redis first asks it for a PONG: BullMQ and the session store would otherwise retry forever, and the
+ * app would answer 503 "starting" without saying why. Refused by name (REDIS_URL), with Redis's reason.
+ */
+async function checkRedisAnswers(url: string, timeoutMs = 5000): Promise<void> {
+  const Redis = production.redis().default;
+  const probe = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  // The connection's own error says why (ECONNREFUSED, WRONGPASS); connect() then only says it is closed.
+  let cause: Error | null = null;
+  probe.on('error', (err: Error) => (cause ??= err));
+  const { host, port } = probe.options;
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (err) {
+    const reason = (cause ?? (err as Error)).message.replace(/\.$/, '');
+    const remedy = /WRONGPASS|NOAUTH|AUTH/i.test(reason) ? 'check the password in REDIS_URL' : 'check that Redis is running and that REDIS_URL names it';
+    throw new RefusedToStart(`Cannot use Redis at ${host}:${port} (REDIS_URL): ${reason}. ${remedy[0].toUpperCase()}${remedy.slice(1)}.`);
+  } finally {
+    probe.disconnect();
+  }
 }
 
 /**
@@ -96,7 +136,10 @@ export function createEventStore(config: Pick<AppConfig, 'eventStoreUrl' | 'data
  * be rebuilt into a new version while the active one serves (`npm run projections -- rebuild <name>`).
  */
 export function createReadModels(config: Pick<AppConfig, 'mongoUrl' | 'dataDir'>): VersionedReadModelStore {
-  const inner: ReadModelStore = config.mongoUrl ? new (production.mongoReadModels().MongoReadModelStore)(config.mongoUrl) : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
+  const url = config.mongoUrl;
+  const inner: ReadModelStore = url
+    ? readableUrl('MONGO_URL', url, () => new (production.mongoReadModels().MongoReadModelStore)(url))
+    : openReadModelFile(join(config.dataDir, 'read-models.sqlite'));
   return new VersionedReadModelStore(
     inner,
     PROJECTIONS.map((p) => ({ name: p.name, collections: collectionsOf(p) })),
@@ -125,6 +168,7 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
 }
 
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  if (config.redisUrl) await checkRedisAnswers(config.redisUrl);
   const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
   const eventsFile = join(config.dataDir, 'events.sqlite');
   if (keyFile && !config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkKeyFile(keyFile, eventsFile, config.acceptLostKeys));
@@ -153,6 +197,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new (production.redis().default)(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
+  redis?.on('error', reportOutage('Redis (sessions, rate limits)'));
   const sessions = redis
     ? indexedRedisSessions(production.redisSessions().default, redis, config.redisPrefix)
     : openSessionFile(join(config.dataDir, 'sessions.sqlite'));
@@ -181,6 +226,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     queue,
     pipeline,
     sessions,
+    redis,
     keys,
     accounts,
     lookup,
@@ -239,4 +285,14 @@ function openReadModelFile(file: string): SqliteReadModelStore {
 /** The embedded default's sessions: a damaged file only signs everyone out, so moving it aside is safe. */
 function openSessionFile(file: string): SqliteSessionStore {
   return refusingDamaged(file, damagedMoveAside(file, 'who is signed in', 'everyone signs in again'), () => new SqliteSessionStore(file));
+}
+
+/** An error listener that logs a connection's outage once a minute at most (a client retrying logs every attempt). */
+function reportOutage(what: string): (err: Error) => void {
+  let last = 0;
+  return (err) => {
+    if (Date.now() - last < 60_000) return;
+    last = Date.now();
+    new Logger('Infrastructure').warn(`${what} is unreachable: ${err.message} (retrying)`);
+  };
 }

@@ -14,6 +14,21 @@ describe('a production start', () => {
     );
   });
 
+  it.each([
+    ['a Redis that does not answer', { REDIS_URL: 'redis://127.0.0.1:1' }, 'Joy refuses to start: Cannot use Redis at 127.0.0.1:1 (REDIS_URL): connect ECONNREFUSED 127.0.0.1:1. Check that Redis is running and that REDIS_URL names it.'],
+    // The client's parser would print the URL whole, password included: the message names the setting instead.
+    ['an EVENTSTORE_URL its client cannot read', { EVENTSTORE_URL: 'esdb://admin:Sup3rSecretPw@127.0.0.1:abc' }, 'Joy refuses to start: EVENTSTORE_URL cannot be read: Unexpected "abc" at position 37, expected port number.'],
+  ])('refuses %s at once, naming the setting, and never writes its password', async (_what, env, message) => {
+    const started = Date.now();
+    const refusal = await startAppProcess({ NODE_ENV: 'production', ...env }).then(
+      () => null,
+      (err: Error) => err.message,
+    );
+    expect(refusal).toContain(message);
+    expect(refusal).not.toMatch(/Sup3r|Unhandled error event/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
   it('with no opt-in: no warning, no Demo banner, and the log says where to sign in and that sign-up is open', async () => {
     const app = await startAppProcess({ NODE_ENV: 'production', AUTH_DEV_LOGIN: '0', BILLING_SANDBOX: '0' });
     try {

@@ -53,6 +53,8 @@ export const WEBHOOK_LIMIT = '1mb';
 export const ACCOUNT_IMPORT_PATH = '/api/account/import';
 /** GET: the person's data as a file (limited with the import: http/rate-limits.ts). */
 export const ACCOUNT_EXPORT_PATH = '/api/account/export';
+/** POST: join a group by its invite code (wrong codes limited per address: http/rate-limits.ts). */
+export const JOIN_GROUP_PATH = '/api/groups/join';
 export const IMPORT_LIMIT = '5mb';
 /** The routes whose JSON body may be larger than JSON_LIMIT: the general parser leaves them to `largeJsonBody`. */
 export const LARGE_BODY_PATHS: readonly string[] = [ACCOUNT_IMPORT_PATH];

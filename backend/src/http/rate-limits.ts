@@ -11,17 +11,28 @@ export interface RateLimitSettings {
   writesPerMinute: number;
   /** Exports and imports of a person's data (GET /api/account/export, POST /api/account/import) per hour. */
   accountFilesPerHour: number;
+  /** Invite codes that match no group (POST /api/groups/join answered 404) per IP address per 15 minutes. */
+  inviteMissesPer15Minutes: number;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function limiter(prefix: string, redis: Redis | null, options: Partial<Options>): RequestHandler {
+/** Where the counts live: Redis (under the install's REDIS_PREFIX), shared by api replicas; null: this process. */
+export type LimitCounts = { redis: Redis; prefix: string } | null;
+
+function limiter(name: string, counts: LimitCounts, options: Partial<Options>): RequestHandler {
   return rateLimit({
     // draft-7: the same information as draft-8 without a hash of the key on every request.
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    // With several api replicas the counts must be shared: Redis when configured, memory otherwise.
-    ...(redis ? { store: new RedisStore({ prefix: `joy:rl:${prefix}:`, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never }) } : {}),
+    // With several api replicas the counts must be shared: Redis when configured, memory otherwise. While Redis is
+    // away the limit lets requests through (passOnStoreError): sessions live there too, so little gets through.
+    ...(counts
+      ? {
+          store: new RedisStore({ prefix: `${counts.prefix}:rl:${name}:`, sendCommand: (command: string, ...args: string[]) => counts.redis.call(command, ...args) as never }),
+          passOnStoreError: true,
+        }
+      : {}),
     handler: (_req, res, _next, opts) => {
       sendApiError(res, 'request.rate_limited', String(opts.message));
     },
@@ -30,8 +41,8 @@ function limiter(prefix: string, redis: Redis | null, options: Partial<Options>)
 }
 
 /** Slows down password-less guessing and sign-in floods: per IP, on every step of the sign-in flow. */
-export function signInLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
-  return limiter('signin', redis, {
+export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
+  return limiter('signin', counts, {
     windowMs: 15 * 60 * 1000,
     limit: settings.signInPer15Minutes,
     message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -49,8 +60,8 @@ const userOrAddress = (req: Request) => {
  * shared with everyone else's requests), so a loop of them would slow the server for all. Counted before the
  * body is read. A person needs a few an hour.
  */
-export function accountFilesLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
-  return limiter('account-files', redis, {
+export function accountFilesLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
+  return limiter('account-files', counts, {
     windowMs: 60 * 60 * 1000,
     limit: settings.accountFilesPerHour,
     keyGenerator: userOrAddress,
@@ -63,8 +74,8 @@ export function accountFilesLimiter(settings: RateLimitSettings, redis: Redis | 
 }
 
 /** Caps writes per signed-in user (per IP address when signed out); reads are not limited. */
-export function writeLimiter(settings: RateLimitSettings, redis: Redis | null): RequestHandler {
-  const limit = limiter('writes', redis, {
+export function writeLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
+  const limit = limiter('writes', counts, {
     windowMs: 60 * 1000,
     limit: settings.writesPerMinute,
     keyGenerator: userOrAddress,
@@ -72,4 +83,20 @@ export function writeLimiter(settings: RateLimitSettings, redis: Redis | null): 
   });
   // Decided before entering the limiter: it is asynchronous even when it would skip.
   return (req, res, next) => (STATE_CHANGING.has(req.method) ? limit(req, res, next) : next());
+}
+
+/**
+ * Slows down guessing invite codes: a code that matches no group (404) is counted per address, so that many
+ * accounts of one guesser share one count (the write limit counts per person). Codes that work are not counted.
+ */
+export function inviteMissLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
+  const limit = limiter('invite-misses', counts, {
+    windowMs: 15 * 60 * 1000,
+    limit: settings.inviteMissesPer15Minutes,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 404,
+    message: 'Too many invite codes that match no group. Please check the code with the group’s owner and try again in 15 minutes.',
+  });
+  return (req, res, next) => (req.method === 'POST' ? limit(req, res, next) : next());
 }

@@ -126,6 +126,57 @@ describe('rate limits', () => {
   });
 });
 
+describe('rate limits shared through Redis', () => {
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+  it('keeps the counts in Redis when REDIS_URL is set: a restarted process (or another api replica) goes on counting', async () => {
+    const prefix = `joy-test-rl-${Date.now().toString(36)}`;
+    const app = await startTestApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix, RATE_LIMIT_WRITES_PER_MIN: '3' });
+    try {
+      const cookie = await signIn(app.baseUrl, 'counted@example.com', 'Counted');
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating)).status);
+      expect(statuses).toEqual([201, 201, 201]);
+      expect(await app.running.infra.redis!.keys(`${prefix}:rl:writes:*`)).toHaveLength(1);
+      await app.stop();
+      await app.restart();
+      // In memory the count would have started again at 0.
+      const refused = await api(app.baseUrl, cookie).post('/api/joy-ratings', rating);
+      expect([refused.status, refused.body.code]).toEqual([429, 'request.rate_limited']);
+    } finally {
+      await app.destroy();
+    }
+  });
+});
+
+describe('guessing invite codes', () => {
+  it('counts codes that match no group per address, across accounts, and never the codes that work', async () => {
+    const app = await startTestApp({ RATE_LIMIT_INVITE_MISSES_PER_15_MIN: '3' });
+    try {
+      const owner = await signIn(app.baseUrl, 'owner@example.com', 'Owner');
+      const group = (await api(app.baseUrl, owner).post('/api/groups', { name: 'Family' })).body as { inviteCode: string };
+      const guessers = [await signIn(app.baseUrl, 'g1@example.com', 'G1'), await signIn(app.baseUrl, 'g2@example.com', 'G2')];
+      const join = (cookie: string, inviteCode: string) => api(app.baseUrl, cookie).post('/api/groups/join', { inviteCode });
+      // A code that works is not counted, however often.
+      for (let i = 0; i < 4; i++) expect((await join(owner, group.inviteCode)).status).toBe(409); // already a member
+      const statuses = [];
+      for (const code of ['ABCD2345', 'ABCD2346', 'ABCD2347', 'ABCD2348']) statuses.push((await join(guessers[statuses.length % 2], code)).status);
+      expect(statuses).toEqual([404, 404, 404, 429]);
+      const refused = await join(guessers[1], 'ABCD2349');
+      expect(refused.body).toEqual({
+        statusCode: 429,
+        code: 'request.rate_limited',
+        message: 'Too many invite codes that match no group. Please check the code with the group’s owner and try again in 15 minutes.',
+      });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Other writes from the address are not slowed down.
+      expect((await api(app.baseUrl, guessers[0]).post('/api/joy-ratings', rating)).status).toBe(201);
+    } finally {
+      await app.destroy();
+    }
+  });
+});
+
 describe('cookies over https', () => {
   it('marks the session cookie Secure when the app is served over https', async () => {
     const app = await startTestApp({ PUBLIC_URL: 'https://joy.example', TRUST_PROXY: '1' });

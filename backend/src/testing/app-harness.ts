@@ -79,6 +79,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     RATE_LIMIT_SIGNIN_PER_15_MIN: '10000',
     RATE_LIMIT_WRITES_PER_MIN: '10000',
     RATE_LIMIT_ACCOUNT_FILES_PER_HOUR: '10000',
+    RATE_LIMIT_INVITE_MISSES_PER_15_MIN: '10000',
     // The app shares its event loop with Jest, the test's clients and its seeding here, so its lateness is not the
     // app's: no load shedding (the shedding test, http/server-edge.api.spec.ts, turns it on with its own threshold).
     SHED_EVENT_LOOP_DELAY_MS: '0',
