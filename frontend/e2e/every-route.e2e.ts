@@ -277,6 +277,31 @@ describe('every route, signed out and signed in, at 360, 768 and 1280 px', () =>
     await context.close();
   }, 120_000);
 
+  it("keeps the navigation and offers Try again when a page's code cannot be fetched (the server away, or an update)", async () => {
+    // No service worker: the failed fetch must come from the network, as on a first visit.
+    const context = await browser.newContext({ viewport: DESKTOP, storageState: signedIn, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(server.baseUrl);
+    await page.getByText('Welcome back, Ada!').waitFor();
+    // History's code has not been fetched in this tab yet, and its fetch fails.
+    const historyCode = /\/assets\/History-[^/]+\.js$/;
+    await page.route(historyCode, (route) => route.abort('connectionrefused'));
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('heading', { level: 1, name: 'This page could not be loaded' }).waitFor();
+    await screenshot(page, 'every-route-in-page-load-failed-desktop');
+    // The rest of the app still works (the whole screen went blank before).
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your Joy Dashboard' }).waitFor();
+    // With the server answering again, Try again loads the page.
+    await page.unroute(historyCode);
+    await nav.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your History' }).waitFor();
+    await context.close();
+  }, 120_000);
+
   it('opens the app shell with an offline message when reloaded offline', async () => {
     const { page, context } = await open(browser, DESKTOP, signedIn);
     const logs: string[] = [];

@@ -7,6 +7,7 @@ import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
 import { OfflineBanner } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
+import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { SignInFirst } from './components/SignInFirst';
@@ -48,6 +49,7 @@ export function AppRoutes() {
 
   if (isAuthenticated) {
     return (
+      <PageErrorBoundary>
       <Suspense fallback={<PageLoading fullScreen />}>
       <Routes>
         <Route element={<AppLayout />}>
@@ -60,6 +62,7 @@ export function AppRoutes() {
         </Route>
       </Routes>
       </Suspense>
+      </PageErrorBoundary>
     );
   }
 

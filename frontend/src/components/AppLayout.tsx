@@ -1,7 +1,7 @@
 import { CrownOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Drawer } from 'antd';
 import { Suspense, useState } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { dismissToasts } from '../lib/toast';
@@ -9,6 +9,7 @@ import { displayName } from '../lib/user';
 import { ACCOUNT_LINK, CARE_SENT_LINK, NAV_LINKS } from '../routes';
 import { useAdoptBrowserTimeZone } from '../settings/api';
 import { Brand } from './Brand';
+import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SiteFooter } from './SiteFooter';
 import { initialOf } from '@joy/domain';
@@ -53,6 +54,7 @@ export function AppLayout() {
   const subscription = useSubscriptionStatus(!!user);
   useAdoptBrowserTimeZone(!!user);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
   const name = displayName(user);
   const showUpgrade = subscription.data?.isPremium === false;
   const showCareSent = subscription.data?.isPremium === true;
@@ -123,9 +125,11 @@ export function AppLayout() {
         </Button>
       </Drawer>
       <main id="main" className="page" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <PageErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
       <SiteFooter />
     </div>

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
 import { Brand } from './Brand';
+import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
 import { SignInButton } from './SignInButton';
 import { SiteFooter } from './SiteFooter';
@@ -18,6 +19,7 @@ export function PublicTopBar() {
 }
 
 export function PublicLayout() {
+  const { pathname } = useLocation();
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -25,9 +27,11 @@ export function PublicLayout() {
       </a>
       <PublicTopBar />
       <main id="main" className="page" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <PageErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
       <SiteFooter />
     </div>

@@ -1,0 +1,40 @@
+import { render, screen } from '@testing-library/react';
+import { lazy, Suspense } from 'react';
+import { PageErrorBoundary } from './PageErrorBoundary';
+
+function Page({ resetKey, failing }: { resetKey: string; failing: boolean }) {
+  return (
+    <PageErrorBoundary resetKey={resetKey}>
+      <Suspense fallback={<p>Loading</p>}>{failing ? <Unfetchable /> : <p>The other page</p>}</Suspense>
+    </PageErrorBoundary>
+  );
+}
+
+// As a browser reports a page whose code could not be fetched.
+const Unfetchable = lazy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/History-x.js')));
+
+describe('PageErrorBoundary', () => {
+  beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined)); // React reports the caught error
+  afterEach(() => jest.restoreAllMocks());
+
+  it('shows what happened and Try again instead of a blank screen, and lets the next page render', async () => {
+    const { rerender } = render(<Page resetKey="/history" failing />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeInTheDocument();
+    expect(screen.getByText(/the connection may have dropped, or Joy was just updated/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    rerender(<Page resetKey="/dashboard" failing={false} />);
+    expect(screen.getByText('The other page')).toBeInTheDocument();
+  });
+
+  it('names any other failure of a page as such', async () => {
+    function Broken(): never {
+      throw new Error('x is undefined');
+    }
+    render(
+      <PageErrorBoundary resetKey="/">
+        <Broken />
+      </PageErrorBoundary>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument();
+  });
+});
