@@ -61,12 +61,14 @@ describe('care decider: sending', () => {
     expect(careDecider.decide(send({ message: ` ${'x'.repeat(500)} ` }), given([]))).toHaveLength(1);
   });
 
-  it('refuses a message with a direction override or an invisible character (the name rule), keeps line breaks', () => {
-    const problem = 'message must not contain control, direction-changing or invisible characters';
+  it('refuses a message with a direction override or a control character (the text rule), keeps line breaks and what scripts need', () => {
+    const problem = 'message must not contain control or direction-changing characters';
     expectRefusal(() => careDecider.decide(send({ message: 'Get well\u202E soon' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
-    expectRefusal(() => careDecider.decide(send({ message: 'Get\u200B well' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
+    expectRefusal(() => careDecider.decide(send({ message: 'Get\u0007 well' }), given([])), { kind: 'invalid', code: 'text.not_clean', message: problem });
     const [event] = careDecider.decide(send({ message: 'Get well soon,\nAda' }), given([]));
     expect((event as CareActionSent).data.message).toBe('Get well soon,\nAda');
+    const [persian] = careDecider.decide(send({ message: 'زود خوب می\u200Cشوی' }), given([]));
+    expect((persian as CareActionSent).data.message).toBe('زود خوب می\u200Cشوی');
   });
 
   it('refuses care to a member who declined care actions with 403', () => {

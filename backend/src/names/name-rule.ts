@@ -6,18 +6,28 @@ import { fitsLength } from '@joy/domain';
  * the text is normalised to NFC and trimmed, and characters that let a name pretend to be another are refused:
  * control characters, direction overrides and isolates (U+202A–U+202E, U+2066–U+2069, marks), zero-width and
  * other invisible format characters (U+200B–U+200F, U+FEFF, U+00AD, tags), line/paragraph separators and lone
- * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible.
+ * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible, and tag
+ * characters only inside a flag. Text people write (notes, messages, descriptions) keeps what scripts need.
  */
 
 /** Unicode categories Cc (controls), Cf (format: bidi, zero-width), Cs (lone surrogates), Zl/Zp (separators). */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 /** A ZWJ between two pictographs (after an optional variation selector or skin tone) joins an emoji. */
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200d(?=\p{Extended_Pictographic})/gu;
-/** In multi-line text (a care message) a line break and a tab are allowed. */
+/** A black flag followed by tag characters and a cancel tag is a subdivision's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿 Scotland). */
+const TAG_FLAG = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+/** In multi-line text (a note, a message, a description) a line break and a tab are allowed. */
 const LINE_BREAKS = /\r\n|[\n\t]/g;
+/**
+ * And the invisible characters that writing needs, which a name is refused (they could make it pass for another):
+ * zero-width space (Thai, Khmer and Burmese word breaks), non-joiner and joiner (Persian, Sinhala, Indic scripts),
+ * the left-to-right, right-to-left and Arabic letter marks, the soft hyphen and the word joiner. What stays
+ * refused in text is what reorders or hides it: controls, direction embeddings, overrides and isolates.
+ */
+const WRITING_MARKS = /[\u00AD\u061C\u200B-\u200F\u2060\uFEFF]/g;
 
 export interface NameRuleOptions {
-  /** Allow line breaks and tabs (a message rather than a name). */
+  /** Text rather than a name: allow line breaks, tabs and the invisible characters writing needs. */
   multiline?: boolean;
 }
 
@@ -31,10 +41,12 @@ export function normalizeName(value: string): string {
  * `field`, or null when it is acceptable. Lengths are checked by each field's own rule, on the normalised text.
  */
 export function nameProblem(value: string, field: string, options: NameRuleOptions = {}): string | null {
-  let text = value.replace(EMOJI_ZWJ, '$1');
-  if (options.multiline) text = text.replace(LINE_BREAKS, ' ');
+  let text = value.replace(EMOJI_ZWJ, '$1').replace(TAG_FLAG, '\u{1F3F4}');
+  if (options.multiline) text = text.replace(LINE_BREAKS, ' ').replace(WRITING_MARKS, '');
   if (FORBIDDEN.test(text)) {
-    return `${field} must not contain control, direction-changing or invisible characters`;
+    return options.multiline
+      ? `${field} must not contain control or direction-changing characters`
+      : `${field} must not contain control, direction-changing or invisible characters`;
   }
   return null;
 }

@@ -114,6 +114,18 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect((await as(ada).put(`/api/joy-ratings/${newest.id}`, { ...scores(3), note })).status).toBe(400);
   });
 
+  it.each([
+    ['Persian, with the non-joiner its keyboards type', 'امروز می\u200Cخواهم بیشتر بخوابم'],
+    ['Sinhala, with a joiner', 'ශ්\u200Dරී ලංකා'],
+    ['Hebrew, with a right-to-left mark', 'רצתי 5 ק״מ\u200F!'],
+    ["a subdivision's flag", 'Hiking \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'],
+  ])('keeps a note written in %s as written (they were refused as "invisible characters")', async (_label, note) => {
+    const writer = await signIn(app.baseUrl, 'noor@example.com', 'Noor');
+    const rating = await rate(writer, { ...scores(4), note });
+    expect(rating.note).toBe(note);
+    expect((await list(writer)).find((r) => r.id === rating.id)!.note).toBe(note);
+  });
+
   it('keeps a note for its owner only: trimmed, corrected with PUT, never in a group answer, encrypted at rest', async () => {
     const rating = await rate(ada, { ...scores(5), note: `  ${NOTE}  `, day: addDays(today(), -1) });
     expect(rating.note).toBe(NOTE);
