@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import { forDayOf, fullLabel, ratingLabel } from '../dashboard/summary';
 import { formatScore, scoreBand } from '../lib/score';
 import { useDeleteRating } from '../queries';
+import { usePersonTimeZone } from '../settings/api';
 import { FACTORS, type RatingView } from '@joy/domain';
 import { RatingForm } from './RatingForm';
 
@@ -31,6 +32,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
   const [editing, setEditing] = useState<RatingView | null>(null);
   const remove = useDeleteRating();
   const headingId = useId();
+  const zone = usePersonTimeZone();
   // More are to be shown than are loaded: the next page of the list.
   const wantsPage = more !== undefined && shown > ratings.length && more.hasMore && !more.loading;
   useEffect(() => {
@@ -41,8 +43,9 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
     <Card className="rating-history-card" title={<h2 className="card-title" id={headingId}>{title}</h2>}>
       <ul className="rating-history" aria-labelledby={headingId}>
         {ratings.slice(0, shown).map((rating) => {
-          const when = fullLabel(rating.createdAt);
-          const forDay = forDayOf(rating);
+          // In the zone the person's days are counted in (their setting), as the days themselves are.
+          const when = fullLabel(rating.createdAt, zone);
+          const forDay = forDayOf(rating, zone);
           return (
             <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
               <span className="rating-history__when">
@@ -59,7 +62,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                 {formatScore(rating.overallScore)}
               </span>
               <span className="rating-history__actions">
-                <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${ratingLabel(rating)}`} onClick={() => setEditing(rating)}>
+                <Button icon={<EditOutlined aria-hidden="true" />} aria-label={`Edit rating of ${ratingLabel(rating, zone)}`} onClick={() => setEditing(rating)}>
                   Edit
                 </Button>
                 <Confirm
@@ -70,7 +73,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                   okButtonProps={{ danger: true, loading: remove.isPending && remove.variables?.id === rating.id }}
                   onConfirm={() => remove.mutateAsync({ id: rating.id }).catch(() => undefined)}
                 >
-                  <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${ratingLabel(rating)}`}>
+                  <Button danger icon={<DeleteOutlined aria-hidden="true" />} aria-label={`Delete rating of ${ratingLabel(rating, zone)}`}>
                     Delete
                   </Button>
                 </Confirm>
@@ -86,7 +89,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
       )}
       <Modal
         open={editing !== null}
-        title={editing ? `Edit rating of ${ratingLabel(editing)}` : undefined}
+        title={editing ? `Edit rating of ${ratingLabel(editing, zone)}` : undefined}
         footer={null}
         onCancel={() => setEditing(null)}
         destroyOnHidden

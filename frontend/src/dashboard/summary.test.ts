@@ -1,5 +1,6 @@
 import { ratingsFrom, withOverall } from '../testing/ratings';
 import {
+  earlierDayAnywhereOf,
   TREND_DOWN_COLOR,
   TREND_UP_COLOR,
   averageScore,
@@ -159,5 +160,19 @@ describe('Current PERMA Scores', () => {
       'Joy 1/5',
     ]);
     expect(currentFactorTiles(null)).toEqual([]);
+  });
+});
+
+describe('earlierDayAnywhereOf: another member\'s rating, whose zone the viewer does not know', () => {
+  it('does not call a rating made on time ahead of the viewer a missed day (Tokyo 00:26 on Nov 28, seen from New York)', () => {
+    expect(earlierDayAnywhereOf({ createdAt: '2026-11-27T15:26:46Z', day: '2026-11-28' })).toBeNull();
+    // Behind: Honolulu 22:00 on Nov 26 is Nov 27 in UTC.
+    expect(earlierDayAnywhereOf({ createdAt: '2026-11-27T08:00:00Z', day: '2026-11-26' })).toBeNull();
+  });
+
+  it('names the day of a missed day rated later, when no zone on earth was still in it', () => {
+    expect(earlierDayAnywhereOf({ createdAt: '2026-11-27T15:26:46Z', day: '2026-11-22' })).toBe('Nov 22, 2026');
+    expect(earlierDayAnywhereOf({ createdAt: '2026-11-28T13:00:00Z', day: '2026-11-27' })).toBe('Nov 27, 2026');
+    expect(earlierDayAnywhereOf({ createdAt: '2026-11-27T15:26:46Z' })).toBeNull(); // from before days were kept
   });
 });

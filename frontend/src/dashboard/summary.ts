@@ -123,6 +123,15 @@ export function forDayOf(rating: { createdAt: string; day?: string | null }, tim
   return rating.day && rating.day !== dayOf(rating.createdAt, timeZone) ? formatCalendarDay(rating.day) : null;
 }
 
+/**
+ * Another member's missed day rated later, seen without their zone: only a day before the date it was anywhere on
+ * earth when they rated (UTC−12) is surely not the day they were in. A rating made at 00:26 in Tokyo for that
+ * day is on time, though New York still has the day before (every rating of a member 14 hours ahead looked late).
+ */
+export function earlierDayAnywhereOf(rating: { createdAt: string; day?: string | null }): string | null {
+  return rating.day && rating.day < dayOf(rating.createdAt, 'Etc/GMT+12')! ? formatCalendarDay(rating.day) : null;
+}
+
 /** When a rating was made, and the day it rates when that differs: "Nov 27, 2026, 2:33 AM, for Nov 22, 2026". */
 export function ratingLabel(rating: { createdAt: string; day?: string | null }, timeZone?: string): string {
   const forDay = forDayOf(rating, timeZone);

@@ -14,7 +14,7 @@ import { CareSuggestions } from '../care/CareSuggestions';
 import { JoyGauge } from '../components/JoyGauge';
 import { PageLoading } from '../components/PageLoading';
 import { scoreBand } from '../lib/score';
-import { forDayOf } from '../dashboard/summary';
+import { earlierDayAnywhereOf } from '../dashboard/summary';
 import { initialOf, type GroupDetailView as GroupDetailData, type GroupMemberView, type GroupRatingView } from '@joy/domain';
 import { copyInviteCode, shareInviteCode } from './invite';
 import { LeaveGroup } from './LeaveGroup';
@@ -187,7 +187,7 @@ function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGr
           {items.map((rating) => {
             const name = names.get(rating.userId);
             // A missed day rated later says which day: it is not how the member feels now.
-            const forDay = forDayOf(rating);
+            const forDay = earlierDayAnywhereOf(rating);
             return (
               <li key={rating.id} className="group-activity__item">
                 <Avatar size={36} className="user-avatar" aria-hidden="true">

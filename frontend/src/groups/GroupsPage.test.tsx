@@ -177,11 +177,13 @@ describe('Groups page: detail', () => {
 
   it('says which day a missed day rated later is for, so that it does not read as how the member feels now', async () => {
     const late = { id: 'r2', userId: 'u2', overallScore: 1, createdAt: '2026-03-07T09:30:00.000Z', day: '2026-02-05' };
-    installFakeServer({ ...withGroup(), 'GET /api/groups/g1/ratings': { status: 200, body: [late, { ...ratings[0], day: '2026-03-07' }] } });
+    // Made at 00:26 in Tokyo for that day: on time, though the viewer's zone may still be in the day before.
+    const aheadOnTime = { id: 'r3', userId: 'u2', overallScore: 4, createdAt: '2026-03-06T15:26:00.000Z', day: '2026-03-07' };
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1/ratings': { status: 200, body: [late, { ...ratings[0], day: '2026-03-07' }, aheadOnTime] } });
     renderGroups('/groups?group=g1');
     expect(await screen.findByText('Member rated their joy for Feb 5, 2026')).toBeInTheDocument();
     // A rating of the day it was made says nothing more.
-    expect(screen.getByText('Member rated their joy')).toBeInTheDocument();
+    expect(screen.getAllByText('Member rated their joy')).toHaveLength(2);
   });
 
   it('shows a member who is not the owner only Leave', async () => {

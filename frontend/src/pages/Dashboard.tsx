@@ -34,6 +34,7 @@ import { RatingHistory } from '../components/RatingHistory';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { formatScore, scoreBand } from '../lib/score';
 import { useRatingPages, useRatingSummary } from '../queries';
+import { usePersonTimeZone } from '../settings/api';
 import { FACTORS, type RatingView } from '@joy/domain';
 
 /** The averages before the summary has come (the page shows its loading state then). */
@@ -85,9 +86,11 @@ function SummaryCards({ summary }: { summary: DashboardSummary }) {
 }
 
 function TrendCharts({ points }: { points: TrendPoint[] }) {
-  const trend = useMemo(() => joyTrendOption(points), [points]);
-  const factors = useMemo(() => factorsOption(points), [points]);
-  const when = points.map((p) => ratingLabel(p));
+  // Times and days in the person's zone (their setting), the one their days are counted in.
+  const zone = usePersonTimeZone();
+  const trend = useMemo(() => joyTrendOption(points, zone), [points, zone]);
+  const factors = useMemo(() => factorsOption(points, zone), [points, zone]);
+  const when = points.map((p) => ratingLabel(p, zone));
   return (
     <Row gutter={[24, 24]}>
       <Col xs={24} xl={12}>
