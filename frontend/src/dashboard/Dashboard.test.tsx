@@ -80,6 +80,22 @@ describe('Joy Dashboard', () => {
     ]);
   });
 
+  it("shows today's rating as the latest when 50 missed days rated after it fill the first page (a review, 11-27)", async () => {
+    const today: RatingView = { ...ratingsFrom([5], '2026-11-27T08:00:00Z')[0], id: 'today', day: '2026-11-27' };
+    const missed = ratingsFrom(Array(50).fill(1), '2026-11-27T10:00:00Z', 60_000).map((r, i) => ({ ...r, day: new Date(Date.UTC(2026, 10, 26 - i)).toISOString().slice(0, 10) }));
+    installFakeServer({
+      'GET /api/joy-ratings': { status: 200, body: missed },
+      'GET /api/joy-ratings/latest': { status: 200, body: today },
+      ...summaryRoute(() => [today, ...missed]),
+    });
+    renderPage(<DashboardPage />);
+    expect(await screen.findByRole('group', { name: /^Overall joy score 5\.0 out of 5/ })).toBeInTheDocument();
+    expect(card('card-overall').getByText('5.0')).toBeInTheDocument();
+    expect(card('card-trend').getByText('+4.0')).toBeInTheDocument(); // against the day before, rated 1
+    // The list below still shows what was made last, first.
+    expect(screen.getAllByTestId('rating-history-item')[0]).toHaveTextContent('Nov 27, 2026, 10:00 AMFor Nov 26, 2026');
+  });
+
   it('shows a negative trend in red with a minus sign', async () => {
     renderWith(ratingsFrom([2, 3]));
     const trend = await screen.findByText('-1.0');

@@ -124,6 +124,15 @@ export function forDayOf(rating: { createdAt: string; day?: string | null }, tim
 }
 
 /**
+ * The figures' ratings: the pages loaded (the newest made first) and the latest by its day when they miss it. A
+ * person who rates today and then fills in 50 missed days has today's rating on the second page: without this the
+ * Dashboard's gauge, tiles and trend showed the last missed day as how they are now.
+ */
+export function withLatest<T extends { id: string }>(loaded: readonly T[], latest: T | null | undefined): readonly T[] {
+  return latest && !loaded.some((r) => r.id === latest.id) ? [...loaded, latest] : loaded;
+}
+
+/**
  * Another member's missed day rated later, seen without their zone: only a day before the date it was anywhere on
  * earth when they rated (UTC−12) is surely not the day they were in. A rating made at 00:26 in Tokyo for that
  * day is on time, though New York still has the day before (every rating of a member 14 hours ahead looked late).

@@ -23,6 +23,7 @@ import {
   ratingLabel,
   trendColor,
   trendPoints,
+  withLatest,
   type DashboardSummary,
   type TrendPoint,
 } from '../dashboard/summary';
@@ -33,7 +34,7 @@ import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { formatScore, scoreBand } from '../lib/score';
-import { useRatingPages, useRatingSummary } from '../queries';
+import { useLatestRating, useRatingPages, useRatingSummary } from '../queries';
 import { usePersonTimeZone } from '../settings/api';
 import { FACTORS, type RatingView } from '@joy/domain';
 
@@ -155,11 +156,13 @@ export default function DashboardPage() {
   // The newest ratings a page at a time (the trend, the latest, the history list) and the totals of every rating.
   const pages = useRatingPages();
   const totals = useRatingSummary(null, null);
+  const newest = useLatestRating();
   const list = useMemo(() => pages.ratings ?? [], [pages.ratings]);
-  const summary = useMemo(() => dashboardSummaryOf(list, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [list, totals.data]);
-  const points = useMemo(() => trendPoints(list), [list]);
+  const figures = useMemo(() => withLatest(list, newest.data), [list, newest.data]);
+  const summary = useMemo(() => dashboardSummaryOf(figures, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [figures, totals.data]);
+  const points = useMemo(() => trendPoints(figures), [figures]);
   // The Current Joy Level and PERMA tiles: the latest by the day rated (a missed day rated today is not).
-  const latest = useMemo(() => latestOf(list), [list]);
+  const latest = useMemo(() => latestOf(figures), [figures]);
 
   const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
 
