@@ -30,18 +30,24 @@ describe('routes', () => {
     expect(document.getElementById('pillars')).toContainElement(screen.getByRole('heading', { name: '5 Pillars of Joy' }));
   });
 
-  it("starts sign-in from the landing page's Sign In, Get Started Free and Sign Up (buttons of forms to /api/login)", async () => {
+  it("starts sign-in from the landing page's Sign In, and account creation from Get Started Free and Sign Up (buttons of forms to /api/login)", async () => {
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
     try {
       installFakeServer(signedOut);
       renderAt('/');
-      for (const name of ['Sign In', 'Get Started Free', 'Sign Up']) {
+      for (const [name, url, signupField] of [
+        ['Sign In', '/api/login', null],
+        ['Get Started Free', '/api/login?signup=1', '1'],
+        ['Sign Up', '/api/login?signup=1', '1'],
+      ] as const) {
         navigate.mockClear();
         const button = await screen.findByRole('button', { name });
-        // Without a script (the prerendered page) the form goes there itself.
-        expect(button.closest('form')).toHaveAttribute('action', '/api/login');
+        // Without a script (the prerendered page) the form goes there itself: a GET form sends its fields as the query.
+        const form = button.closest('form')!;
+        expect(form).toHaveAttribute('action', '/api/login');
+        expect(new URLSearchParams(new FormData(form) as unknown as Record<string, string>).get('signup')).toBe(signupField);
         button.click();
-        expect(navigate).toHaveBeenCalledWith('/api/login');
+        expect(navigate).toHaveBeenCalledWith(url);
       }
     } finally {
       navigate.mockRestore();

@@ -7,7 +7,8 @@ import { optIns } from '../config';
 import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
 import { isEmail, LocalAccounts, normaliseEmail } from './accounts/local-accounts';
 import { PASSKEY_SIGN_IN_SCRIPT } from './accounts/passkey-sign-in.script';
-import { MAX_PASSWORD_LENGTH, passwordProblem } from './accounts/passwords';
+import { firstNameProblem, INVALID_EMAIL, signInFieldProblems } from './accounts/form-checks';
+import { MAX_PASSWORD_LENGTH, newPasswordProblem } from './accounts/passwords';
 import {
   devSignInPage,
   messagePage,
@@ -16,10 +17,10 @@ import {
   signInPage,
   signUpClosedPage,
   signUpPage,
+  SignInValues,
   SignUpValues,
 } from './accounts/sign-in-pages';
-import { DISPLAY_NAME_MAX, fitsLength } from '@joy/domain';
-import { nameProblem, normalizeName } from '../names/name-rule';
+import { normalizeName } from '../names/name-rule';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
@@ -40,14 +41,8 @@ export const ACCOUNT_THROTTLE = { limit: 5, windowMs: 15 * 60 * 1000 };
 export const ADDRESS_THROTTLE = { limit: 20, windowMs: 15 * 60 * 1000 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
-
-/** Why a first name is refused (the app's one name rule, issue 15), in the form's words; null when accepted. */
-function firstNameProblem(name: string): string | null {
-  if (name === '') return 'Enter your first name.';
-  if (!fitsLength(name, DISPLAY_NAME_MAX)) return `First name can be at most ${DISPLAY_NAME_MAX} characters.`;
-  const problem = nameProblem(name, 'First name');
-  return problem && `${problem}.`;
-}
+/** The authorization parameter that opens Create account rather than Sign in (GET /api/login?signup=1). */
+export const SCREEN_HINT = 'screen_hint';
 
 /** Where people sign in, and whether they can create accounts: said once the app is listening. */
 export function signInNotice(config: AppConfig): string {
@@ -102,6 +97,8 @@ export async function mountBuiltInProvider(
     cookies: { keys: [config.sessionSecret] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'picture'] },
     features: { devInteractions: { enabled: false } },
+    // Get Started and Sign Up ask for the Create account view (screen_hint=signup); other values are ignored.
+    extraParams: [SCREEN_HINT],
     // Lifetimes (seconds), set rather than left to oidc-provider's defaults (14 days for a session and a grant):
     // every sign-in asks for the password (prompt=login), so its session and grant serve that sign-in only, and the
     // tokens are traded for the person's claims once, at the callback. A form stays open for an hour.
@@ -139,9 +136,13 @@ export async function mountBuiltInProvider(
   };
   // Sign-in pages may hold what was typed (an e-mail): never kept by a browser or a shared cache.
   const send = (res: Response, status: number, html: string) => res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(html);
-  const expired = (res: Response) =>
-    send(res, 400, messagePage(pageOptions, 'This sign-in has expired', 'Sign-in pages work for a limited time. Please start again.', { href: '/api/login', label: 'Start again' }));
-  const signInView = (uid: string, values: { email?: string; error?: string; notice?: string }) =>
+  // Also what Back shows right after signing in: /api/login takes a signed-in person straight into Joy.
+  const expired = (req: Request, res: Response) =>
+    send(res, 400, messagePage(pageOptions, 'This sign-in page has expired', 'Sign-in pages work once, for a limited time. If you have just signed in, Continue takes you into Joy; if not, it starts a new sign-in.', {
+      href: req.path.endsWith('/signup') ? '/api/login?signup=1' : '/api/login',
+      label: 'Continue',
+    }));
+  const signInView = (uid: string, values: Omit<SignInValues, 'signupOpen' | 'passkeys' | 'devLogin'>) =>
     signInPage(pageOptions, uid, { ...values, signupOpen: config.signup === 'open', passkeys: true, devLogin: config.devLogin });
   const address = (req: Request) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
   /** The longest wait among the keys, in ms (0: go ahead). */
@@ -183,28 +184,31 @@ export async function mountBuiltInProvider(
     });
   /** Runs a handler of an interaction that is still open (its cookie and uid match), else the expired page. */
   const interaction =
-    (handler: (req: Request, res: Response, uid: string) => Promise<void>) =>
+    (handler: (req: Request, res: Response, uid: string, params: Record<string, unknown>) => Promise<void>) =>
     async (req: Request, res: Response) => {
       const uid = req.params.uid as string;
-      let details: { uid: string };
+      let details: { uid: string; params: Record<string, unknown> };
       try {
         details = await provider.interactionDetails(req, res);
       } catch {
-        expired(res);
+        expired(req, res);
         return;
       }
       // The cookie's interaction, not any uid of the address: a made-up one would get (and keep) a challenge of its own.
-      if (details.uid !== uid) return expired(res);
-      await handler(req, res, uid);
+      if (details.uid !== uid) return expired(req, res);
+      await handler(req, res, uid, details.params);
     };
   const finish = (req: Request, res: Response, accountId: string) =>
     provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
 
   // One router at /oidc: other requests pass it with a single path check.
   const router = express.Router();
+  const signUpView = (uid: string) => (config.signup === 'open' ? signUpPage(pageOptions, uid, {}) : signUpClosedPage(pageOptions, uid));
   router.get(
     '/interaction/:uid',
-    interaction(async (_req, res, uid) => {
+    interaction(async (_req, res, uid, params) => {
+      // Get Started and Sign Up (a new visitor) open Create account; Sign In the sign-in form.
+      if (params[SCREEN_HINT] === 'signup') return void send(res, 200, signUpView(uid));
       send(res, 200, config.devLogin ? devSignInPage(pageOptions, uid, {}) : signInView(uid, {}));
     }),
   );
@@ -221,8 +225,10 @@ export async function mountBuiltInProvider(
     interaction(async (req, res, uid) => {
       const email = normaliseEmail(text(req, 'email'));
       const password = text(req, 'password');
-      if (!isEmail(email) || password === '' || password.length > MAX_PASSWORD_LENGTH) {
-        send(res, 400, signInView(uid, { email, error: WRONG_CREDENTIALS }));
+      // An empty field is asked for by name; a password no account can have gets the answer of a wrong one.
+      const errors = signInFieldProblems(email, password);
+      if (errors || password.length > MAX_PASSWORD_LENGTH) {
+        send(res, 400, signInView(uid, errors ? { email, errors } : { email, error: WRONG_CREDENTIALS }));
         return;
       }
       const accountId = await checkPassword(accounts.throttleKey(email), req, () => accounts.authenticate(email, password));
@@ -237,7 +243,7 @@ export async function mountBuiltInProvider(
   router.get(
     '/interaction/:uid/signup',
     interaction(async (_req, res, uid) => {
-      send(res, 200, config.signup === 'open' ? signUpPage(pageOptions, uid, {}) : signUpClosedPage(pageOptions, uid));
+      send(res, 200, signUpView(uid));
     }),
   );
   router.post(
@@ -255,10 +261,9 @@ export async function mountBuiltInProvider(
       const errors: NonNullable<SignUpValues['errors']> = {};
       const nameProblem = firstNameProblem(firstName);
       if (nameProblem) errors.firstName = nameProblem;
-      if (!isEmail(email)) errors.email = 'Enter a valid e-mail address.';
-      const weak = passwordProblem(password, email);
+      if (!isEmail(email)) errors.email = INVALID_EMAIL;
+      const weak = newPasswordProblem(password, text(req, 'confirm'), email);
       if (weak) errors.password = weak;
-      else if (text(req, 'confirm') !== password) errors.confirm = 'The two passwords do not match.';
       if (Object.keys(errors).length > 0) {
         send(res, 400, signUpPage(pageOptions, uid, { firstName, email, errors }));
         return;
@@ -312,7 +317,7 @@ export async function mountBuiltInProvider(
     }
     const email = normaliseEmail(text(req, 'email'));
     const firstName = normalizeName(text(req, 'firstName'));
-    const error = !isEmail(email) ? 'Enter a valid e-mail address.' : firstName !== '' ? firstNameProblem(firstName) : null;
+    const error = !isEmail(email) ? INVALID_EMAIL : firstName !== '' ? firstNameProblem(firstName) : null;
     if (error) {
       send(res, 400, devSignInPage(pageOptions, uid, { email, firstName, error }));
       return;
@@ -331,9 +336,8 @@ export async function mountBuiltInProvider(
     const token = String(req.params.token);
     if (!accounts.isLiveResetToken(token)) return send(res, 404, deadLink());
     const password = text(req, 'password');
-    const weak = passwordProblem(password, '');
-    const errors = weak ? { password: weak } : text(req, 'confirm') !== password ? { confirm: 'The two passwords do not match.' } : null;
-    if (errors) return send(res, 400, resetPage(pageOptions, token, { errors }));
+    const weak = newPasswordProblem(password, text(req, 'confirm'), '');
+    if (weak) return send(res, 400, resetPage(pageOptions, token, { errors: { password: weak } }));
     const accountId = await accounts.resetPassword(token, password);
     if (!accountId) return send(res, 404, deadLink());
     accountThrottle.clear(accounts.throttleKeyOf(accountId));

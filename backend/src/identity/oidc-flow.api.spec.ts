@@ -22,6 +22,13 @@ describe('OpenID Connect with the built-in provider: PKCE and nonce', () => {
   });
   afterAll(() => app.destroy());
 
+  it('asks for the Create account view for Get Started and Sign Up (?signup=1) only', async () => {
+    const signup = new URL((await fetch(`${app.baseUrl}/api/login?signup=1`, { redirect: 'manual' })).headers.get('location')!).searchParams;
+    expect(signup.get('screen_hint')).toBe('signup');
+    expect(signup.get('prompt')).toBe('login');
+    expect((await authorizationRequest(app.baseUrl)).has('screen_hint')).toBe(false);
+  });
+
   it('sends a PKCE challenge (S256), a nonce and a state with every authorization request, each new', async () => {
     const a = await authorizationRequest(app.baseUrl);
     const b = await authorizationRequest(app.baseUrl);
@@ -154,5 +161,24 @@ describe('OpenID Connect with an external OIDC_ISSUER: PKCE and nonce too', () =
   it('stores a claimed name in NFC', async () => {
     const cookie = await signInAs('zoe');
     expect((await api(app.baseUrl, cookie).get('/api/auth/user')).body.firstName).toBe('Zo\u00EB');
+  });
+
+  it("ignores Get Started's ?signup=1: the provider's own pages decide how to sign up", async () => {
+    const login = await fetch(`${app.baseUrl}/api/login?signup=1`, { redirect: 'manual' });
+    const query = new URL(login.headers.get('location')!).searchParams;
+    expect(query.get('code_challenge')).toBeTruthy();
+    expect(query.has('screen_hint')).toBe(false);
+    expect(query.has('prompt')).toBe(false);
+    expect(query.has('signup')).toBe(false);
+  });
+
+  it('takes a signed-in person straight into Joy at /api/login, to a page of this site only', async () => {
+    const cookie = await signInAs('external-subject-1');
+    const seenBefore = seen.length;
+    const to = async (path: string) => (await fetch(`${app.baseUrl}${path}`, { redirect: 'manual', headers: { cookie } })).headers.get('location');
+    expect(await to('/api/login')).toBe('/');
+    expect(await to('/api/login?returnTo=%2Finsights')).toBe('/insights');
+    expect(await to('/api/login?returnTo=%2F%2Fevil.example')).toBe('/');
+    expect(seen.length).toBe(seenBefore);
   });
 });

@@ -10,7 +10,7 @@ import { sendApiError } from '../http/api-exception.filter';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { DISPLAY_NAME_MAX } from '@joy/domain';
 import { acceptedNameOrNull } from '../names/name-rule';
-import type { OidcEndpoints } from './built-in-provider';
+import { SCREEN_HINT, type OidcEndpoints } from './built-in-provider';
 import { CookieFlowStore, type FlowRequest, newPkcePair, safeReturnPath, withCodeVerifier } from './oidc-flow';
 import { resolveAccount, userStreamCodec } from './accounts';
 import { identityDecider, SignIn } from './identity.decider';
@@ -19,6 +19,12 @@ import type { LookupHash } from './lookup-hash';
 import type { SessionUser } from './signed-in.guard';
 
 const STRATEGY = 'oidc';
+
+/** What one sign-in asks of the authorization request. */
+interface LoginOptions {
+  codeChallenge?: string;
+  signup?: boolean;
+}
 
 /**
  * Sign-in as a backend-for-frontend: passport-openidconnect runs the authorization-code flow, tokens stay
@@ -85,10 +91,12 @@ export class SignInService {
             this.recordSignIn(issuer, profile).then((user) => done(null, user), (err: Error) => done(err));
           },
         );
-        // PKCE (S256) on every authorization request; the verifier goes with the token request.
-        (strategy as unknown as { authorizationParams(options: { codeChallenge?: string }): object }).authorizationParams = (options) => ({
+        // PKCE (S256) on every authorization request; the verifier goes with the token request. Get Started and Sign
+        // Up ask the built-in provider for its Create account view (`signup`, never set with OIDC_ISSUER).
+        (strategy as unknown as { authorizationParams(options: LoginOptions): object }).authorizationParams = (options) => ({
           code_challenge: options.codeChallenge,
           code_challenge_method: 'S256',
+          ...(options.signup ? { [SCREEN_HINT]: 'signup' } : {}),
         });
         withCodeVerifier(strategy);
         passport.use(STRATEGY, strategy);
@@ -129,6 +137,13 @@ export class SignInService {
   }
 
   async login(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const returnTo = safeReturnPath(req.query.returnTo);
+    // Already signed in (Back to a used sign-in page, then Continue; a second tab): straight into Joy, no form.
+    const user = req.user as SessionUser | undefined;
+    if (user && !(await this.keys.isDestroyed(user.id))) {
+      res.redirect(returnTo ?? '/');
+      return;
+    }
     try {
       await this.ensureStrategy();
     } catch (err) {
@@ -138,8 +153,10 @@ export class SignInService {
     }
     const pkce = newPkcePair();
     // ?returnTo=/insights (a bookmark opened signed out): kept in the flow cookie, followed after the callback.
-    Object.assign(req as Request & FlowRequest, { pkceVerifier: pkce.verifier, returnTo: safeReturnPath(req.query.returnTo) });
-    passport.authenticate(STRATEGY, { codeChallenge: pkce.challenge } as passport.AuthenticateOptions)(req, res, next);
+    Object.assign(req as Request & FlowRequest, { pkceVerifier: pkce.verifier, returnTo });
+    // ?signup=1 (Get Started, Sign Up): the built-in provider opens Create account; an OIDC_ISSUER's pages are its own.
+    const options: LoginOptions = { codeChallenge: pkce.challenge, signup: !this.config.oidc && req.query.signup === '1' };
+    passport.authenticate(STRATEGY, options as passport.AuthenticateOptions)(req, res, next);
   }
 
   async callback(req: Request, res: Response, next: NextFunction): Promise<void> {

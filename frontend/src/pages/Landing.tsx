@@ -116,7 +116,7 @@ export default function Landing() {
                 you love.
               </p>
               <div className="hero__actions">
-                <SignInButton type="primary" size="large">
+                <SignInButton type="primary" size="large" signup>
                   Get Started Free
                 </SignInButton>
                 {/* The spec shows no behaviour for these two; buttons that did nothing looked broken (a review,
@@ -173,7 +173,7 @@ export default function Landing() {
                 </div>
               ))}
             </dl>
-            <SignInButton size="large" className="cta__button">
+            <SignInButton size="large" className="cta__button" signup>
               Sign Up
             </SignInButton>
             <p className="cta__note">Sign up securely through our identity provider. It takes less than a minute.</p>

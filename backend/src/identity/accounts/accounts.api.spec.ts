@@ -99,7 +99,8 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     [{ password: 'Password123!', confirm: 'Password123!' }, 'password', 'This password is too common or easy to guess.'],
     [{ password: '1234567890', confirm: '1234567890' }, 'password', 'This password is too common or easy to guess.'],
     [{ password: 'qwertyuiopasdf', confirm: 'qwertyuiopasdf' }, 'password', 'This password is too common or easy to guess.'],
-    [{ confirm: 'something-else-entirely' }, 'confirm', 'The two passwords do not match.'],
+    // Both password fields come back empty: the mismatch is said at the first, where retyping starts.
+    [{ confirm: 'something-else-entirely' }, 'password', 'The two passwords did not match. Type your password in both fields again.'],
     [{ email: 'not-an-email' }, 'email', 'Enter a valid e-mail address.'],
     [{ firstName: '' }, 'firstName', 'Enter your first name.'],
     [{ firstName: 'Eve\u202Egnp.exe' }, 'firstName', 'First name must not contain control, direction-changing or invisible characters.'],

@@ -10,11 +10,22 @@ export function passwordProblem(password: string, email: string): string | null 
   if (password.length < MIN_PASSWORD_LENGTH) return `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length > MAX_PASSWORD_LENGTH) return `Password can be at most ${MAX_PASSWORD_LENGTH} characters.`;
   const lower = password.toLowerCase();
-  if (isCommonPassword(password) || lower === email || lower === email.split('@')[0]) {
-    return 'This password is too common or easy to guess. Choose a longer, less predictable one.';
-  }
+  // Said as it is: "too common" would puzzle someone whose password is their own (uncommon) address.
+  if (email !== '' && lower === email) return 'Your password must not be your e-mail address.';
+  if (email.includes('@') && lower === email.split('@')[0]) return 'Your password must not be the part of your e-mail address before the @.';
+  if (isCommonPassword(password)) return 'This password is too common or easy to guess. Choose a longer, less predictable one.';
   return null;
 }
+
+/**
+ * Why a new password and its confirmation are refused (Create account, a reset link), or null. Both fields come
+ * back empty (a page never holds a password), so a mismatch is said at the first of them, where retyping starts.
+ */
+export function newPasswordProblem(password: string, confirm: string, email: string): string | null {
+  return passwordProblem(password, email) ?? (confirm !== password ? PASSWORDS_DIFFER : null);
+}
+
+export const PASSWORDS_DIFFER = 'The two passwords did not match. Type your password in both fields again.';
 
 /**
  * argon2id with the library's defaults (19 MiB, 2 passes, 1 lane: OWASP's recommended minimum), as a PHC string

@@ -19,7 +19,8 @@ body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:ce
 background:#fff8f1;color:#2f241d;font:15px/1.5714 'Inter',system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif}
 .demo{position:fixed;top:0;left:0;right:0;background:#b45309;color:#fff;text-align:center;font-weight:600;padding:4px 8px;font-size:14px}
 body.has-demo{padding-top:64px}
-.brand{font-size:24px;font-weight:700;color:#c8501c;margin:0 0 16px;letter-spacing:-.01em}
+.brand{display:inline-block;font-size:24px;font-weight:700;color:#c8501c;margin:0 0 16px;letter-spacing:-.01em;text-decoration:none;border-radius:4px}
+.brand:hover{color:#d96a36}
 main{width:100%;max-width:400px;background:#fff;border-radius:16px;padding:32px 24px;
 box-shadow:0 1px 2px 0 rgba(0,0,0,.03),0 1px 6px -1px rgba(0,0,0,.02),0 2px 4px 0 rgba(0,0,0,.02);border:1px solid #f0e6dc}
 @media (min-width:480px){main{padding:32px}}
@@ -49,6 +50,9 @@ button:focus-visible,.button:focus-visible,a:focus-visible{outline:3px solid #e9
 .divider{display:flex;align-items:center;gap:12px;color:#6b5b50;font-size:14px;margin:20px 0 8px}
 .divider:before,.divider:after{content:"";flex:1;border-top:1px solid #f0e6dc}
 .switch{text-align:center;margin:24px 0 0;color:#6b5b50}
+.site-links{display:flex;flex-wrap:wrap;justify-content:center;gap:4px 20px;margin-top:20px;font-size:14px}
+.site-links a{color:#6b5b50}
+.site-links a:hover{color:#b4461a}
 a{color:#b4461a}
 [hidden]{display:none!important}
 `;
@@ -63,7 +67,8 @@ export function page(options: PageOptions, body: string, script = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(options.title)} · Joy</title><style>${STYLE}</style></head><body${options.demo ? ' class="has-demo"' : ''}>
 ${options.demo ? '<div class="demo" role="note">Demo — development conveniences are turned on; do not use real data.</div>' : ''}
-<p class="brand" aria-hidden="true">Joy</p><main>${body}</main>${script}</body></html>`;
+<header><a class="brand" href="/" aria-label="Joy home">Joy</a></header><main>${body}</main>
+<footer><nav class="site-links" aria-label="Footer"><a href="/privacy">Privacy Policy</a><a href="/terms">Terms of Service</a></nav></footer>${script}</body></html>`;
 }
 
 export interface Field {
@@ -111,8 +116,14 @@ ${fields.map((f) => field({ ...f, autofocus: f.name === focus })).join('\n')}
 <button type="submit" class="primary">${escape(submit)}</button></form>`;
 }
 
+/** Where a forgotten password is reset: there is no e-mail sending, the operator makes a reset link (README). */
+export const FORGOT_PASSWORD = 'Forgot your password? Ask the person who runs Joy for a reset link.';
+
 export interface SignInValues {
   email?: string;
+  /** A field left empty or not an e-mail address: said at the field. */
+  errors?: Partial<Record<'email' | 'password', string>>;
+  /** The form's answer (a wrong e-mail or password, too many attempts): an alert above it. */
   error?: string;
   notice?: string;
   /** Sign-up is open: link to Create account. */
@@ -126,8 +137,9 @@ export interface SignInValues {
 export function signInPage(opts: PageOptions, uid: string, v: SignInValues): string {
   const base = `/oidc/interaction/${encodeURIComponent(uid)}`;
   const fields: Field[] = [
-    { name: 'email', label: 'Email', type: 'email', autocomplete: 'username webauthn', value: v.email },
-    { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' },
+    { name: 'email', label: 'Email', type: 'email', autocomplete: 'username webauthn', value: v.email, error: v.errors?.email },
+    // The way to a forgotten password sits with the field, so it is read out where the focus lands after a refusal.
+    { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: v.errors?.password, help: FORGOT_PASSWORD },
   ];
   return page(
     opts,
