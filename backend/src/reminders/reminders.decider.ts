@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, dayOf, minutesOfTime, timeOfDayIn } from '@joy/domain';
+import { DAY_MS, DEFAULT_TIME_ZONE, dayOf, timeOfDayIn } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 
 /*
@@ -33,12 +33,49 @@ export function reminderDecision(facts: ReminderFacts, now: Date): ReminderDecis
   const zone = facts.timeZone ?? DEFAULT_TIME_ZONE;
   const day = dayOf(now, zone)!;
   if (facts.reminderTime === null) return { send: false, day, reason: 'off' };
-  const late = minutesOfTime(timeOfDayIn(now, zone)) - minutesOfTime(facts.reminderTime);
+  const late = minutesLate(now, day, facts.reminderTime, zone);
   if (late < 0) return { send: false, day, reason: 'not_yet' };
   if (late >= REMINDER_WINDOW_MINUTES) return { send: false, day, reason: 'too_late' };
   if (facts.latestDay !== null && facts.latestDay >= day) return { send: false, day, reason: 'rated' };
   if (facts.lastReminderDay !== null && facts.lastReminderDay >= day) return { send: false, day, reason: 'already_sent' };
   return { send: true, day };
+}
+
+const MINUTE_MS = 60_000;
+/** More than any clock change of one day (tz database: at most 2 h): beyond it, the clock's difference decides. */
+const MAX_CLOCK_SHIFT_MINUTES = 180;
+
+/** An instant's wall-clock time in the zone, written as if it were UTC (whole minutes). */
+const wallOf = (time: number, zone: string) => Date.parse(`${dayOf(time, zone)}T${timeOfDayIn(new Date(time), zone)}:00Z`);
+
+/**
+ * Real minutes from the moment the reminder time came on `day` (negative: before it) to `now`. The moment is the
+ * first instant the zone's clock shows that time or later: on the day the clocks go forward over it (02:00–03:00 in
+ * Berlin, 00:00–01:00 in Santiago or Havana), the end of the jump; on the day they go back, its first showing. So a
+ * summer time jump still sends the reminder, and the window is a real hour whatever the clocks do.
+ */
+function minutesLate(now: Date, day: string, time: string, zone: string): number {
+  const wall = Date.parse(`${day}T${time}:00Z`);
+  const clockLate = (wallOf(now.getTime(), zone) - wall) / MINUTE_MS;
+  // Far from the reminder time, no clock change can matter (and most people, at most ticks, are far from it).
+  if (clockLate <= -MAX_CLOCK_SHIFT_MINUTES || clockLate >= REMINDER_WINDOW_MINUTES + MAX_CLOCK_SHIFT_MINUTES) return clockLate;
+  return (now.getTime() - reminderMoment(wall, zone)) / MINUTE_MS;
+}
+
+/** The first instant at which the zone's clock shows `wall` (a wall-clock time written as UTC) or later. */
+function reminderMoment(wall: number, zone: string): number {
+  // The zone's offsets the day before and the day after: the same, or the two sides of that day's change.
+  const offsets = [...new Set([wall - DAY_MS, wall + DAY_MS].map((t) => wallOf(t, zone) - t))];
+  const showings = offsets.map((offset) => wall - offset).filter((t) => wallOf(t, zone) === wall);
+  if (showings.length > 0) return Math.min(...showings);
+  // Skipped (the clocks went forward over it): the jump lies between the two candidates; find its first minute.
+  let [before, after] = [Math.min(...offsets.map((o) => wall - o)), Math.max(...offsets.map((o) => wall - o))];
+  while (after - before > MINUTE_MS) {
+    const middle = before + Math.max(MINUTE_MS, Math.floor((after - before) / 2 / MINUTE_MS) * MINUTE_MS);
+    if (wallOf(middle, zone) >= wall) after = middle;
+    else before = middle;
+  }
+  return after;
 }
 
 export interface RecordReminder {

@@ -58,7 +58,9 @@ export function DeleteAccountCard() {
               <li>Your ratings are removed; the groups keep only anonymous numbers in their past weekly figures.</li>
               <li>You leave all your groups; the other members keep their groups.</li>
               <li>Joy Premium ends now, with no further charge.</li>
-              <li>You are signed out on every device. Signing in again starts a new, empty account.</li>
+              {/* True of both sign-ins: Joy's own deletes the password and passkeys with the account (signing in again says
+                  "Wrong e-mail or password"); another provider's next sign-in links a new, empty account. */}
+              <li>You are signed out on every device. To use Joy again later, you start over with a new, empty account.</li>
             </ul>
             <Typography.Paragraph>
               Want a copy first? Use <strong>Download JSON</strong> or <strong>Download CSV</strong> above.

@@ -1,8 +1,9 @@
 import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, List, Typography } from 'antd';
+import { Button, Card, Typography } from 'antd';
 import { apiJson, isUnauthorizedError } from '../api';
+import { Confirm } from '../components/Confirm';
 import { toast } from '../lib/toast';
 import { formatDate } from '../lib/dates';
 
@@ -46,7 +47,10 @@ export function PasskeysCard() {
     mutationFn: async (id) => {
       await apiJson('DELETE', `/api/account/passkeys/${encodeURIComponent(id)}`);
     },
-    onSuccess: () => void refresh(),
+    onSuccess: () => {
+      toast({ title: 'Passkey removed', description: 'It no longer signs you in to Joy.', variant: 'success' });
+      void refresh();
+    },
     onError: (error) => failed(error, 'The passkey could not be removed.'),
   });
 
@@ -60,21 +64,32 @@ export function PasskeysCard() {
             device; Joy keeps only its public key.
           </Typography.Paragraph>
           {list.data.passkeys.length > 0 && (
-            <List
-              aria-label="Your passkeys"
-              dataSource={list.data.passkeys}
-              renderItem={(p, i) => (
-                <List.Item
-                  actions={[
-                    <Button key="remove" type="text" danger icon={<DeleteOutlined aria-hidden="true" />} onClick={() => remove.mutate(p.id)} aria-label={`Remove passkey ${i + 1}`}>
-                      Remove
-                    </Button>,
-                  ]}
-                >
-                  <KeyOutlined aria-hidden="true" /> Passkey {i + 1}, added on {addedOn(p.createdAt)}
-                </List.Item>
-              )}
-            />
+            // Keyed by id: the row of a removed passkey leaves the page, and Confirm then puts the focus on this list
+            // (or, when it was the last one, on the card) instead of letting it fall to the page.
+            <ul className="account-passkeys" aria-label="Your passkeys">
+              {list.data.passkeys.map((p, i) => {
+                const name = `Passkey ${i + 1}, added on ${addedOn(p.createdAt)}`;
+                return (
+                  <li key={p.id} className="account-passkeys__item">
+                    <span>
+                      <KeyOutlined aria-hidden="true" /> {name}
+                    </span>
+                    <Confirm
+                      title={`Remove ${name}?`}
+                      description="You will no longer be able to sign in with it. Your password still works."
+                      okText="Remove passkey"
+                      cancelText="Keep it"
+                      okButtonProps={{ danger: true, loading: remove.isPending && remove.variables === p.id }}
+                      onConfirm={() => remove.mutateAsync(p.id).catch(() => undefined)}
+                    >
+                      <Button type="text" danger icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove passkey ${i + 1}`}>
+                        Remove
+                      </Button>
+                    </Confirm>
+                  </li>
+                );
+              })}
+            </ul>
           )}
           <div className="account-data__actions">
             <Button icon={<KeyOutlined aria-hidden="true" />} onClick={() => add.mutate()} loading={add.isPending}>

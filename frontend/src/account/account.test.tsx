@@ -35,6 +35,126 @@ beforeEach(() => {
   bindNotifier(notifier);
 });
 
+describe('Account page: cancelling Joy Premium', () => {
+  it('asks first with the focus on "Keep Joy Premium", so that Enter keeps the plan', async () => {
+    const end = '2026-12-20T08:00:00.000Z';
+    const fetchMock = renderAccount({ 'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Joy Premium?' });
+    const keep = within(dialog).getByRole('button', { name: 'Keep Joy Premium' });
+    await waitFor(() => expect(keep).toHaveFocus());
+    expect(within(dialog).getByRole('button', { name: 'Cancel Subscription' })).not.toHaveFocus();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/subscription/cancel')).toHaveLength(0);
+  });
+});
+
+describe('Account page: the plan\'s tag', () => {
+  const end = '2026-12-20T08:00:00.000Z';
+  /** WCAG contrast ratio of two colours written rgb(r, g, b) or #rrggbb. */
+  const contrast = (a: string, b: string) => {
+    const rgb = (c: string) => (c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : c.match(/\d+/g)!.slice(0, 3).map(Number));
+    const lum = (c: string) => {
+      const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  // antd's green and orange tag backgrounds (@ant-design/colors green[0], orange[0]), on which its own text colours
+  // (#389e0d, #d46b08) reach only 3.4:1.
+  it.each([
+    { status: 'active', cancelAtPeriodEnd: false, text: 'Active', preset: 'ant-tag-green', background: '#f6ffed' },
+    { status: 'canceling', cancelAtPeriodEnd: true, text: 'Canceled', preset: 'ant-tag-orange', background: '#fff7e6' },
+  ])('says "$text" in a colour with at least 4.5:1 on its tag (axe color-contrast)', async ({ status, cancelAtPeriodEnd, text, preset, background }) => {
+    renderAccount({ 'GET /api/subscription-status': { status: 200, body: { isPremium: true, status, currentPeriodEnd: end, cancelAtPeriodEnd } } });
+    const tag = (await screen.findByText(text)).closest<HTMLElement>('.ant-tag')!;
+    expect(tag).toHaveClass(preset);
+    const color = getComputedStyle(tag).color;
+    expect(color).toMatch(/^(rgb|#)/);
+    expect(contrast(color, background)).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('Account page: passkeys', () => {
+  const passkeys = [
+    { id: 'pk-1', createdAt: '2026-11-27T10:00:00.000Z' },
+    { id: 'pk-2', createdAt: '2026-11-28T10:00:00.000Z' },
+  ];
+  const removals = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => String(url).startsWith('/api/account/passkeys/') && init?.method === 'DELETE');
+  /** What a browser does when the focused button is disabled or leaves the page: the focus falls to the page (jsdom keeps it). */
+  const dropFocus = () => {
+    const away = document.createElement('input');
+    document.body.append(away);
+    away.focus();
+    away.remove();
+  };
+  /** The passkeys card over a server that removes a passkey when told to (answering when `answer` is called). */
+  function renderPasskeys(kept: { id: string; createdAt: string }[]) {
+    let list = [...kept];
+    let answer = () => undefined as void;
+    const fetchMock = renderAccount({
+      'GET /api/account/passkeys': () => ({ status: 200, body: { available: true, passkeys: list } }),
+      'DELETE /api/account/passkeys/*': (url) =>
+        new Promise((resolve) => {
+          answer = () => {
+            list = list.filter((p) => `/api/account/passkeys/${p.id}` !== url);
+            resolve({ status: 204 });
+          };
+        }),
+    });
+    return { fetchMock, answer: () => answer() };
+  }
+  /** Opens the question from the focused Remove button, as a keyboard does. */
+  async function askToRemove(label: string) {
+    const opener = await screen.findByRole('button', { name: label });
+    act(() => opener.focus());
+    fireEvent.click(opener);
+    const question = (await screen.findByText(/^Remove Passkey \d, added on/)).closest<HTMLElement>('.ant-popover')!;
+    await waitFor(() => expect(within(question).getByRole('button', { name: 'Keep it' })).toHaveFocus());
+    return { opener, question };
+  }
+
+  it('asks first, naming the passkey and what removing it means; Keep it removes nothing', async () => {
+    const { fetchMock } = renderPasskeys(passkeys);
+    const { opener, question } = await askToRemove('Remove passkey 1');
+    expect(within(question).getByText('Remove Passkey 1, added on Nov 27, 2026?')).toBeInTheDocument();
+    expect(within(question).getByText('You will no longer be able to sign in with it. Your password still works.')).toBeInTheDocument();
+    fireEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(opener).toHaveFocus());
+    expect(removals(fetchMock)).toHaveLength(0);
+    expect(within(screen.getByRole('list', { name: 'Your passkeys' })).getByText('Passkey 1, added on Nov 27, 2026')).toBeInTheDocument();
+  });
+
+  it('removes it once confirmed, says so, and puts the focus on the list of the others (not the page)', async () => {
+    const { fetchMock, answer } = renderPasskeys(passkeys);
+    const { opener, question } = await askToRemove('Remove passkey 1');
+    fireEvent.click(within(question).getByRole('button', { name: 'Remove passkey' }));
+    await waitFor(() => expect(removals(fetchMock)).toHaveLength(1));
+    expect(removals(fetchMock)[0][0]).toBe('/api/account/passkeys/pk-1');
+    await waitFor(() => expect(opener).toBeDisabled());
+    act(dropFocus);
+    answer();
+    await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Passkey removed', description: 'It no longer signs you in to Joy.' })));
+    const list = screen.getByRole('list', { name: 'Your passkeys' });
+    await waitFor(() => expect(within(list).queryByText(/added on Nov 27, 2026/)).not.toBeInTheDocument());
+    expect(within(list).getByText('Passkey 1, added on Nov 28, 2026')).toBeInTheDocument();
+    await waitFor(() => expect(list).toHaveFocus());
+  });
+
+  it('puts the focus on the Passkeys card when the last passkey is removed', async () => {
+    const { answer } = renderPasskeys(passkeys.slice(0, 1));
+    const { opener, question } = await askToRemove('Remove passkey 1');
+    const card = opener.closest('.ant-card')!;
+    fireEvent.click(within(question).getByRole('button', { name: 'Remove passkey' }));
+    await waitFor(() => expect(opener).toBeDisabled());
+    act(dropFocus);
+    answer();
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Your passkeys' })).not.toBeInTheDocument());
+    await waitFor(() => expect(card).toHaveFocus());
+    expect(within(card as HTMLElement).getByRole('button', { name: 'Add a passkey' })).toBeInTheDocument();
+  });
+});
+
 describe('Account page: your data', () => {
   it('saves the export as a file under the name the server gives, for JSON and for CSV', async () => {
     const saved: { href: string; download: string }[] = [];
@@ -227,7 +347,9 @@ describe('Account page: deleting the account', () => {
     expect(screen.getByText(/become unreadable everywhere/)).toBeInTheDocument();
     expect(screen.getByText(/You leave all your groups/)).toBeInTheDocument();
     expect(screen.getByText(/Joy Premium ends now/)).toBeInTheDocument();
-    expect(screen.getByText(/Signing in again starts a new, empty account/)).toBeInTheDocument();
+    // Not "signing in again": with Joy's own sign-in the password goes with the account, and signing in again fails.
+    expect(screen.getByText('You are signed out on every device. To use Joy again later, you start over with a new, empty account.')).toBeInTheDocument();
+    expect(screen.queryByText(/Signing in again/)).not.toBeInTheDocument();
     expect(button('Delete my account')).toBeDisabled();
     fireEvent.change(screen.getByLabelText(/to confirm/), { target: { value: 'delete' } });
     expect(button('Delete my account')).toBeDisabled();

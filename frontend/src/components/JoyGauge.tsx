@@ -1,4 +1,4 @@
-import { Progress, Typography } from 'antd';
+import { Progress, theme, Typography } from 'antd';
 import { formatScore, scoreBand, scorePercent } from '../lib/score';
 
 interface JoyGaugeProps {
@@ -13,6 +13,7 @@ interface JoyGaugeProps {
 /** The joy gauge: the overall score as a dashboard dial (score ÷ 5) with its band message and colour. */
 export function JoyGauge({ score, size = 200, caption }: JoyGaugeProps) {
   const band = scoreBand(score);
+  const { token } = theme.useToken();
   return (
     <div className="joy-gauge" role="group" aria-label={`Overall joy score ${formatScore(score)} out of 5: ${band.message}`}>
       <Progress
@@ -29,9 +30,14 @@ export function JoyGauge({ score, size = 200, caption }: JoyGaugeProps) {
           </span>
         )}
       />
-      <Typography.Title level={4} className="joy-gauge__band" style={{ color: band.color }}>
+      {/* The band's words ("Moderate Joy") describe the dial; they head no section, so they are no heading (axe
+          heading-order: an h4 under the card's h2). Written with the look of a level-4 title. */}
+      <Typography.Text
+        className="joy-gauge__band"
+        style={{ color: band.color, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4, fontWeight: token.fontWeightStrong, margin: '4px 0 0' }}
+      >
         {band.message}
-      </Typography.Title>
+      </Typography.Text>
       {caption && <Typography.Text type="secondary">{caption}</Typography.Text>}
     </div>
   );

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createQueryClient } from '../api';
 import { bindNotifier } from '../lib/toast';
+import { SETTINGS_KEY } from '../settings/api';
 import { installFakeServer } from '../testing/fakeServer';
 import { RatingForm } from './RatingForm';
 
@@ -93,13 +94,13 @@ describe('RatingForm', () => {
   });
 
   it('adds the server\'s reason to the error when the rating is refused for a field', async () => {
-    const message = 'note must not contain control, direction-changing or invisible characters';
+    const message = 'note must not contain control or direction-changing characters';
     installFakeServer({ 'POST /api/joy-ratings': { status: 400, body: { statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'note', message }] } } });
     renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
     await waitFor(() =>
       expect(notifier.error).toHaveBeenCalledWith(
-        expect.objectContaining({ title: 'Error', description: `Failed to save rating. Please try again. Note must not contain control, direction-changing or invisible characters.` }),
+        expect.objectContaining({ title: 'Error', description: `Failed to save rating. Please try again. Note must not contain control or direction-changing characters.` }),
       ),
     );
   });
@@ -158,5 +159,30 @@ describe('RatingForm', () => {
     expect(keys()).toHaveLength(3);
     expect(keys()[1]).toBe(keys()[0]);
     expect(keys()[2]).not.toBe(keys()[0]);
+  });
+
+  describe('"Rate an earlier day" starts at yesterday in the person\'s zone', () => {
+    afterEach(() => jest.useRealTimers());
+    it.each([
+      // 23:30 in Berlin on the day the clocks go back: 24 hours earlier is still 2026-10-25.
+      { now: '2026-10-25T22:30:00Z', zone: 'Europe/Berlin', yesterday: '2026-10-24' },
+      // 00:30 in Berlin the day after the clocks went forward: 24 hours earlier is 2026-03-28.
+      { now: '2026-03-29T22:30:00Z', zone: 'Europe/Berlin', yesterday: '2026-03-29' },
+      { now: '2026-11-27T10:00:00Z', zone: 'Europe/Berlin', yesterday: '2026-11-26' },
+      // The person's zone, not the browser's: 2026-11-27 07:00 UTC is still the 26th in Los Angeles.
+      { now: '2026-11-27T07:00:00Z', zone: 'America/Los_Angeles', yesterday: '2026-11-25' },
+    ])('at $now in $zone: $yesterday', ({ now, zone, yesterday }) => {
+      jest.useFakeTimers({ now: new Date(now), doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+      installFakeServer({});
+      const client = createQueryClient();
+      client.setQueryData(SETTINGS_KEY, { timeZone: zone });
+      render(
+        <QueryClientProvider client={client}>
+          <RatingForm />
+        </QueryClientProvider>,
+      );
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Rate an earlier day' }));
+      expect(screen.getByLabelText('Day')).toHaveValue(yesterday);
+    });
   });
 });

@@ -7,6 +7,7 @@ import { useCorrectRating, useSubmitRating } from '../queries';
 import { focusWhenEnabled } from '../lib/focus';
 import { SETTINGS_KEY } from '../settings/api';
 import {
+  addDays,
   dayOf,
   earliestRateableDay,
   type FactorName,
@@ -149,7 +150,9 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
               onChange={(event) => {
                 changed();
                 setEarlier(event.target.checked);
-                if (event.target.checked && !day) setDay(dayOf(Date.now() - 86_400_000, timeZone ?? undefined)!);
+                // The calendar day before today in the person's zone (not 24 hours ago: around a clock change that is
+                // today or two days back).
+                if (event.target.checked && !day) setDay(addDays(dayOf(new Date(), timeZone)!, -1));
               }}
             >
               Rate an earlier day

@@ -12,6 +12,25 @@ import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { CareSettingCard } from '../settings/CareSettingCard';
+import { theme } from '../theme';
+
+/**
+ * "Active" or "Canceled" beside the plan: antd's green and orange tags, with the theme's success and warning colours
+ * as text (antd's own, #389e0d and #d46b08, have only 3.4:1 on those backgrounds; these have 4.9:1 and 4.7:1).
+ */
+const PLAN_TAGS = {
+  active: { color: 'green', text: 'Active', ink: theme.token!.colorSuccess! },
+  canceled: { color: 'orange', text: 'Canceled', ink: theme.token!.colorWarning! },
+} as const;
+
+function PlanTag({ canceled }: { canceled: boolean }) {
+  const tag = canceled ? PLAN_TAGS.canceled : PLAN_TAGS.active;
+  return (
+    <Tag color={tag.color} style={{ color: tag.ink }}>
+      {tag.text}
+    </Tag>
+  );
+}
 
 function PlanCard() {
   const plan = usePlan();
@@ -43,6 +62,8 @@ function PlanCard() {
       okText: 'Cancel Subscription',
       okButtonProps: { danger: true },
       cancelText: 'Keep Joy Premium',
+      // The safe answer first, as every confirmation of Joy: Enter twice must not cancel.
+      focusable: { autoFocusButton: 'cancel' },
       onOk: () => cancel.mutateAsync().catch(() => undefined),
     });
 
@@ -52,9 +73,7 @@ function PlanCard() {
         <span id="plan-name" className="account-plan__name" data-testid="plan-name">
           {summary.name}
         </span>
-        {premium && (
-          <Tag color={plan.data?.status === 'canceling' ? 'orange' : 'green'}>{plan.data?.status === 'canceling' ? 'Canceled' : 'Active'}</Tag>
-        )}
+        {premium && <PlanTag canceled={plan.data?.status === 'canceling'} />}
       </div>
       {summary.dateLine && (
         <div className="account-plan__date" data-testid="plan-date">
