@@ -62,7 +62,7 @@ describe('a person signs in, rates their joy, and signs out', () => {
     await context.close();
   });
 
-  it('sends a signed-out visitor of a signed-in page to sign-in after the Unauthorized toast', async () => {
+  it('sends a signed-out visitor of a signed-in page to sign-in after the Unauthorized toast, and gives back the rating they were saving', async () => {
     const { page, context } = await newPage(browser);
     await signInThroughLanding(page, server.baseUrl, 'bob@example.com', 'Bob');
     await page.getByText('Welcome back, Bob!').waitFor();
@@ -79,10 +79,24 @@ describe('a person signs in, rates their joy, and signs out', () => {
     const ended = await page.request.get(`${server.baseUrl}/api/logout`, { maxRedirects: 0 });
     expect(ended.status()).toBe(302);
     await context.clearCookies();
+    // What was written is not lost: it comes back after signing in again (a review, 11-27).
+    await page.getByLabel('Joy: 5 stars, Very High').check({ force: true });
+    await page.getByRole('textbox', { name: /Note/ }).fill('Coffee with Ines');
     await page.getByRole('button', { name: 'Save Rating' }).click();
     await page.getByText('You are logged out. Logging in again...').waitFor();
     releaseSignIn();
     await page.waitForURL(/\/oidc\/interaction\//);
+    await page.getByLabel('E-mail').fill('bob@example.com');
+    await page.getByLabel('First name').fill('Bob');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Your rating is back').waitFor();
+    await expect(page.getByRole('textbox', { name: /Note/ }).inputValue()).resolves.toBe('Coffee with Ines');
+    await expect(page.getByRole('radio', { name: 'Joy: 5 stars, Very High' }).isChecked()).resolves.toBe(true);
+    await screenshot(page, 'rating-journey-unsaved-rating-back');
+    await page.getByRole('button', { name: 'Save Rating' }).click();
+    await page.getByText('Rating Saved!').first().waitFor();
+    const saved = (await (await page.request.get(`${server.baseUrl}/api/joy-ratings`)).json()) as Array<{ joy: number; note: string | null }>;
+    expect(saved.map((r) => [r.joy, r.note])).toEqual([[5, 'Coffee with Ines']]);
     await context.close();
   });
 

@@ -5,6 +5,7 @@ import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { dismissToasts } from '../lib/toast';
+import { dropUnsavedRating } from '../lib/unsavedRating';
 import { displayName } from '../lib/user';
 import { ACCOUNT_LINK, CARE_SENT_LINK, NAV_LINKS } from '../routes';
 import { useAdoptBrowserTimeZone } from '../settings/api';
@@ -58,7 +59,10 @@ export function AppLayout() {
   const name = displayName(user);
   const showUpgrade = subscription.data?.isPremium === false;
   const showCareSent = subscription.data?.isPremium === true;
-  const signOut = () => browser.navigate(LOGOUT_URL);
+  const signOut = () => {
+    dropUnsavedRating(); // a rating kept for after a sign-in is not for whoever signs in next
+    browser.navigate(LOGOUT_URL);
+  };
   const avatar = (
     <Avatar src={user?.profileImageUrl || undefined} size={32} className="user-avatar" alt="">
       {initialOf(name)}

@@ -1,6 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createQueryClient } from '../api';
+import { AUTH_USER_KEY } from '../auth';
+import { browser, resetUnauthorizedForTests } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import { SETTINGS_KEY } from '../settings/api';
 import { installFakeServer } from '../testing/fakeServer';
@@ -184,5 +186,62 @@ describe('RatingForm', () => {
       fireEvent.click(screen.getByRole('checkbox', { name: 'Rate an earlier day' }));
       expect(screen.getByLabelText('Day')).toHaveValue(yesterday);
     });
+  });
+});
+
+describe('a rating whose save found the session over', () => {
+  function renderAs(userId: string | null) {
+    const client = createQueryClient();
+    if (userId) client.setQueryData(AUTH_USER_KEY, { id: userId, email: null, firstName: 'Ada', profileImageUrl: null });
+    return render(
+      <QueryClientProvider client={client}>
+        <RatingForm />
+      </QueryClientProvider>,
+    );
+  }
+  let navigate: jest.SpyInstance;
+  beforeEach(() => {
+    sessionStorage.clear();
+    resetUnauthorizedForTests();
+    navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
+  });
+  afterEach(() => navigate.mockRestore());
+
+  it('comes back, stars, note and day, once the same person is signed in again, and only once', async () => {
+    installFakeServer({ 'POST /api/joy-ratings': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } });
+    const first = renderAs('u1');
+    fireEvent.click(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Note/ }), { target: { value: 'Long walk by the sea' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Rate an earlier day' }));
+    fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2026-11-20' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/api/login'), { timeout: 2000 });
+    first.unmount();
+
+    // Signed in again (the sign-in came back to the page): the form is as it was, and says why.
+    const again = renderAs('u1');
+    expect(screen.getByText('Your rating is back')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('Long walk by the sea');
+    expect(screen.getByLabelText('Day')).toHaveValue('2026-11-20');
+    again.unmount();
+    renderAs('u1');
+    expect(screen.queryByText('Your rating is back')).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('');
+  });
+
+  it('is never shown to another person signing in in the same tab, and is dropped then', async () => {
+    installFakeServer({ 'POST /api/joy-ratings': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } });
+    const first = renderAs('u1');
+    fireEvent.change(screen.getByRole('textbox', { name: /Note/ }), { target: { value: 'Private' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(sessionStorage.length).toBe(1));
+    first.unmount();
+    const other = renderAs('u2');
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('');
+    expect(sessionStorage.length).toBe(0);
+    other.unmount();
+    renderAs('u1');
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('');
   });
 });

@@ -1,11 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Input, Typography } from 'antd';
+import { Alert, Button, Checkbox, Input, Typography } from 'antd';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DEFAULT_FACTOR_SCORE, defaultFactorScores, formatScore, scoreBand } from '../lib/score';
 import { characterLimit } from '../lib/textCount';
 import { useCorrectRating, useSubmitRating } from '../queries';
 import { focusWhenEnabled } from '../lib/focus';
 import { SETTINGS_KEY } from '../settings/api';
+import { isUnauthorizedError } from '../api';
+import { AUTH_USER_KEY } from '../auth';
+import { dropUnsavedRating, keepUnsavedRating, unsavedRatingOf } from '../lib/unsavedRating';
 import {
   addDays,
   dayOf,
@@ -17,6 +20,7 @@ import {
   overallScore,
   type RatingView,
   type UserSettingsView,
+  type UserView,
 } from '@joy/domain';
 import { StarRating } from './StarRating';
 
@@ -43,14 +47,22 @@ const scoresOf = (r: RatingView): FactorScores => ({ relationships: r.relationsh
  * the surrounding card and title.
  */
 export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay, onDayChange }: RatingFormProps) {
-  const [scores, setScores] = useState<FactorScores>(() => (rating ? scoresOf(rating) : defaultFactorScores()));
-  const [note, setNote] = useState(rating?.note ?? '');
-  // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
   const client = useQueryClient();
+  // A new rating whose save found the session over comes back once its writer is signed in again (lib/unsavedRating.ts).
+  const newRating = !rating && !forDay;
+  const userId = client.getQueryData<UserView>(AUTH_USER_KEY)?.id;
+  const [restored, setRestored] = useState(() => (newRating ? unsavedRatingOf(userId) : null));
+  useEffect(() => {
+    // Given back now, or not this person's: either way it is not kept any longer.
+    if (newRating && userId) dropUnsavedRating();
+  }, [newRating, userId]);
+  const [scores, setScores] = useState<FactorScores>(() => restored?.scores ?? (rating ? scoresOf(rating) : defaultFactorScores()));
+  const [note, setNote] = useState(() => restored?.note ?? rating?.note ?? '');
+  // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
   const timeZone = client.getQueryData<UserSettingsView>(SETTINGS_KEY)?.timeZone ?? undefined;
   const today = dayOf(new Date(), timeZone ?? undefined)!;
-  const [earlier, setEarlier] = useState(false);
-  const [day, setDay] = useState('');
+  const [earlier, setEarlier] = useState(!!restored?.day);
+  const [day, setDay] = useState(restored?.day ?? '');
   const pickedDay = earlier && day && day !== today ? day : null;
   useEffect(() => onDayChange?.(pickedDay), [onDayChange, pickedDay]);
   const noteId = useId();
@@ -64,6 +76,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
+      setRestored(null);
       // The note and the day belonged to that rating; the next one starts without them.
       setNote('');
       setEarlier(false);
@@ -100,7 +113,11 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     const chosenDay = forDay ?? (earlier && day ? day : null);
     const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
     const renewKey = () => (saveKey.current = newSaveKey());
-    create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled });
+    // Signed out meanwhile: the app goes to sign-in, and this rating waits for its writer in this tab.
+    const keepIfSignedOut = (error: Error) => {
+      if (newRating && userId && isUnauthorizedError(error)) keepUnsavedRating({ userId, scores, note, day: chosenDay });
+    };
+    create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled, onError: keepIfSignedOut });
   };
 
   return (
@@ -112,6 +129,15 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
         save();
       }}
     >
+      {restored && (
+        <Alert
+          className="rating-form__restored"
+          type="info"
+          showIcon
+          message="Your rating is back"
+          description="You were signed out before it was saved. Check it and save it when you're ready."
+        />
+      )}
       <div className="rating-form__factors">
         {FACTORS.map((factor) => (
           <StarRating
