@@ -202,6 +202,26 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect(res.body).toEqual({ statusCode: 409, code: 'billing.portal_unavailable', message: BILLING_MESSAGES.portalUnavailable });
   });
 
+  it('never leaves a deleted account paying: a checkout open at deletion ends, and its payment is refused, even sent at once', async () => {
+    for (let i = 0; i < 3; i++) {
+      const cookie = await signIn(app.baseUrl, `leaving${i}@example.com`, 'Leaving');
+      const userId = (await as(cookie).get('/api/auth/user')).body.id as string;
+      const { clientSecret } = (await as(cookie).post('/api/create-subscription')).body as { clientSecret: string };
+      const pay = () => as(cookie).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: GOOD_CARD });
+      // The third time, the payment comes after the deletion.
+      const [deleted, paid] = i < 2 ? await Promise.all([as(cookie).delete('/api/account').send({ confirm: 'DELETE' }), pay()]) : [await as(cookie).delete('/api/account').send({ confirm: 'DELETE' }), await pay()];
+      expect(deleted.status).toBe(204);
+      // Paid before the deletion (then ended by it), refused as a checkout no longer open, or signed out by then.
+      expect([200, 400, 401]).toContain(paid.status);
+      if (paid.status === 400) expect(paid.body.code).toBe('billing.checkout_stale');
+      const events = await app.running.infra.store.readStream(`subscription-${userId}`);
+      // Whatever the order: the stream ends with the subscription ended, and no document says premium.
+      expect(events.at(-1)).toMatchObject({ type: 'SubscriptionEnded', data: { reason: 'canceled' } });
+      await app.running.infra.pipeline.waitFor(await head(), { eventTypes: ['SubscriptionEnded', 'UserDeleted'] });
+      expect(await app.running.infra.readModels.get('subscriptions', userId)).toBeNull();
+    }
+  });
+
   it('ends the sandbox subscription when its period has passed; the user can subscribe again', async () => {
     const expiry = app.running.app.get(SandboxExpiry);
     expect(await expiry.endDue(new Date(Date.parse(periodEnd) - 1000))).toEqual([]);

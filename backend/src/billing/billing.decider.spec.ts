@@ -272,8 +272,16 @@ describe('ending Joy Premium now (account deletion)', () => {
 
   it('does nothing without a subscription, or when it has ended already', () => {
     expect(when([], endNow)).toEqual([]);
-    expect(when([started()], endNow)).toEqual([]);
     expect(when([started(), activated(), ended()], endNow)).toEqual([]);
+  });
+
+  it('ends a checkout still open too, so that its payment, finishing later, cannot start Premium (a review, 11-27)', () => {
+    const endedCheckout = [{ type: 'SubscriptionEnded', data: { userId: 'u1', subscriptionId: 'sub_1', endedAt: at.toISOString(), reason: 'canceled' } }];
+    expect(when([started()], endNow)).toEqual(endedCheckout);
+    const paidLater = provider({ status: 'active' });
+    expect(when([started(), ...endedCheckout] as SubscriptionEvent[], { type: 'SyncSubscription', subscription: paidLater, at })).toEqual([]);
+    // Paid, with a new checkout open beside it: both end.
+    expect(when([started(), activated(), started('sub_2', 2)], endNow).map((e) => e.data.subscriptionId)).toEqual(['sub_1', 'sub_2']);
   });
 
   it("answers Stripe's immediate cancellation (SyncSubscription, ended) with the same event, once", () => {

@@ -257,13 +257,12 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         ];
       }
       case 'EndNow': {
-        if ((state.status !== 'active' && state.status !== 'canceling') || !state.subscriptionId) return [];
-        return [
-          {
-            type: 'SubscriptionEnded',
-            data: { userId: command.userId, subscriptionId: state.subscriptionId, endedAt: command.at.toISOString(), reason: 'canceled' },
-          },
-        ];
+        // The paid subscription, and a checkout still open: its payment, finishing later, must not start Premium
+        // again (an ended subscription stays ended: `sync`).
+        const paid = (state.status === 'active' || state.status === 'canceling') && state.subscriptionId ? [state.subscriptionId] : [];
+        const open = state.pending && !paid.includes(state.pending.subscriptionId) ? [state.pending.subscriptionId] : [];
+        const endedAt = command.at.toISOString();
+        return [...paid, ...open].map((subscriptionId) => ({ type: 'SubscriptionEnded', data: { userId: command.userId, subscriptionId, endedAt, reason: 'canceled' } }));
       }
       case 'EndIfDue': {
         // The sandbox has no renewals: its subscriptions end when the paid period is over.

@@ -55,8 +55,8 @@ async function decide(
   return events;
 }
 
-/** A change the provider makes to a subscription: cancel at the period's end, take that back, or end it now. */
-type ProviderChange = Extract<SubscriptionCommand, { type: 'ScheduleCancellation' | 'WithdrawCancellation' | 'EndNow' }>;
+/** A change the provider makes to a subscription: cancel at the period's end, or take that back. */
+type ProviderChange = Extract<SubscriptionCommand, { type: 'ScheduleCancellation' | 'WithdrawCancellation' }>;
 
 /**
  * The rules first (nothing to change: the provider is not asked, and nothing is appended; the decider's 409s,
@@ -237,8 +237,9 @@ export class EndSubscriptionNowCommand {
 }
 
 /**
- * Account deletion: ends Joy Premium at once. Stripe cancels the subscription now (no further charge) and
- * answers its state; the sandbox's is ended directly. Nothing to end: nothing happens (no 409 here).
+ * Account deletion: ends Joy Premium at once, and a checkout still open. The provider first (Stripe cancels both
+ * now: no further charge, and a payment under way cannot complete), then the end is recorded, decided on the
+ * stream as it is then: a payment recorded in between is ended too. Nothing to end: nothing happens (no 409).
  */
 @CommandHandler(EndSubscriptionNowCommand)
 export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptionNowCommand, SubscriptionEvent[]> {
@@ -248,8 +249,15 @@ export class EndSubscriptionNowHandler implements ICommandHandler<EndSubscriptio
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
   ) {}
 
-  execute({ userId }: EndSubscriptionNowCommand): Promise<SubscriptionEvent[]> {
-    return changeThroughProvider(this.store, this.readYourWrites, { type: 'EndNow', userId, at: new Date() }, (state) => this.provider.cancelNow(userId, state));
+  async execute({ userId }: EndSubscriptionNowCommand): Promise<SubscriptionEvent[]> {
+    const at = new Date();
+    const { state, position } = await loadStream(this.store, userId);
+    if (subscriptionDecider.decide({ type: 'EndNow', userId, at }, state).length === 0) {
+      await seen(this.readYourWrites, position);
+      return [];
+    }
+    await this.provider.cancelNow(userId, state);
+    return decide(this.store, this.readYourWrites, userId, { type: 'EndNow', userId, at }, { actorUserId: userId, now: at });
   }
 }
 

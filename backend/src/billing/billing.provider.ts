@@ -25,10 +25,10 @@ export interface BillingProvider {
    */
   cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
   /**
-   * Ends the subscription now (account deletion: no further charges, premium ends at once) and answers the
-   * provider's state afterwards; null when the provider keeps no state of its own (the sandbox).
+   * Ends at the provider, now, the paid subscription and a checkout still open (account deletion: nothing more is
+   * charged, and a payment being made cannot go through). The app records the end itself (`EndNow`).
    */
-  cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
+  cancelNow(userId: string, state: SubscriptionState): Promise<void>;
   /**
    * Takes back a cancellation at the period end (the subscription renews again) and answers the provider's
    * state afterwards; null when the provider keeps no state of its own (the sandbox).
@@ -84,9 +84,7 @@ export abstract class StatelessBillingProvider implements Pick<BillingProvider, 
     return null;
   }
 
-  async cancelNow(): Promise<ProviderSubscription | null> {
-    return null;
-  }
+  async cancelNow(): Promise<void> {}
 
   async resume(): Promise<ProviderSubscription | null> {
     return null;

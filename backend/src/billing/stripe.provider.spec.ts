@@ -154,6 +154,11 @@ class StripeStandIn {
       }
       const sub = this.subscriptions.get(parts[2]);
       if (!sub) return missing;
+      if (method === 'DELETE') {
+        // Canceled at once, whatever its status (an incomplete one too: its payment can no longer complete).
+        Object.assign(sub, { status: 'canceled', ended_at: Math.floor(Date.now() / 1000), cancellation_details: { reason: 'cancellation_requested' } });
+        return { status: 200, body: withExpansions(structuredClone(sub)) };
+      }
       if (method === 'POST') {
         if (form.cancel_at_period_end === 'true') {
           sub.cancel_at_period_end = true;
@@ -422,5 +427,22 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
     expect(res.body).toEqual({ clientSecret: 'pi_sub_2_secret_x' });
     expect(standIn.customers.size).toBe(1);
     expect(standIn.of('POST', '/v1/subscriptions').at(-1)).toMatchObject({ idempotencyKey: `joy-subscription-${adaId}-2`, form: { customer: 'cus_1' } });
+  });
+
+  it('cancels at Stripe a checkout open when its account is deleted; its payment, reported later, starts nothing (a review, 11-27)', async () => {
+    const cleo = await signIn(app.baseUrl, 'cleo@example.com', 'Cleo');
+    const cleoId = (await as(cleo).get('/api/auth/user')).body.id as string;
+    const { clientSecret } = (await as(cleo).post('/api/create-subscription')).body as { clientSecret: string };
+    const subscriptionId = /^pi_(sub_\d+)_secret/.exec(clientSecret)![1];
+    expect((await as(cleo).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+    expect(standIn.of('DELETE', `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
+    const events = await app.running.infra.store.readStream(`subscription-${cleoId}`);
+    expect(events.map((e) => e.type)).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionEnded']);
+    // A payment Stripe reports afterwards (a webhook delayed or retried) is of an ended subscription.
+    const before = await head();
+    const paid = webhook('customer.subscription.updated', standIn.set(subscriptionId, { status: 'active' }));
+    expect((await deliver(paid)).status).toBe(200);
+    expect(await head()).toBe(before);
+    expect(await app.running.infra.readModels.get('subscriptions', cleoId)).toBeNull();
   });
 });

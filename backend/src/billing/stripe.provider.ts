@@ -139,9 +139,17 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   /** Account deletion: cancels at once (no proration, no further invoice); Stripe answers it `canceled`. */
-  async cancelNow(userId: string, state: SubscriptionState): Promise<ProviderSubscription> {
-    const canceled = await this.stripe.subscriptions.cancel(state.subscriptionId!, {}, { idempotencyKey: `joy-cancel-now-${state.subscriptionId}` });
-    return { ...toProviderSubscription(canceled, userId), endReason: 'canceled' };
+  async cancelNow(_userId: string, state: SubscriptionState): Promise<void> {
+    const paid = (state.status === 'active' || state.status === 'canceling') && state.subscriptionId ? state.subscriptionId : null;
+    if (paid) await this.stripe.subscriptions.cancel(paid, {}, { idempotencyKey: `joy-cancel-now-${paid}` });
+    const open = state.pending?.provider === 'stripe' && state.pending.subscriptionId !== paid ? state.pending.subscriptionId : null;
+    if (!open) return;
+    try {
+      await this.stripe.subscriptions.cancel(open, {}, { idempotencyKey: `joy-cancel-now-${open}` });
+    } catch (err) {
+      // Already gone at Stripe (expired unpaid, or canceled): nothing of it can be charged.
+      if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+    }
   }
 
   /** Verifies a webhook's signature against the raw body; throws Stripe's signature error when it is wrong. */
