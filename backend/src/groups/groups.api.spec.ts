@@ -362,3 +362,22 @@ describe('groups under concurrent requests', () => {
     expect((await as(cy).get('/api/groups')).body).toHaveLength(3);
   });
 });
+
+describe('Active This Week', () => {
+  it('counts a member who rated this week, whatever day the rating was for (a review, 11-27)', async () => {
+    const as = (cookie?: string) => api(app.baseUrl, cookie);
+    const dee = await signIn(app.baseUrl, 'dee@example.com', 'Dee');
+    const eli = await signIn(app.baseUrl, 'eli@example.com', 'Eli');
+    const group = (await as(dee).post('/api/groups', { name: 'Readers' })).body as Group;
+    expect((await as(eli).post('/api/groups/join', { inviteCode: group.inviteCode })).status).toBe(200);
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+    // Eli's latest rating by its day was made 15 days ago (brought in from an export)…
+    const old = { id: 'old', createdAt: daysAgo(15).toISOString(), day: daysAgo(15).toISOString().slice(0, 10), relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 };
+    expect((await as(eli).post('/api/account/import', { formatVersion: 1, ratings: [old] })).status).toBe(200);
+    expect((await as(dee).get(`/api/groups/${group.id}`)).body).toMatchObject({ activeThisWeek: 0 });
+    // …and today Eli fills in a day before it: Eli rated this week.
+    const scores = { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
+    expect((await as(eli).post('/api/joy-ratings', { ...scores, day: daysAgo(20).toISOString().slice(0, 10) })).status).toBe(201);
+    expect((await as(dee).get(`/api/groups/${group.id}`)).body).toMatchObject({ activeThisWeek: 1, recentRatingsCount: 1 });
+  });
+});

@@ -332,13 +332,13 @@ export class GetGroupHandler implements IQueryHandler<GetGroupQuery, GroupDetail
   async execute({ userId, groupId, now }: GetGroupQuery): Promise<GroupDetailView> {
     const group = await groupOfMember(this.readModels, userId, groupId);
     const stats = await memberStats(this.readModels, group.members);
-    // Time-dependent figures are computed now, from the timestamps in the documents.
+    // Time-dependent figures are computed now. Active: rated this week, whatever day the rating was for.
     const recent = (r: { createdAt: string }) => isInLastWeek(r.createdAt, now, 'UTC');
     const latest = stats.flatMap((s) => (s?.latest ? [s.latest] : []));
     return {
       ...groupView(group),
       memberCount: group.members.length,
-      activeThisWeek: latest.filter(recent).length,
+      activeThisWeek: stats.filter((s) => s?.recent.some(recent)).length,
       averageScore: meanScore(latest.map((r) => r.overallScore)) ?? 0,
       recentRatingsCount: activityVisibleTo(userId, group, stats).filter(recent).length,
       ownerId: ownerOf(membersOf(group).map((m) => m.userId)),
