@@ -96,7 +96,7 @@ export function inviteMissLimiter(settings: RateLimitSettings, counts: LimitCoun
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.statusCode !== 404,
-    message: 'Too many invite codes that match no group. Please check the code with the group’s owner and try again in 15 minutes.',
+    message: 'Joining by invite code is paused for 15 minutes: too many codes sent from your network matched no group.',
   });
   return (req, res, next) => (req.method === 'POST' ? limit(req, res, next) : next());
 }

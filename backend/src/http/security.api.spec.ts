@@ -166,9 +166,11 @@ describe('guessing invite codes', () => {
       expect(refused.body).toEqual({
         statusCode: 429,
         code: 'request.rate_limited',
-        message: 'Too many invite codes that match no group. Please check the code with the group’s owner and try again in 15 minutes.',
+        message: 'Joining by invite code is paused for 15 minutes: too many codes sent from your network matched no group.',
       });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // While paused, the right code waits too (checked before the code is looked up).
+      expect((await join(guessers[0], group.inviteCode)).status).toBe(429);
       // Other writes from the address are not slowed down.
       expect((await api(app.baseUrl, guessers[0]).post('/api/joy-ratings', rating)).status).toBe(201);
     } finally {

@@ -46,7 +46,7 @@ export function CareListItem({
       <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
       <div className="care-received__text">
         <span className="care-received__title">{title}</span>
-        {care.message && <blockquote className="care-received__message">{care.message}</blockquote>}
+        {care.message && <blockquote className="care-received__message" dir="auto">{care.message}</blockquote>}
         <span className="care-received__meta">
           <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
             {receivedWhen(care.sentAt)}

@@ -96,6 +96,7 @@ export function SendCareDialog({
         </label>
         <Input.TextArea
           id={`${id}-message`}
+          dir="auto"
           value={message}
           onChange={(e) => setMessage(e.target.value)}
           placeholder={`A few words for ${recipientName}`}

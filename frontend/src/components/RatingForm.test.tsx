@@ -1,9 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createQueryClient } from '../api';
 import { AUTH_USER_KEY } from '../auth';
 import { browser, resetUnauthorizedForTests } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
+import { keepUnsavedRating } from '../lib/unsavedRating';
 import { SETTINGS_KEY } from '../settings/api';
 import { installFakeServer } from '../testing/fakeServer';
 import { RatingForm } from './RatingForm';
@@ -207,7 +208,7 @@ describe('a rating whose save found the session over', () => {
   });
   afterEach(() => navigate.mockRestore());
 
-  it('comes back, stars, note and day, once the same person is signed in again, and only once', async () => {
+  it('comes back, stars, note and day, once the same person is signed in again, until saved or discarded', async () => {
     installFakeServer({ 'POST /api/joy-ratings': { status: 401, body: { statusCode: 401, code: 'auth.unauthorized', message: 'Unauthorized' } } });
     const first = renderAs('u1');
     fireEvent.click(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
@@ -225,9 +226,25 @@ describe('a rating whose save found the session over', () => {
     expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('Long walk by the sea');
     expect(screen.getByLabelText('Day')).toHaveValue('2026-11-20');
     again.unmount();
-    renderAs('u1');
+    // Another page first (the Dashboard's form), then back: still there.
+    const later = renderAs('u1');
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('Long walk by the sea');
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
     expect(screen.queryByText('Your rating is back')).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('');
+    expect(screen.getByRole('radio', { name: 'Joy: 3 stars, Moderate' })).toBeChecked();
+    later.unmount();
+    renderAs('u1');
+    expect(screen.queryByText('Your rating is back')).not.toBeInTheDocument();
+  });
+
+  it('is forgotten once saved', async () => {
+    keepUnsavedRating({ userId: 'u1', scores: { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 }, note: 'Saved later', day: null });
+    installFakeServer({ 'POST /api/joy-ratings': { status: 201, body: { id: 'r1', createdAt: '2026-11-27T10:00:00.000Z', day: '2026-11-27', relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4, overallScore: 4, note: 'Saved later' } } });
+    renderAs('u1');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(screen.queryByText('Your rating is back')).not.toBeInTheDocument());
+    expect(sessionStorage.length).toBe(0);
   });
 
   it('is never shown to another person signing in in the same tab, and is dropped then', async () => {
@@ -243,5 +260,21 @@ describe('a rating whose save found the session over', () => {
     other.unmount();
     renderAs('u1');
     expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('');
+  });
+});
+
+describe('saving offline', () => {
+  afterEach(() => onlineManager.setOnline(true));
+
+  it('says at the button that the rating waits for the connection, and saves it when it is back', async () => {
+    const fetchMock = installFakeServer({ 'POST /api/joy-ratings': { status: 201, body: { id: 'r1', createdAt: '2026-11-27T10:00:00.000Z', day: '2026-11-27', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 3, note: null } } });
+    renderForm();
+    onlineManager.setOnline(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    expect(await screen.findByText("You're offline. Your rating will be saved as soon as you're back online.")).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/joy-ratings', expect.anything());
+    act(() => onlineManager.setOnline(true));
+    await waitFor(() => expect(notifier.success).toHaveBeenCalled());
+    expect(screen.queryByText(/You're offline/)).not.toBeInTheDocument();
   });
 });

@@ -53,9 +53,9 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const userId = client.getQueryData<UserView>(AUTH_USER_KEY)?.id;
   const [restored, setRestored] = useState(() => (newRating ? unsavedRatingOf(userId) : null));
   useEffect(() => {
-    // Given back now, or not this person's: either way it is not kept any longer.
-    if (newRating && userId) dropUnsavedRating();
-  }, [newRating, userId]);
+    // Not this person's (another signed in on the tab): never shown, and not kept. Theirs stays until saved or discarded.
+    if (newRating && userId && !restored) dropUnsavedRating();
+  }, [newRating, userId, restored]);
   const [scores, setScores] = useState<FactorScores>(() => restored?.scores ?? (rating ? scoresOf(rating) : defaultFactorScores()));
   const [note, setNote] = useState(() => restored?.note ?? rating?.note ?? '');
   // "Rate an earlier day": a missed day, up to 365 days back, never ahead, in the person's zone (their setting, else the browser's).
@@ -76,6 +76,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
+      if (restored) dropUnsavedRating();
       setRestored(null);
       // The note and the day belonged to that rating; the next one starts without them.
       setNote('');
@@ -91,6 +92,16 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const band = scoreBand(overall);
 
   const changed = () => (saveKey.current = null);
+  /** The given-back rating is not wanted: forgotten, and the form starts afresh. */
+  const discardRestored = () => {
+    dropUnsavedRating();
+    setRestored(null);
+    setScores(defaultFactorScores());
+    setNote('');
+    setEarlier(false);
+    setDay('');
+    changed();
+  };
   const setFactor = (name: FactorName, value: number) => {
     saveKey.current = null;
     setScores((prev) => ({ ...prev, [name]: value }));
@@ -136,6 +147,11 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
           showIcon
           message="Your rating is back"
           description="You were signed out before it was saved. Check it and save it when you're ready."
+          action={
+            <Button size="small" onClick={discardRestored}>
+              Discard
+            </Button>
+          }
         />
       )}
       <div className="rating-form__factors">
@@ -157,6 +173,8 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
         </label>
         <Input.TextArea
           id={noteId}
+          // Right-to-left writing (Persian, Hebrew, Arabic) shows in its own direction.
+          dir="auto"
           name="note"
           value={note}
           count={characterLimit(NOTE_MAX)}
@@ -227,6 +245,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
           </Button>
         </div>
       </div>
+      {/* Offline, the save waits for the connection: said here, where the person is looking. */}
+      <p className="rating-form__waiting" role="status">
+        {submit.isPaused ? "You're offline. Your rating will be saved as soon as you're back online." : ''}
+      </p>
     </form>
   );
 }

@@ -53,7 +53,7 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
                 {forDay && <span className="rating-history__for">For {forDay}</span>}
                 <span className="rating-history__factors">{FACTORS.map((f) => `${f.label} ${rating[f.name]}`).join(' · ')}</span>
                 {rating.note && (
-                  <span className="rating-history__note" data-testid="rating-note">
+                  <span className="rating-history__note" data-testid="rating-note" dir="auto">
                     {rating.note}
                   </span>
                 )}

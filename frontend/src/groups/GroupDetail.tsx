@@ -338,7 +338,7 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
           <Typography.Title level={1} className="page-header__title group-detail__title" ref={headingRef} tabIndex={-1}>
             {data.name}
           </Typography.Title>
-          {data.description && <Typography.Paragraph className="group-detail__description">{data.description}</Typography.Paragraph>}
+          {data.description && <Typography.Paragraph className="group-detail__description" dir="auto">{data.description}</Typography.Paragraph>}
           <Typography.Text type="secondary" className="group-detail__created">
             <CalendarOutlined aria-hidden="true" /> {createdText(data.createdAt)}
           </Typography.Text>

@@ -124,6 +124,7 @@ function GroupDetailsFields({
       <Form.Item label="Description (Optional)" htmlFor={`${id}-description`}>
         <Input.TextArea
           id={`${id}-description`}
+          dir="auto"
           value={description}
           onChange={(e) => onDescription(e.target.value)}
           placeholder="What brings this group together?"

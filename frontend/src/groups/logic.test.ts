@@ -204,9 +204,9 @@ describe('API errors', () => {
     expect(groupFailureToast('join', apiError(409, 'group.already_member', 'You are already a member of this group.')).description).toBe(
       'Failed to join group. Please check the invite code. You are already a member of this group.',
     );
-    // Stopped for too many codes that matched nothing: when to try again, not only "check the code".
-    const limited = 'Too many invite codes that match no group. Please check the code with the group’s owner and try again in 15 minutes.';
-    expect(groupFailureToast('join', apiError(429, 'request.rate_limited', limited)).description).toBe(`Failed to join group. Please check the invite code. ${limited}`);
+    // Paused for too many codes that matched nothing: when to try again, not "check the invite code" (it may be right).
+    const limited = 'Joining by invite code is paused for 15 minutes: too many codes sent from your network matched no group.';
+    expect(groupFailureToast('join', apiError(429, 'request.rate_limited', limited)).description).toBe(limited);
   });
 
   it('tells a failed new invite code with its own text, and the reason of a refusal', () => {

@@ -53,12 +53,15 @@ export function errorKind(error: unknown): ErrorKind | null {
 /**
  * A failure toast: the spec's text always, and the server's reason after it when it is one the person can act on
  * (invalid: a bad field, not_found: an unknown code, conflict: already a member, forbidden: not the owner,
- * rate_limited: how long to wait, so that a person stopped for too many wrong codes does not check theirs again).
+ * and for rate_limited the server's words alone: when to try again).
  */
 export function withServerReason(base: ToastInput, error: unknown): ToastInput {
   const { message } = parseApiError(error);
   const kind = errorKind(error);
-  if (!message || (kind !== 'invalid' && kind !== 'not_found' && kind !== 'conflict' && kind !== 'forbidden' && kind !== 'rate_limited')) return base;
+  if (!message) return base;
+  // Held back for a while: only when to try again (the base text's "check the code" or "try again" would mislead).
+  if (kind === 'rate_limited') return { ...base, description: asSentence(message) };
+  if (kind !== 'invalid' && kind !== 'not_found' && kind !== 'conflict' && kind !== 'forbidden') return base;
   return { ...base, description: `${base.description} ${asSentence(message)}` };
 }
 
