@@ -64,12 +64,18 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
     await dialog.locator('.ant-modal-confirm-title', { hasText: 'Cancel Joy Premium?' }).waitFor();
     await dialog.getByText(`until the end of your current billing period, on ${renewal}`, { exact: false }).waitFor();
     await screenshot(page, 'premium-cancel-dialog-desktop');
-    await dialog.getByRole('button', { name: 'Cancel Subscription' }).click();
+    // From the keyboard: the safe answer has the focus; Tab to the cancelling one and Enter.
+    await expect(dialog.getByRole('button', { name: 'Keep Joy Premium' }).evaluate((b) => b === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    await expect(dialog.getByRole('button', { name: 'Cancel Subscription' }).evaluate((b) => b === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Enter');
     await page.getByTestId('plan-date').getByText(`Ends on ${renewal}`).waitFor();
     await page.getByText('Subscription canceled').waitFor();
     await page.getByTestId('plan-name').getByText('Joy Premium').waitFor();
     await dialog.waitFor({ state: 'hidden' });
     expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(0);
+    // The focus is on the button that took the cancelled one's place, not on the page (a review, 11-27).
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Resume Joy Premium');
 
     // Still premium after a reload: no Upgrade link, and the status says so.
     await page.reload();
@@ -94,6 +100,7 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
     await page.getByRole('button', { name: 'Resume Joy Premium' }).click();
     await page.getByTestId('plan-date').getByText(`Renews on ${renewal}`).waitFor();
     await page.getByText('Joy Premium resumed').waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel Subscription');
     expect(await (await page.request.get(`${server.baseUrl}/api/subscription-status`)).json()).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
     await context.close();
   });

@@ -1,5 +1,6 @@
 import { CreditCardOutlined, CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import { App, Button, Card, Tag, Typography } from 'antd';
+import { useRef } from 'react';
 import '../account/account.css';
 import { DataExportCard } from '../account/DataExportCard';
 import { DeleteAccountCard } from '../account/DeleteAccountCard';
@@ -9,6 +10,7 @@ import '../billing/billing.css';
 import { useBillingConfig, useCancelSubscription, useOpenCustomerPortal, usePlan, useResumeSubscription } from '../billing/api';
 import { cancellationExplanation, planSummary } from '../billing/logic';
 import { LinkButton } from '../components/LinkButton';
+import { dropped } from '../lib/focus';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { CareSettingCard } from '../settings/CareSettingCard';
@@ -39,6 +41,26 @@ function PlanCard() {
   const portal = useOpenCustomerPortal();
   const billing = useBillingConfig();
   const { modal } = App.useApp();
+  // Cancel and Resume take each other's place: the focus goes to the one that appears, not to the page.
+  const focusNext = useRef<'cancel' | 'resume' | null>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const resumeButton = useRef<HTMLButtonElement>(null);
+  const focusSwapped = () => {
+    const next = focusNext.current === 'resume' ? resumeButton.current : focusNext.current === 'cancel' ? cancelButton.current : null;
+    // Once it is there and the focus fell to the page (its button gone, or the dialog closed); never taken from elsewhere.
+    if (!next || !dropped()) return;
+    focusNext.current = null;
+    next.focus();
+  };
+  /** Tries for 2 s: the new button appears when the plan is fetched again, before or after a dialog gives the focus back. */
+  const focusSwappedSoon = () => {
+    const until = Date.now() + 2000;
+    const tick = () => {
+      focusSwapped();
+      if (focusNext.current && Date.now() < until) setTimeout(tick, 50);
+    };
+    tick();
+  };
 
   if (plan.isLoading) return <PageLoading />;
   if (plan.isError) {
@@ -64,7 +86,11 @@ function PlanCard() {
       cancelText: 'Keep Joy Premium',
       // The safe answer first, as every confirmation of Joy: Enter twice must not cancel.
       focusable: { autoFocusButton: 'cancel' },
-      onOk: () => cancel.mutateAsync().catch(() => undefined),
+      onOk: () => {
+        focusNext.current = 'resume';
+        return cancel.mutateAsync().catch(() => (focusNext.current = null));
+      },
+      afterClose: focusSwappedSoon,
     });
 
   return (
@@ -88,12 +114,21 @@ function PlanCard() {
           </LinkButton>
         )}
         {summary.canCancel && (
-          <Button danger onClick={confirmCancel} loading={cancel.isPending}>
+          <Button ref={cancelButton} danger onClick={confirmCancel} loading={cancel.isPending}>
             Cancel Subscription
           </Button>
         )}
         {summary.canResume && (
-          <Button type="primary" icon={<CrownOutlined aria-hidden="true" />} onClick={() => resume.mutate()} loading={resume.isPending}>
+          <Button
+            ref={resumeButton}
+            type="primary"
+            icon={<CrownOutlined aria-hidden="true" />}
+            onClick={() => {
+              focusNext.current = 'cancel';
+              resume.mutate(undefined, { onSuccess: focusSwappedSoon, onError: () => (focusNext.current = null) });
+            }}
+            loading={resume.isPending}
+          >
             Resume Joy Premium
           </Button>
         )}
