@@ -7,7 +7,7 @@ import { optIns } from '../config';
 import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
 import { isEmail, LocalAccounts, normaliseEmail } from './accounts/local-accounts';
 import { PASSKEY_SIGN_IN_SCRIPT } from './accounts/passkey-sign-in.script';
-import { firstNameProblem, INVALID_EMAIL, signInFieldProblems } from './accounts/form-checks';
+import { ENTER_EMAIL, firstNameProblem, INVALID_EMAIL, signInFieldProblems } from './accounts/form-checks';
 import { MAX_PASSWORD_LENGTH, newPasswordProblem } from './accounts/passwords';
 import {
   devSignInPage,
@@ -261,7 +261,7 @@ export async function mountBuiltInProvider(
       const errors: NonNullable<SignUpValues['errors']> = {};
       const nameProblem = firstNameProblem(firstName);
       if (nameProblem) errors.firstName = nameProblem;
-      if (!isEmail(email)) errors.email = INVALID_EMAIL;
+      if (!isEmail(email)) errors.email = email === '' ? ENTER_EMAIL : INVALID_EMAIL;
       const weak = newPasswordProblem(password, text(req, 'confirm'), email);
       if (weak) errors.password = weak;
       if (Object.keys(errors).length > 0) {

@@ -7,6 +7,7 @@ export const MAX_PASSWORD_LENGTH = 200;
 
 /** Why a new password is refused, in the words the form shows; null when it is accepted. */
 export function passwordProblem(password: string, email: string): string | null {
+  if (password === '') return `Enter a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length < MIN_PASSWORD_LENGTH) return `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length > MAX_PASSWORD_LENGTH) return `Password can be at most ${MAX_PASSWORD_LENGTH} characters.`;
   const lower = password.toLowerCase();

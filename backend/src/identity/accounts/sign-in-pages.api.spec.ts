@@ -196,6 +196,19 @@ describe('the sign-in pages of a real install (no opt-ins)', () => {
       for (const name of ['email', 'password']) expect(input(res.html, name)).not.toContain('aria-invalid');
     }
     expect(text(wrong.html).replace('saoirse.pages@example.com', 'X')).toBe(text(unknown.html).replace('nobody.pages@example.com', 'X'));
+    // The answer is read with the password field, where the focus lands (an alert present at load may go unheard).
+    expect(wrong.html).toContain('<div class="alert alert-error" id="form-error" role="alert">Wrong e-mail or password.</div>');
+    expect(input(wrong.html, 'password')).toContain('aria-describedby="form-error password-help"');
+  });
+
+  it('asks for what is missing from Create account by name, as Sign in does', async () => {
+    const res = await runSignInFlow(app.baseUrl, 'signup', { firstName: '', email: '', password: '', confirm: '' });
+    expect(res.status).toBe(400);
+    for (const [field, message] of [
+      ['firstName', 'Enter your first name.'],
+      ['email', 'Enter your e-mail address.'],
+      ['password', 'Enter a password of at least 10 characters.'],
+    ]) expect(res.html).toContain(`<div class="field-error" id="${field}-error">${message}</div>`);
   });
 
   it.each([

@@ -82,6 +82,8 @@ export interface Field {
   required?: boolean;
   maxlength?: number;
   autofocus?: boolean;
+  /** The form's own error (id `form-error`) read with the field where the focus lands after a refusal. */
+  formError?: boolean;
 }
 
 /** What a refused form shows again of a field: never more than the field holds (an error page never echoes a flood). */
@@ -90,7 +92,7 @@ function echoed(f: Field): string {
 }
 
 function field(f: Field): string {
-  const described = [f.help ? `${f.name}-help` : '', f.error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
+  const described = [f.formError ? 'form-error' : '', f.help ? `${f.name}-help` : '', f.error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
   return `<div class="item"><label for="${f.name}">${escape(f.label)}</label>
 <input id="${f.name}"${f.autofocus ? ' autofocus' : ''} name="${f.name}" type="${f.type ?? 'text'}" autocomplete="${f.autocomplete}"${f.required === false ? '' : ' required'}${
     f.maxlength ? ` maxlength="${f.maxlength}"` : ''
@@ -100,7 +102,8 @@ function field(f: Field): string {
 }
 
 function alert(kind: 'error' | 'info' | 'success', text: string): string {
-  return `<div class="alert alert-${kind}" ${kind === 'error' ? 'role="alert"' : 'role="status"'}>${escape(text)}</div>`;
+  const id = kind === 'error' ? ' id="form-error"' : '';
+  return `<div class="alert alert-${kind}"${id} ${kind === 'error' ? 'role="alert"' : 'role="status"'}>${escape(text)}</div>`;
 }
 
 /** The field to focus: the first with an error, or the first empty one. */
@@ -138,8 +141,9 @@ export function signInPage(opts: PageOptions, uid: string, v: SignInValues): str
   const base = `/oidc/interaction/${encodeURIComponent(uid)}`;
   const fields: Field[] = [
     { name: 'email', label: 'Email', type: 'email', autocomplete: 'username webauthn', value: v.email, error: v.errors?.email },
-    // The way to a forgotten password sits with the field, so it is read out where the focus lands after a refusal.
-    { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: v.errors?.password, help: FORGOT_PASSWORD },
+    // The way to a forgotten password sits with the field, so it is read out where the focus lands after a refusal,
+    // with the refusal itself (an alert already in the page when it loads is not always announced).
+    { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: v.errors?.password, help: FORGOT_PASSWORD, formError: !!v.error },
   ];
   return page(
     opts,
