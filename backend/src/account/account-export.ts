@@ -158,8 +158,14 @@ export class AccountExport {
     const other = (d: CareActionDoc) => (direction === 'sent' ? d.recipientId : d.senderId);
     const names = await readProfiles(this.readModels, this.keys, docs.map(other));
     const groupIds = [...new Set(docs.map((d) => d.groupId))];
-    const groups = await Promise.all(groupIds.map((id) => this.readModels.get<GroupDoc>(groupsProjector.collection, id)));
-    const groupName = new Map(groupIds.map((id, i) => [id, groups[i]?.name ?? null]));
+    const [groups, memberships] = await Promise.all([
+      Promise.all(groupIds.map((id) => this.readModels.get<GroupDoc>(groupsProjector.collection, id))),
+      this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId),
+    ]);
+    // A group's name now, for the groups the person is in: one they left or were removed from may have been
+    // renamed since, and that name is not theirs to learn (GET /api/groups/:id answers them 404).
+    const member = new Set((memberships?.groups ?? []).map((m) => m.groupId));
+    const groupName = new Map(groupIds.map((id, i) => [id, member.has(id) ? (groups[i]?.name ?? null) : null]));
     return docs.map((d) => ({
       id: d.id,
       groupId: d.groupId,

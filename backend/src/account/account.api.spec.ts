@@ -208,7 +208,9 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       expect(raw.headers['transfer-encoding']).toBe('chunked');
       expect(raw.chunks).toBeGreaterThan(1);
 
-      const lines = raw.body.replace(/^\uFEFF/, '').split('\r\n').filter((l) => l !== '');
+      // A byte-order mark first: Excel then reads the file as UTF-8 (Persian notes, emoji), not as the local code page.
+      expect(raw.body.startsWith('\uFEFF')).toBe(true);
+      const lines = raw.body.slice(1).split('\r\n').filter((l) => l !== '');
       expect(lines[0]).toBe(CSV_COLUMNS.join(','));
       const rows = lines.slice(1).map((l) => l.split(','));
       const bySection = (s: string) => rows.filter((r) => r[0] === s);
