@@ -165,8 +165,8 @@ describe('accounts on a real install: create account, sign out, wrong password, 
     await page.goto(`${server.baseUrl}/account`);
     await page.getByRole('heading', { name: 'Passkeys' }).waitFor();
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await page.getByText('Passkey added').waitFor();
-    await page.getByText(/Passkey 1, added on/).waitFor();
+    await page.getByText('Passkey added', { exact: true }).waitFor();
+    await page.getByText(/Passkey added on/).waitFor();
     await screenshot(page, 'accounts-passkey-added-1280');
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);

@@ -5,7 +5,7 @@ import { Button, Card, Typography } from 'antd';
 import { apiJson, isUnauthorizedError } from '../api';
 import { Confirm } from '../components/Confirm';
 import { toast } from '../lib/toast';
-import { formatDate } from '../lib/dates';
+import { formatDateTime } from '../lib/dates';
 
 /** GET /api/account/passkeys */
 interface PasskeysView {
@@ -15,7 +15,7 @@ interface PasskeysView {
 
 const PASSKEYS_KEY = ['/api/account/passkeys'] as const;
 
-const addedOn = (iso: string) => formatDate(iso);
+const addedOn = (iso: string) => formatDateTime(iso);
 
 /**
  * Passkeys (Account page): sign in with the device's screen lock instead of the password. Adding one asks the
@@ -67,8 +67,9 @@ export function PasskeysCard() {
             // Keyed by id: the row of a removed passkey leaves the page, and Confirm then puts the focus on this list
             // (or, when it was the last one, on the card) instead of letting it fall to the page.
             <ul className="account-passkeys" aria-label="Your passkeys">
-              {list.data.passkeys.map((p, i) => {
-                const name = `Passkey ${i + 1}, added on ${addedOn(p.createdAt)}`;
+              {list.data.passkeys.map((p) => {
+                // Named by when it was added, to the minute: a number would change when another is removed.
+                const name = `Passkey added on ${addedOn(p.createdAt)}`;
                 return (
                   <li key={p.id} className="account-passkeys__item">
                     <span>
@@ -82,7 +83,7 @@ export function PasskeysCard() {
                       okButtonProps={{ danger: true, loading: remove.isPending && remove.variables === p.id }}
                       onConfirm={() => remove.mutateAsync(p.id).catch(() => undefined)}
                     >
-                      <Button type="text" danger icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove passkey ${i + 1}`}>
+                      <Button type="text" danger icon={<DeleteOutlined aria-hidden="true" />} disabled={remove.isPending} aria-label={`Remove ${name}`}>
                         Remove
                       </Button>
                     </Confirm>

@@ -105,29 +105,29 @@ describe('Account page: passkeys', () => {
     return { fetchMock, answer: () => answer() };
   }
   /** Opens the question from the focused Remove button, as a keyboard does. */
-  async function askToRemove(label: string) {
+  async function askToRemove(label: RegExp) {
     const opener = await screen.findByRole('button', { name: label });
     act(() => opener.focus());
     fireEvent.click(opener);
-    const question = (await screen.findByText(/^Remove Passkey \d, added on/)).closest<HTMLElement>('.ant-popover')!;
+    const question = (await screen.findByText(/^Remove Passkey added on/)).closest<HTMLElement>('.ant-popover')!;
     await waitFor(() => expect(within(question).getByRole('button', { name: 'Keep it' })).toHaveFocus());
     return { opener, question };
   }
 
   it('asks first, naming the passkey and what removing it means; Keep it removes nothing', async () => {
     const { fetchMock } = renderPasskeys(passkeys);
-    const { opener, question } = await askToRemove('Remove passkey 1');
-    expect(within(question).getByText('Remove Passkey 1, added on Nov 27, 2026?')).toBeInTheDocument();
+    const { opener, question } = await askToRemove(/^Remove Passkey added on Nov 27, 2026/);
+    expect(within(question).getByText(/^Remove Passkey added on Nov 27, 2026, \d+:00 [AP]M\?$/)).toBeInTheDocument();
     expect(within(question).getByText('You will no longer be able to sign in with it. Your password still works.')).toBeInTheDocument();
     fireEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
     await waitFor(() => expect(opener).toHaveFocus());
     expect(removals(fetchMock)).toHaveLength(0);
-    expect(within(screen.getByRole('list', { name: 'Your passkeys' })).getByText('Passkey 1, added on Nov 27, 2026')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Your passkeys' })).getByText(/^Passkey added on Nov 27, 2026/)).toBeInTheDocument();
   });
 
   it('removes it once confirmed, says so, and puts the focus on the list of the others (not the page)', async () => {
     const { fetchMock, answer } = renderPasskeys(passkeys);
-    const { opener, question } = await askToRemove('Remove passkey 1');
+    const { opener, question } = await askToRemove(/^Remove Passkey added on Nov 27, 2026/);
     fireEvent.click(within(question).getByRole('button', { name: 'Remove passkey' }));
     await waitFor(() => expect(removals(fetchMock)).toHaveLength(1));
     expect(removals(fetchMock)[0][0]).toBe('/api/account/passkeys/pk-1');
@@ -137,13 +137,14 @@ describe('Account page: passkeys', () => {
     await waitFor(() => expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Passkey removed', description: 'It no longer signs you in to Joy.' })));
     const list = screen.getByRole('list', { name: 'Your passkeys' });
     await waitFor(() => expect(within(list).queryByText(/added on Nov 27, 2026/)).not.toBeInTheDocument());
-    expect(within(list).getByText('Passkey 1, added on Nov 28, 2026')).toBeInTheDocument();
+    // The other keeps its name (a number would have changed).
+    expect(within(list).getByText(/^Passkey added on Nov 28, 2026/)).toBeInTheDocument();
     await waitFor(() => expect(list).toHaveFocus());
   });
 
   it('puts the focus on the Passkeys card when the last passkey is removed', async () => {
     const { answer } = renderPasskeys(passkeys.slice(0, 1));
-    const { opener, question } = await askToRemove('Remove passkey 1');
+    const { opener, question } = await askToRemove(/^Remove Passkey added on Nov 27, 2026/);
     const card = opener.closest('.ant-card')!;
     fireEvent.click(within(question).getByRole('button', { name: 'Remove passkey' }));
     await waitFor(() => expect(opener).toBeDisabled());

@@ -46,6 +46,18 @@ async function confirmSlowAction(): Promise<HTMLElement> {
 }
 
 describe('Confirm', () => {
+  it('reads the question with its buttons: they are described by the title and the detail (a screen reader skips the popup)', async () => {
+    render(
+      <Confirm title="Remove Passkey 1?" description="You will no longer be able to sign in with it." okText="Remove passkey" cancelText="Keep it">
+        <Button>Remove</Button>
+      </Confirm>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    const keep = await screen.findByRole('button', { name: 'Keep it' });
+    expect(keep).toHaveAccessibleDescription('Remove Passkey 1? You will no longer be able to sign in with it.');
+    expect(screen.getByRole('button', { name: 'Remove passkey' })).toHaveAccessibleDescription('Remove Passkey 1? You will no longer be able to sign in with it.');
+  });
+
   it('takes the focus into the question, and gives it back to its button once the action has run', async () => {
     render(<SlowAction ms={50} />);
     const opener = await confirmSlowAction();

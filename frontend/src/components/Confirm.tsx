@@ -1,5 +1,5 @@
 import { Popconfirm, type PopconfirmProps } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { dropped, focusContainerWhenRemoved, focusWhenEnabled } from '../lib/focus';
 
 /**
@@ -7,8 +7,13 @@ import { dropped, focusContainerWhenRemoved, focusWhenEnabled } from '../lib/foc
  * the action, not the next row), and when it closes the focus goes back to the button that opened it. Focused on
  * every opening, not with `autoFocus`: antd keeps a closed popup, and autoFocus acts only when one is created.
  */
-export function Confirm({ cancelButtonProps, onOpenChange, ...props }: PopconfirmProps) {
+export function Confirm({ cancelButtonProps, okButtonProps, onOpenChange, title, description, ...props }: PopconfirmProps) {
   const [open, setOpen] = useState(false);
+  // The question is in a popup a screen reader does not read by itself (role tooltip): its buttons are described
+  // by it, so that the focus arriving on "Keep it" reads the question too.
+  const questionId = useId();
+  const detailId = useId();
+  const describedBy = [questionId, description ? detailId : ''].filter(Boolean).join(' ');
   const opener = useRef<HTMLElement | null>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -24,11 +29,14 @@ export function Confirm({ cancelButtonProps, onOpenChange, ...props }: Popconfir
   return (
     <Popconfirm
       {...props}
+      title={typeof title === 'function' ? title : <span id={questionId}>{title}</span>}
+      description={description && typeof description !== 'function' ? <span id={detailId}>{description}</span> : description}
       // Kept clear of a phone's edges (styles.css, .confirm).
       classNames={{ root: 'confirm' }}
       open={open}
+      okButtonProps={{ ...okButtonProps, 'aria-describedby': describedBy } as PopconfirmProps['okButtonProps']}
       // (React 19 passes a ref given as a prop on to the button.)
-      cancelButtonProps={{ ...cancelButtonProps, ref: cancel } as PopconfirmProps['cancelButtonProps']}
+      cancelButtonProps={{ ...cancelButtonProps, ref: cancel, 'aria-describedby': describedBy } as PopconfirmProps['cancelButtonProps']}
       onOpenChange={(next) => {
         if (next) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
         // Back to the button, and again once its action has run (it may be disabled meanwhile); if the action
