@@ -19,6 +19,7 @@ import {
 } from '../identity/identity.decider';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
+import type { RatingsClosed } from '../ratings/ratings.decider';
 
 /** Deleting touches every read model of the person (10,000 ratings take a moment): wait longer than a command. */
 const PROJECTIONS_TIMEOUT_MS = 60_000;
@@ -30,7 +31,8 @@ const linkUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unk
  * 1. Joy Premium ends now (the provider cancels at once; no further charge).
  * 2. The identity link is cut (`IdentityUnlinked`), so signing in again makes a new, empty account; an account of
  *    the built-in sign-in is removed with its password, passkeys and encrypted e-mail.
- * 3. `MemberLeft` for every group, then `UserDeleted`, on the person's stream: the projectors drop them from the
+ * 3. The ratings stream is closed (`RatingsClosed`: later writes to it are refused), then `MemberLeft` for every
+ *    group and `UserDeleted` on the person's stream: the projectors drop them from the
  *    groups, their figures and suggestions, and delete their own documents (profile, ratings, memberships,
  *    subscription, suggestions).
  * 4. The key is destroyed: every encrypted personal field of theirs, wherever it was copied, is unreadable, and
@@ -64,6 +66,11 @@ export class AccountDeletion {
       // An account of the built-in sign-in (its subject is the account's id): its password and passkeys go too.
       if (this.accounts?.store.byId(state.subject)) await this.accounts.remove(state.subject);
     }
+
+    // The ratings stream first: a rating sent at this moment is appended before UserDeleted (and goes with the
+    // account) or refused; never after it, where it would bring the person's documents back.
+    const closing: RatingsClosed = { type: 'RatingsClosed', data: { userId, closedAt: now.toISOString() } };
+    await this.store.appendToStream(`ratings-${userId}`, [{ ...closing, metadata: metadataFor({ actorUserId: userId, now }, `close-ratings-${userId}`) }], { expectedVersion: 'any' });
 
     const { events, append } = await decideAndAppend(
       this.store,

@@ -43,7 +43,7 @@ export function upcastRatingEvent(event: Pick<RecordedEvent, 'type' | 'data'>, k
 /** The stored form of a new rating event: its note encrypted with the person's key (schemaVersion 2). */
 export function encodeRatingEvent(event: RatingEvent, key: Buffer | null): { data: Record<string, unknown>; schemaVersion: number } {
   const data = { ...(event.data as unknown as Record<string, unknown>) };
-  if (event.type === 'RatingWithdrawn') return { data, schemaVersion: 1 };
+  if (event.type === 'RatingWithdrawn' || event.type === 'RatingsClosed') return { data, schemaVersion: 1 };
   const note = data.note;
   if (typeof note === 'string' && !isEncrypted(note)) {
     // Without a key (a deleted account) there is nowhere to keep a note: it is not stored.

@@ -1,7 +1,7 @@
 import { dayOf, DEFAULT_TIME_ZONE, DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore, RATINGS_PER_DAY_MAX } from '@joy/domain';
 import type { Decider } from '../event-store/decider';
 import { dayOfStoredRating } from './rating-events';
-import { dayFullMessage, type RatingSubmitted, type RatingWithdrawn } from './ratings.decider';
+import { ACCOUNT_DELETED, dayFullMessage, type RatingsClosed, type RatingSubmitted, type RatingWithdrawn } from './ratings.decider';
 
 /*
  * Importing ratings from an export (POST /api/account/import, account/account-import.ts) into `ratings-<userId>`.
@@ -55,6 +55,8 @@ interface Node {
 }
 export interface ImportState {
   last: Node | null;
+  /** The account was deleted (`RatingsClosed`): nothing more is written here. */
+  closed?: true;
 }
 
 /** What makes two ratings the same rating whatever their ids: the instant and the five factors. */
@@ -114,14 +116,16 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
   initialState: { last: null },
   evolve(state, stored) {
     // The stream's other events (corrections) change neither ids, times, factors kept for the key, nor days.
-    const event = stored as RatingSubmitted | RatingWithdrawn;
-    if (event.type === 'RatingWithdrawn') return { last: { ratingId: event.data.ratingId, key: '', day: null, previous: state.last } };
+    const event = stored as RatingSubmitted | RatingWithdrawn | RatingsClosed;
+    if (event.type === 'RatingsClosed') return { ...state, closed: true };
+    if (event.type === 'RatingWithdrawn') return { ...state, last: { ratingId: event.data.ratingId, key: '', day: null, previous: state.last } };
     if (event.type !== 'RatingSubmitted') return state;
     const d = event.data;
     // Folded as stored (not upcast): an event from before days were kept counts on its UTC day.
-    return { last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), day: dayOfStoredRating(d), previous: state.last } };
+    return { ...state, last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), day: dayOfStoredRating(d), previous: state.last } };
   },
   decide({ userId, ratings, timeZone = DEFAULT_TIME_ZONE }, state) {
+    if (state.closed) throw new DomainError('auth.unauthorized', ACCOUNT_DELETED);
     const index = indexOf(state.last);
     // The file's own ratings, beside the account's (the index is not changed here).
     const ids = new Set<string>();

@@ -1,5 +1,6 @@
 import { expectRefusal } from '../testing/refusals';
 import { addDays, overallScore, RATINGS_PER_DAY_MAX } from '@joy/domain';
+import { ratingsImportDecider } from './ratings-import.decider';
 import { KEYS_REMEMBERED, type RatingEvent, type RatingsCommand, type RatingsState, type RatingSubmitted, ratingsDecider, standingRating, standingRatings, SubmitRating } from './ratings.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
@@ -286,5 +287,28 @@ describe('ratings decider', () => {
       expect(JSON.stringify(withdrawn)).not.toContain('private');
       expect(withdrawn.data).toMatchObject({ latest: { ratingId: 'r1', day: '2026-11-20' } });
     });
+  });
+});
+
+describe('a closed ratings stream (the account is being deleted)', () => {
+  const closed: RatingEvent = { type: 'RatingsClosed', data: { userId: 'u1', closedAt: at.toISOString() } };
+  const submitted = ratingsDecider.decide(submit({}), ratingsDecider.initialState);
+  const state = [...submitted, closed].reduce(ratingsDecider.evolve, ratingsDecider.initialState);
+
+  it.each<[string, RatingsCommand]>([
+    ['a new rating', { ...submit({}), ratingId: 'r2' }],
+    ['a correction', { kind: 'correct', ratingId: 'r1', userId: 'u1', at, scores: { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 } }],
+    ['a withdrawal', { kind: 'withdraw', ratingId: 'r1', userId: 'u1', at }],
+  ])('refuses %s: 401, the account was deleted meanwhile', (_what, command) => {
+    expectRefusal(() => ratingsDecider.decide(command, state), { kind: 'unauthenticated', code: 'auth.unauthorized', message: 'This account has been deleted.' });
+  });
+
+  it('refuses an import into it too', () => {
+    // The import folds the stream's events as stored, whatever their type.
+    const importState = [...submitted, closed].reduce((s, e) => ratingsImportDecider.evolve(s, e as RatingSubmitted), ratingsImportDecider.initialState);
+    expectRefusal(
+      () => ratingsImportDecider.decide({ userId: 'u1', ratings: [{ sourceId: 'x', ratingId: 'y', createdAt: at.toISOString(), scores: { relationships: 2, health: 2, purpose: 2, growth: 2, joy: 2 } }] }, importState),
+      { kind: 'unauthenticated', code: 'auth.unauthorized' },
+    );
   });
 });

@@ -50,7 +50,16 @@ export type RatingWithdrawn = DomainEvent<
     latest: Omit<RatingFacts, 'userId' | 'note'> | null;
   }
 >;
-export type RatingEvent = RatingSubmitted | RatingCorrected | RatingWithdrawn;
+/**
+ * Account deletion closes the person's ratings stream before `UserDeleted`: a rating sent at that moment is then
+ * either appended before it (and goes with the account) or refused, never appended after the deletion.
+ */
+export type RatingsClosed = DomainEvent<'RatingsClosed', { userId: string; closedAt: string }>;
+/** What happens to ratings (what the stream's history holds). */
+export type RatingChange = RatingSubmitted | RatingCorrected | RatingWithdrawn;
+export type RatingEvent = RatingChange | RatingsClosed;
+/** Said to a request that finds its stream closed: its account was deleted meanwhile (its session is over too). */
+export const ACCOUNT_DELETED = 'This account has been deleted.';
 
 /** A rating as its owner sees it, from its event. */
 export function ratingViewOf(d: Omit<RatingFacts, 'userId'>): RatingView {
@@ -105,7 +114,7 @@ export const KEYS_REMEMBERED = 100;
  * ratings folds their stream in milliseconds), and a decision walks it once (`standingRating`, `newestStanding`).
  */
 export interface RatingHistory {
-  readonly event: RatingEvent;
+  readonly event: RatingChange;
   readonly older: RatingHistory | null;
 }
 
@@ -113,6 +122,8 @@ export interface RatingsState {
   keyed: ReadonlyArray<RatingSubmitted['data']>;
   /** Every rating event of the stream, newest first. */
   history: RatingHistory | null;
+  /** The account was deleted (`RatingsClosed`): nothing more is written here. */
+  closed?: true;
 }
 
 /** The rating an Idempotency-Key already saved, if the stream remembers it. */
@@ -327,12 +338,14 @@ function decideWithdraw({ ratingId, userId, at }: WithdrawRating, state: Ratings
 export const ratingsDecider: Decider<RatingsState, RatingsCommand, RatingEvent> = {
   initialState: { keyed: [], history: null },
   evolve(state, event) {
+    if (event.type === 'RatingsClosed') return { ...state, closed: true };
     if (event.type !== 'RatingSubmitted' && event.type !== 'RatingCorrected' && event.type !== 'RatingWithdrawn') return state;
     const keyed = event.type === 'RatingSubmitted' && event.data.idempotencyKey ? [...state.keyed.slice(1 - KEYS_REMEMBERED), event.data] : state.keyed;
     // Only type and data are kept (not the stored event's metadata): the cached state of a stream stays small.
-    return { keyed, history: { event: { type: event.type, data: event.data } as RatingEvent, older: state.history } };
+    return { ...state, keyed, history: { event: { type: event.type, data: event.data } as RatingChange, older: state.history } };
   },
   decide(command, state) {
+    if (state.closed) throw new DomainError('auth.unauthorized', ACCOUNT_DELETED);
     switch (command.kind) {
       case 'correct':
         return decideCorrect(command, state);

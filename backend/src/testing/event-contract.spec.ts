@@ -67,6 +67,7 @@ const fixturesAccount: [string, object][] = [
     latest: { ratingId: '7c2d9a10-4e5f-4b6a-8c7d-9e0f1a2b3c4d', relationships: 2, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 2.8, submittedAt: '2026-11-19T20:00:00.000Z' },
   }],
   ['RatingWithdrawn', { ratingId: '7c2d9a10-4e5f-4b6a-8c7d-9e0f1a2b3c4d', userId: 'Yk3m0y0W3x9tQyHh8m2cUw', submittedAt: '2026-11-19T20:00:00.000Z', withdrawnAt: '2026-11-21T09:05:00.000Z', latest: null }],
+  ['RatingsClosed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', closedAt: '2026-11-27T16:00:00.000Z' }],
 ];
 
 describe('the published event contract (docs/events)', () => {
