@@ -104,6 +104,15 @@ describe('rating a missed day with a note, and seeing it on the History page', (
         await dialog.getByRole('button', { name: 'Close' }).click();
         await dialog.waitFor({ state: 'hidden' });
       }
+      // A blank day that can still be rated opens too, to be rated (a review, 11-27: its cell took no click).
+      const yesterday = await localDay(page, 1);
+      if (yesterday.startsWith(String(new Date().getFullYear()))) {
+        await clickCalendarDay(page, yesterday, label === '360');
+        const dialog = page.getByRole('dialog');
+        await dialog.getByText(/^No ratings for /).waitFor();
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
       // Without a pointer: See a day. Yesterday has no rating.
       await page.getByLabel('See a day').fill(await localDay(page, 1));
       await page.getByRole('button', { name: 'Show', exact: true }).click();

@@ -79,10 +79,16 @@ describe('settings and the in-app reminder in the browser', () => {
     expect(await page.getByRole('switch', { name: 'Remind me to rate my day' }).getAttribute('aria-checked')).toBe('true');
     await page.getByText('Hi, Ros').first().waitFor();
 
-    // Turning the reminder off saves null.
+    // Turning the reminder off saves null; saved from the keyboard, the focus stays in the card (the button it was
+    // on is disabled once there is nothing left to save, and a browser drops the focus of a disabled button).
     await page.getByRole('switch', { name: 'Remind me to rate my day' }).click();
-    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).focus();
+    await page.keyboard.press('Enter');
     await until('the reminder turned off', () => settingsOf(page, server.baseUrl), (s) => s.reminderTime === null);
+    await page.getByRole('button', { name: 'Save Settings' }).and(page.locator('[disabled]')).waitFor();
+    await page.waitForTimeout(300); // a browser drops the focus of a disabled button at its next update
+    const focused = await page.evaluate(() => ({ inCard: !!document.activeElement?.closest('.ant-card'), disabled: !!(document.activeElement as HTMLButtonElement | null)?.disabled }));
+    expect(focused).toEqual({ inCard: true, disabled: false });
 
     // Rated today: the Home reminder is gone.
     await page.goto(server.baseUrl);

@@ -18,7 +18,7 @@ export function openDaysOf(year: number, days: readonly CalendarDayView[], today
  * The ECharts option of a year's calendar heatmap: one cell per day, coloured by the day's mean overall score
  * (1 red … 5 green, the app's score bands), empty days blank. Compact (phones): the weeks run down, not across.
  * Each cell's value is `[day, score, count]`: what its tooltip writes and what a click hands to History. The blank
- * days that can still be rated are cells too (`[day, null, 0]`, a series the colours leave alone), so that a click
+ * days that can still be rated are cells too (`[day, 0, 0]`, a series the colours leave alone), so that a click
  * on one opens it to be rated.
  */
 export function calendarOption(year: number, days: readonly CalendarDayView[], { compact, today }: { compact: boolean; today: string }): ChartOption {
@@ -68,7 +68,9 @@ export function calendarOption(year: number, days: readonly CalendarDayView[], {
       {
         type: 'heatmap',
         coordinateSystem: 'calendar',
-        data: openDaysOf(year, days, today).map((day) => [day, null, 0]),
+        // A number, not null: ECharts neither draws nor hit-tests a heatmap cell without a value (a review, 11-27:
+        // blank days could not be clicked). Its colour is the series' own; the visual map reads series 0 only.
+        data: openDaysOf(year, days, today).map((day) => [day, 0, 0]),
         itemStyle: { color: '#f4efe9' },
         emphasis: { itemStyle: { color: '#ffe6d3' } },
       },

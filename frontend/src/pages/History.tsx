@@ -76,7 +76,7 @@ export default function HistoryPage() {
           <>
             {cal.days.length === 0 && (
               <Typography.Paragraph type="secondary">
-                No ratings in {year} yet. {year === thisYear && <Link to="/">Rate today on Home</Link>}
+                No ratings in {year} yet. {year === thisYear && <Link to="/" className="text-link">Rate today on Home</Link>}
               </Typography.Paragraph>
             )}
             <EChart

@@ -1,8 +1,9 @@
 import { Alert, Button, Card, Form, Input, Select, Switch, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { DISPLAY_NAME_MAX, isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
 import { characterLimit } from '../lib/textCount';
 import { parseApiError } from '../lib/apiError';
+import { dropped, focusContainerOf } from '../lib/focus';
 import { browserTimeZone, useChangeSettings } from './api';
 
 interface Values {
@@ -47,6 +48,7 @@ export function zoneMatches(input: string, option?: { value: string }): boolean 
 export function SettingsForm({ settings }: { settings: UserSettingsView }) {
   const [form] = Form.useForm<Values>();
   const change = useChangeSettings();
+  const saveButton = useRef<HTMLButtonElement>(null);
   const [error, setError] = useState<string | null>(null);
   const zones = useMemo(() => {
     const names = timeZoneNames();
@@ -74,7 +76,10 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
     setError(null);
     const changes = changesOf(values, settings);
     if (Object.keys(changes).length === 0) return;
+    // Saved, the button is disabled (nothing left to save) and the browser drops its focus: it goes to the card.
+    const toCard = saveButton.current ? focusContainerOf(saveButton.current) : null;
     change.mutate(changes, {
+      onSuccess: () => requestAnimationFrame(() => dropped() && toCard?.()),
       onError: (err) => {
         const { code, message } = parseApiError(err);
         if (code === 'request.invalid' && message) setError(message);
@@ -144,7 +149,7 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
           </Typography.Paragraph>
         </Form.Item>
         {error && <Alert type="error" showIcon title={error} className="settings-form__error" />}
-        <Button type="primary" htmlType="submit" loading={change.isPending} disabled={!dirty}>
+        <Button ref={saveButton} type="primary" htmlType="submit" loading={change.isPending} disabled={!dirty}>
           Save Settings
         </Button>
       </Form>
