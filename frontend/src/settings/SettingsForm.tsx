@@ -76,10 +76,28 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
     setError(null);
     const changes = changesOf(values, settings);
     if (Object.keys(changes).length === 0) return;
-    // Saved, the button is disabled (nothing left to save) and the browser drops its focus: it goes to the card.
-    const toCard = saveButton.current ? focusContainerOf(saveButton.current) : null;
+    // Saved, the button is disabled once the saved settings are shown (nothing left to save), and the browser drops
+    // its focus: the focus goes to the card instead, whenever that happens.
+    const button = saveButton.current;
+    const toCard = button ? focusContainerOf(button) : null;
+    const moveFocus = () => {
+      if (button?.disabled && (dropped() || document.activeElement === button)) toCard?.();
+    };
     change.mutate(changes, {
-      onSuccess: () => requestAnimationFrame(() => dropped() && toCard?.()),
+      onSuccess: () => {
+        if (!button) return;
+        const observer = new MutationObserver(() => {
+          if (!button.disabled) return;
+          observer.disconnect();
+          setTimeout(moveFocus);
+        });
+        observer.observe(button, { attributes: true, attributeFilter: ['disabled'] });
+        setTimeout(() => observer.disconnect(), 5000);
+        if (button.disabled) {
+          observer.disconnect();
+          setTimeout(moveFocus);
+        }
+      },
       onError: (err) => {
         const { code, message } = parseApiError(err);
         if (code === 'request.invalid' && message) setError(message);
