@@ -6,8 +6,8 @@ import { fitsLength } from '@joy/domain';
  * the text is normalised to NFC and trimmed, and characters that let a name pretend to be another are refused:
  * control characters, direction overrides and isolates (U+202A–U+202E, U+2066–U+2069, marks), zero-width and
  * other invisible format characters (U+200B–U+200F, U+FEFF, U+00AD, tags), line/paragraph separators and lone
- * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible, and tag
- * characters only inside a flag. Text people write (notes, messages, descriptions) keeps what scripts need.
+ * surrogates. A zero-width joiner is kept only inside an emoji sequence (👨‍👩‍👧), where it is visible, joiners
+ * only between two letters of a script they shape, and tag characters only inside a flag. Text people write (notes, messages, descriptions) keeps what scripts need.
  */
 
 /** Unicode categories Cc (controls), Cf (format: bidi, zero-width), Cs (lone surrogates), Zl/Zp (separators). */
@@ -16,6 +16,13 @@ const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200d(?=\p{Extended_Pictographic})/gu;
 /** A black flag followed by tag characters and a cancel tag is a subdivision's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿 Scotland). */
 const TAG_FLAG = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+/**
+ * A non-joiner or joiner between two letters of one script that joins or forms conjuncts (Persian's علی‌رضا,
+ * Sinhala's ශ්‍රී, Indic half forms) changes how the name looks, so it is part of the name there; anywhere else it
+ * is invisible. Mixed scripts do not count: a joiner between an Arabic and a Latin letter changes nothing.
+ */
+const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
+const SCRIPT_JOINERS = JOINING_SCRIPTS.map((s) => new RegExp(`(?<=\\p{Script=${s}}\\p{M}*)[\\u200C\\u200D](?=\\p{Script=${s}})`, 'gu'));
 /** In multi-line text (a note, a message, a description) a line break and a tab are allowed. */
 const LINE_BREAKS = /\r\n|[\n\t]/g;
 /**
@@ -42,6 +49,7 @@ export function normalizeName(value: string): string {
  */
 export function nameProblem(value: string, field: string, options: NameRuleOptions = {}): string | null {
   let text = value.replace(EMOJI_ZWJ, '$1').replace(TAG_FLAG, '\u{1F3F4}');
+  for (const joiner of SCRIPT_JOINERS) text = text.replace(joiner, '');
   if (options.multiline) text = text.replace(LINE_BREAKS, ' ').replace(WRITING_MARKS, '');
   if (FORBIDDEN.test(text)) {
     return options.multiline
