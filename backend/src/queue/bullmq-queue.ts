@@ -1,15 +1,16 @@
 import { Job as BullJob, Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { abortPromise, ExclusiveRuns, runExclusively, sleep } from './exclusive';
-import type {
-  Consumer,
-  ConsumerOptions,
-  ConsumerState,
-  ExclusiveOptions,
-  ExclusiveRun,
-  Job,
-  JobHandler,
-  JobQueue,
+import {
+  outageRetryDelay,
+  type Consumer,
+  type ConsumerOptions,
+  type ConsumerState,
+  type ExclusiveOptions,
+  type ExclusiveRun,
+  type Job,
+  type JobHandler,
+  type JobQueue,
 } from './queue.port';
 import { RedisLease, type LeaseOptions } from './redis-lease';
 
@@ -170,6 +171,8 @@ class BullMqConsumer implements Consumer {
   private readonly backoffMs: number;
   private processed = 0;
   private failure: { error: string; jobId: string } | null = null;
+  /** The error of the store outage the job in flight waits out (null when none). */
+  private outage: string | null = null;
   private closing: Promise<void> | null = null;
   private cancelBackoff: (() => void) | null = null;
   private readonly closer = new AbortController();
@@ -209,6 +212,7 @@ class BullMqConsumer implements Consumer {
 
   status(): ConsumerState {
     if (this.failure) return { state: 'stopped', processed: this.processed, ...this.failure };
+    if (this.outage !== null && this.owned) return { state: 'running', processed: this.processed, outage: this.outage };
     return { state: this.owned ? 'running' : 'standby', processed: this.processed };
   }
 
@@ -285,14 +289,24 @@ class BullMqConsumer implements Consumer {
       throw new WaitingError();
     }
     const signal = this.ownedSignal;
+    let outageRetries = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.handler({ id, payload }, signal);
         this.processed += 1;
+        this.outage = null;
         return;
       } catch (err) {
         // Closing or no longer the owner: the job goes back untouched by the failure count (see below).
         const closing = this.closing !== null || signal.aborted;
+        if (!closing && this.options.isOutage?.(err)) {
+          // A store out for a while is not the job's fault: wait for it, without spending an attempt (the job
+          // keeps its lock meanwhile, and the lease its renewals).
+          attempt -= 1;
+          this.outage = err instanceof Error ? err.message : String(err);
+          await this.backoff(outageRetryDelay(this.backoffMs, ++outageRetries));
+          continue;
+        }
         if (attempt >= this.maxAttempts || closing) {
           if (!closing) {
             this.failure = { error: err instanceof Error ? err.message : String(err), jobId: id };

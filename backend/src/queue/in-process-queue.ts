@@ -1,5 +1,5 @@
 import { ExclusiveRuns, LocalRight, runExclusively } from './exclusive';
-import type { Consumer, ConsumerOptions, ConsumerState, ExclusiveOptions, ExclusiveRun, Job, JobHandler, JobQueue } from './queue.port';
+import { outageRetryDelay, type Consumer, type ConsumerOptions, type ConsumerState, type ExclusiveOptions, type ExclusiveRun, type Job, type JobHandler, type JobQueue } from './queue.port';
 
 /** Handlers that settle immediately would otherwise keep the loop in microtasks; yield to I/O this often. */
 const YIELD_EVERY = 1000;
@@ -88,6 +88,8 @@ class InProcessConsumer implements Consumer {
   private readonly backoffMs: number;
   private processed = 0;
   private failure: { error: string; jobId: string } | null = null;
+  /** The error of the store outage the job in flight waits out (null when none). */
+  private outage: string | null = null;
   private closed = false;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
@@ -119,6 +121,7 @@ class InProcessConsumer implements Consumer {
 
   status(): ConsumerState {
     if (this.failure) return { state: 'stopped', processed: this.processed, ...this.failure };
+    if (this.outage !== null && this.lane.consumer === this) return { state: 'running', processed: this.processed, outage: this.outage };
     return { state: this.lane.consumer === this ? 'running' : 'standby', processed: this.processed };
   }
 
@@ -176,13 +179,23 @@ class InProcessConsumer implements Consumer {
 
   /** True when the handler succeeded; false when the consumer stopped (failure or close). */
   private async handleWithRetries(job: Job): Promise<boolean> {
+    let outageRetries = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.handler(job, this.closer.signal);
+        this.outage = null;
         return true;
       } catch (err) {
         // Interrupted by the close (or failing during it): the job stays at the head for the next owner.
         if (this.closed) return false;
+        if (this.options.isOutage?.(err)) {
+          // A store out for a while is not the job's fault: wait for it, without spending an attempt.
+          attempt -= 1;
+          this.outage = err instanceof Error ? err.message : String(err);
+          await this.backoff(outageRetryDelay(this.backoffMs, ++outageRetries));
+          if (this.closed) return false;
+          continue;
+        }
         if (attempt >= this.maxAttempts) {
           this.failure = { error: err instanceof Error ? err.message : String(err), jobId: job.id };
           this.options.onStopped?.(this.failure);

@@ -158,6 +158,27 @@ export function describeQueueConformance(name: string, create: (() => Promise<Qu
       expect(received).toEqual(['1', '2', '2', '2']);
     });
 
+    test('a store outage is waited out without spending attempts: the job goes on once the store is back', async () => {
+      const received: string[] = [];
+      let outageLeft = 8; // more tries than maxAttempts allows
+      const consumer = queue.consume(
+        q,
+        async (job) => {
+          received.push(job.id);
+          if (job.id === '2' && outageLeft-- > 0) throw new Error('store unavailable');
+        },
+        { maxAttempts: 3, backoffMs: 5, isOutage: (err) => (err as Error).message === 'store unavailable' },
+      );
+      await queue.add(q, jobs('1', '2', '3'));
+      await waitFor(() => received.filter((id) => id === '2').length === 3);
+      // While it waits, the status says what for, and it still runs.
+      expect(consumer.status()).toEqual({ state: 'running', processed: 1, outage: 'store unavailable' });
+      await waitFor(() => consumer.status().processed === 3);
+      expect(consumer.status()).toEqual({ state: 'running', processed: 3 });
+      expect(received).toEqual(['1', ...Array(9).fill('2'), '3']);
+      await consumer.close();
+    });
+
     test('backlog counts the jobs not yet completed', async () => {
       expect(await queue.backlog(q)).toBe(0);
       await queue.add(q, jobs('a', 'b', 'c'));

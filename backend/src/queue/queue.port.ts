@@ -6,7 +6,9 @@
  * - At-least-once delivery; a job id given twice is enqueued once while the first is still known.
  * - Jobs of one queue are handled one at a time, in the order they were added.
  * - A failing handler is retried in place (the next job waits) with backoff, up to `maxAttempts`; after that
- *   the consumer stops and reports the failure through `status()`. It never skips a job.
+ *   the consumer stops and reports the failure through `status()`. It never skips a job. A failure that
+ *   `isOutage` says is a store being out (not the job's fault) is retried for as long as the outage lasts, its
+ *   backoff capped at OUTAGE_RETRY_MAX_MS, without spending an attempt: the consumer goes on once the store is back.
  * - The handler's `signal` aborts when the consumer closes or loses the queue's ownership. A long job (a chunk
  *   of events) may then stop early by throwing: the job goes back to the head of the queue, and the attempt
  *   does not count as a failure (nor does any failure while closing).
@@ -16,6 +18,14 @@
  *   A stopped consumer keeps its ownership (so that no other replica skips past its failed job) until closed.
  * - `runExclusive(name, fn)` runs a long-lived duty (the relay) in at most one place at a time.
  */
+
+/** The longest wait between two tries of a job during an outage (the store back, the job goes on within it). */
+export const OUTAGE_RETRY_MAX_MS = 5_000;
+
+/** The wait before the `retry`-th try (from 1) of a job that met an outage. */
+export function outageRetryDelay(backoffMs: number, retry: number): number {
+  return Math.min(backoffMs * 2 ** Math.min(retry - 1, 16), OUTAGE_RETRY_MAX_MS);
+}
 
 export interface Job<T = unknown> {
   id: string;
@@ -35,12 +45,15 @@ export interface ConsumerOptions {
    * gives the ownership up and tries again later.
    */
   onOwned?: () => Promise<void>;
+  /** Whether a handler's error is a store being out for a while (retried without spending attempts). */
+  isOutage?: (err: unknown) => boolean;
   /** Called once when the consumer stops on a job that kept failing. */
   onStopped?: (failure: { error: string; jobId: string }) => void;
 }
 
 export type ConsumerState =
-  | { state: 'running'; processed: number }
+  /** `outage`: the error of a store it is waiting for (its job is tried again until the store answers). */
+  | { state: 'running'; processed: number; outage?: string }
   /** Another consumer (here or in another process) owns the queue; this one takes over when it can. */
   | { state: 'standby'; processed: number }
   | { state: 'stopped'; processed: number; error: string; jobId: string };

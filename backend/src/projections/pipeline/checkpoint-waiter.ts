@@ -1,10 +1,22 @@
 import type { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
 import type { Projection } from '../projector';
 import type { ReadYourWrites } from '../read-your-writes';
 
-/** The pipeline's side of read-your-writes: waits on the projections' checkpoints. */
+/** How often the checkpoints are read while waiting (another process, the production worker, moves them). */
+const POLL_MS = 50;
+
+/**
+ * The pipeline's side of read-your-writes: waits on the projections' checkpoints, for at most `timeoutMs`.
+ * The write waited on is stored already, so a wait never fails it: past the time, or while the read models'
+ * store does not answer, the command answers anyway (logged), and its read models show it once they catch up.
+ * Failing it would tell the person "not saved" about something saved, and a second try would save it twice.
+ */
 export class CheckpointWaiter implements ReadYourWrites {
+  private readonly logger = new Logger('Projections');
+
   constructor(
     private readonly readModels: ReadModelStore,
     private readonly projections: readonly Projection[],
@@ -14,33 +26,38 @@ export class CheckpointWaiter implements ReadYourWrites {
   ) {}
 
   async waitFor(position: number, { eventTypes, timeoutMs = 5000 }: { eventTypes?: readonly string[]; timeoutMs?: number } = {}): Promise<void> {
-    const names = this.projections
-      .filter((p) => eventTypes === undefined || eventTypes.some((t) => this.typesByProjection.get(p.name)!.has(t)))
-      .map((p) => p.name);
-    const pending = new Set<string>();
-    for (const name of names) if ((await this.readModels.getCheckpoint(name)) < position) pending.add(name);
-    if (pending.size === 0) return;
-    await new Promise<void>((resolve, reject) => {
-      const cleanup = () => {
-        clearInterval(poll);
-        clearTimeout(timer);
-        this.progress.off('checkpoint', onProgress);
-      };
-      const onProgress = (name: string, reached: number) => {
-        if (reached >= position && pending.delete(name) && pending.size === 0) {
-          cleanup();
-          resolve();
+    const pending = new Set(
+      this.projections.filter((p) => eventTypes === undefined || eventTypes.some((t) => this.typesByProjection.get(p.name)!.has(t))).map((p) => p.name),
+    );
+    const deadline = Date.now() + timeoutMs;
+    let moved: (() => void) | null = null;
+    const onProgress = (name: string, reached: number) => {
+      if (reached >= position && pending.delete(name) && pending.size === 0) moved?.();
+    };
+    this.progress.on('checkpoint', onProgress);
+    try {
+      for (;;) {
+        for (const name of [...pending]) {
+          // A store that does not answer (MongoDB electing a primary) is looked at again at the next turn.
+          const reached = await this.readModels.getCheckpoint(name).catch(() => -1);
+          onProgress(name, reached);
         }
-      };
-      // Another process (the production worker) moves the checkpoints: look at them now and then too.
-      const poll = setInterval(async () => {
-        for (const name of [...pending]) onProgress(name, await this.readModels.getCheckpoint(name));
-      }, 50);
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`Projections ${[...pending].join(', ')} did not reach position ${position} in ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.progress.on('checkpoint', onProgress);
-    });
+        if (pending.size === 0) return;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          this.logger.warn(`Answered before ${[...pending].join(', ')} reached position ${position} (${timeoutMs} ms): the read models show it once they do`);
+          return;
+        }
+        const abort = new AbortController();
+        await Promise.race([
+          sleep(Math.min(POLL_MS, left), undefined, { signal: abort.signal }).catch(() => undefined),
+          new Promise<void>((resolve) => (moved = resolve)),
+        ]);
+        abort.abort();
+        moved = null;
+      }
+    } finally {
+      this.progress.off('checkpoint', onProgress);
+    }
   }
 }

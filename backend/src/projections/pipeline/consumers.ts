@@ -11,6 +11,7 @@ import type { Projection } from '../projector';
 import { applyEventAsync, applyEventNow } from './applier';
 import { chunkOf, Mutex, type ProjectionJob, queueName, reactorCheckpoint, reactorQueueName } from './jobs';
 import type { Reactor } from './reactor';
+import { isStoreOutage } from './outage';
 
 /**
  * How long a projection's job applies events before it lets the event loop turn (ms), as the start-up catch-up
@@ -39,6 +40,7 @@ export interface ConsumersDeps {
  */
 export class PipelineConsumers {
   private readonly logger = new Logger('Projections');
+  private readonly outageLoggedAt = new Map<string, number>();
   private readonly projectionConsumers = new Map<string, Consumer>();
   private readonly reactorConsumers = new Map<string, Consumer>();
   private readonly locks = new Map<string, Mutex>();
@@ -56,6 +58,7 @@ export class PipelineConsumers {
         projection.name,
         queue.consume<ProjectionJob>(queueName(projection.name), (job, signal) => lock.run(() => this.handle(projection, job, signal)), {
           ...this.deps.consumer,
+          isOutage: (err) => this.isOutage(`Projection ${projection.name}`, err),
           onOwned: async () => {
             await this.deps.onOwned(projection);
             await readModels.setCheckpoint(stoppedKey(projection.name), 0);
@@ -73,6 +76,7 @@ export class PipelineConsumers {
         reactor.name,
         queue.consume<ProjectionJob>(reactorQueueName(reactor.name), (job, signal) => this.handleReactor(reactor, job, signal), {
           ...this.deps.consumer,
+          isOutage: (err) => this.isOutage(`Reactor ${reactor.name}`, err),
           onStopped: ({ jobId }) => this.logger.error(`Reactor ${reactor.name} stopped on job ${jobId}`),
         }),
       );
@@ -95,6 +99,17 @@ export class PipelineConsumers {
   /** Whether this process works on the projection's queue now. */
   owns(projection: string): boolean {
     return this.projectionConsumers.get(projection)?.status().state === 'running';
+  }
+
+  /** A store outage is waited for (see isStoreOutage); logged once a minute per consumer, not at every try. */
+  private isOutage(consumer: string, err: unknown): boolean {
+    if (!isStoreOutage(err)) return false;
+    const now = Date.now();
+    if (now - (this.outageLoggedAt.get(consumer) ?? 0) >= 60_000) {
+      this.outageLoggedAt.set(consumer, now);
+      this.logger.warn(`${consumer} waits for its store to answer again: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return true;
   }
 
   /** The name of a projection whose consumer stopped, if any. */

@@ -50,5 +50,7 @@ export async function routeStatus(
 function stateOf(consumer: ReturnType<Consumer['status']> | undefined, relayRefused: string | null): Pick<ProjectionStatus, 'state' | 'error'> {
   if (!consumer) return { state: 'not running here' };
   if (relayRefused !== null) return { state: 'stopped', error: `The relay stopped: ${relayRefused}` };
-  return consumer.state === 'stopped' ? { state: 'stopped', error: `${consumer.error} (job ${consumer.jobId})` } : { state: consumer.state };
+  if (consumer.state === 'stopped') return { state: 'stopped', error: `${consumer.error} (job ${consumer.jobId})` };
+  if (consumer.state === 'running' && consumer.outage) return { state: 'running', error: `Waiting for its store to answer again: ${consumer.outage}` };
+  return { state: consumer.state };
 }
