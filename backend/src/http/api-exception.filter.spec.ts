@@ -1,6 +1,8 @@
 import { DomainError, ERROR_CODES, type ErrorCode } from '@joy/domain';
 import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { MongoNetworkError } from 'mongodb';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { MongoOperationError } from '../read-models/mongo-durability';
 import { STATUS_OF_KIND, toApiError } from './api-exception.filter';
 
 describe('error answers', () => {
@@ -15,6 +17,14 @@ describe('error answers', () => {
   it('answer a store that cannot take writes with 503, without its file path', () => {
     const answer = toApiError(new EventStoreUnavailableError('events.sqlite: the disk is full; free space on it and writes resume'));
     expect(answer).toEqual({ statusCode: 503, code: 'store.unavailable', message: 'Saving is unavailable right now, so nothing was saved. Please try again later.' });
+  });
+
+  // A review (11-27): MongoDB being out (an election, a restart) answered 500 "Internal server error".
+  it("answer the read models' store being out with 503, without its reason", () => {
+    const out = new MongoOperationError('MongoDB unavailable: reading r1 from rm_ratings failed 2 times (connect ECONNREFUSED 10.0.0.7:27017)', {
+      cause: new MongoNetworkError('connect ECONNREFUSED 10.0.0.7:27017'),
+    });
+    expect(toApiError(out)).toEqual({ statusCode: 503, code: 'store.unavailable', message: 'Joy cannot reach its data right now. Please try again in a moment.' });
   });
 
   it('never echo more than a short excerpt of a long input (< 4 KB in all)', () => {

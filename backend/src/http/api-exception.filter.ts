@@ -2,6 +2,7 @@ import { type ApiError, DomainError, ERROR_CODES, LimitReachedError, type ErrorC
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { isStoreOutage } from '../projections/pipeline/outage';
 
 /** Every API error leaves as JSON `{ statusCode, code, message, errors? }`; unexpected ones are logged, never shown. */
 @Catch()
@@ -12,6 +13,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const body = toApiError(exception);
     if (exception instanceof EventStoreUnavailableError) this.logger.error(`Cannot store events: ${exception.reason}`);
+    else if (body.code === 'store.unavailable') this.logger.warn(`Store unavailable: ${(exception as Error).message}`);
     else if (body.statusCode >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (body.statusCode === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
     if (exception instanceof LimitReachedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
@@ -84,6 +86,10 @@ export function toApiError(exception: unknown): ApiError {
   }
   if (exception instanceof EventStoreUnavailableError) {
     return apiError('store.unavailable', 'Saving is unavailable right now, so nothing was saved. Please try again later.');
+  }
+  if (isStoreOutage(exception)) {
+    // The read models' store is out for a moment (MongoDB restarting or electing a primary): no 500, a retry later.
+    return apiError('store.unavailable', 'Joy cannot reach its data right now. Please try again in a moment.');
   }
   if (exception instanceof HttpException) {
     const response = exception.getResponse();
