@@ -5,19 +5,23 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfile, readProfiles } from '../identity/profiles';
+import { ownerOf } from '../groups/groups.decider';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
-import { GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
+import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
+import { type PushSubscriptionsDoc, pushSubscriptionsProjector } from '../projections/push-subscriptions.projector';
 import type { UserProfileDoc } from '../projections/user-profiles.projector';
 import { FACTOR_NAMES, type RatingView } from '@joy/domain';
 import { upcastRatingEvent } from '../ratings/rating-events';
 import { type RatingEvent, ratingViewOf, standingRatings } from '../ratings/ratings.decider';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
+import { readUserSettings } from '../settings/settings.service';
 
 /*
  * The export of a person's own data (PRODUCT.md "Data and account"), as JSON or CSV. Both are produced as a
  * stream of small pieces pulled by the HTTP response (Readable.from over an async generator, piped with
  * backpressure): nothing builds the whole file in memory. Ratings come from the event store (the person's
- * `ratings-<userId>` stream: every rating that stands, as last corrected, oldest first); groups and care actions from the read models.
+ * `ratings-<userId>` stream: every rating that stands, as last corrected, oldest first); settings as GET /api/settings
+ * reads them (the user stream), with the number of devices that receive reminders; groups and care actions from the read models.
  * The format is documented in docs/account-export.md.
  */
 
@@ -32,8 +36,27 @@ export type ExportedRating = RatingView;
 export interface ExportedGroup {
   id: string;
   name: string;
+  /** How the person joined: `creator` (they made it) or `member` (with its invite code). Unchanged since. */
   role: string;
+  /** Whether the person owns the group now: the creator while they are in it, then the longest-standing member. */
+  owner: boolean;
   joinedAt: string;
+}
+
+/**
+ * The person's settings, as the Settings page shows them (their first name is the profile's). Of the devices that
+ * receive reminders only how many there are: a push subscription's endpoint and keys are credentials of a browser
+ * at a push service (whoever holds them can send it notifications), not data to hand out in a file.
+ */
+export interface ExportedSettings {
+  /** The IANA zone their days are counted in; null until one is set (days are counted in UTC until then). */
+  timeZone: string | null;
+  /** "HH:MM" in that zone when the daily reminder is due; null: the reminder is off. */
+  reminderTime: string | null;
+  /** Devices (browsers) subscribed to reminders as notifications. */
+  reminderDevices: number;
+  /** Whether other members may send them care actions. */
+  acceptCareActions: boolean;
 }
 
 export interface ExportedCareAction {
@@ -60,7 +83,7 @@ export interface ExportedProfile {
   registeredAt: string | null;
 }
 
-/** The CSV's columns: one file, one header; `section` says what a row is (profile, rating, group, care_sent, care_received). */
+/** The CSV's columns: one file, one header; `section` says what a row is (profile, settings, rating, group, care_sent, care_received). */
 export const CSV_COLUMNS = [
   'section',
   'id',
@@ -80,8 +103,19 @@ export const CSV_COLUMNS = [
   'first_name',
   'email',
   'profile_image_url',
+  // Added after the columns above (which keep their places): care, groups, settings.
+  'fulfilled_at',
+  'thanked_at',
+  'owner',
+  'time_zone',
+  'reminder_time',
+  'reminder_devices',
+  'accept_care_actions',
 ] as const;
 type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | null>>;
+
+/** A yes/no cell as words: csv-stringify writes true as `1` and false as an empty cell, which reads as "unknown". */
+const yesNo = (value: boolean) => (value ? 'true' : 'false');
 
 /** `joy-export-YYYY-MM-DD.<ext>` (UTC date). */
 export function exportFileName(format: ExportFormat, now = new Date()): string {
@@ -141,12 +175,30 @@ export class AccountExport {
     for (const { view } of ratings) yield view;
   }
 
+  async settings(userId: string): Promise<ExportedSettings> {
+    const [settings, push] = await Promise.all([
+      readUserSettings(this.store, this.keys, userId),
+      this.readModels.get<PushSubscriptionsDoc>(pushSubscriptionsProjector.collection, userId),
+    ]);
+    return {
+      timeZone: settings.timeZone,
+      reminderTime: settings.reminderTime,
+      reminderDevices: push?.subscriptions.length ?? 0,
+      acceptCareActions: settings.acceptCareActions,
+    };
+  }
+
   async groups(userId: string): Promise<ExportedGroup[]> {
     const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
     const list = memberships?.groups ?? [];
     const groups = await Promise.all(list.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
+    // Owner now by the groups' rule (ownerOf, as GET /api/groups/:id answers ownerId): ownership passes on by join order.
+    const owns = (g: GroupDoc) => ownerOf([...g.members].sort(byJoinOrder).map((m) => m.userId)) === userId;
     // A deleted group's document is gone; its memberships stay (no MemberLeft): left out, as from GET /api/groups.
-    return list.flatMap((m, i) => (groups[i] ? [{ id: m.groupId, name: groups[i].name, role: m.role, joinedAt: m.joinedAt }] : []));
+    return list.flatMap((m, i) => {
+      const group = groups[i];
+      return group ? [{ id: m.groupId, name: group.name, role: m.role, owner: owns(group), joinedAt: m.joinedAt }] : [];
+    });
   }
 
   async care(userId: string, direction: 'sent' | 'received'): Promise<ExportedCareAction[]> {
@@ -182,12 +234,14 @@ export class AccountExport {
   }
 
   /**
-   * `{ "exportedAt", "formatVersion": 1, "profile", "ratings": [...], "groups": [...], "careActionsSent": [...],
-   * "careActionsReceived": [...] }`, one rating per line.
+   * `{ "exportedAt", "formatVersion": 1, "profile", "settings", "ratings": [...], "groups": [...], "careActionsSent": [...],
+   * "careActionsReceived": [...] }`, one rating per line. Sections added since are additions only (the import reads
+   * past them), so the format version stays 1.
    */
   private async *json(userId: string, now: Date): AsyncGenerator<string> {
     yield `{"exportedAt":${JSON.stringify(now.toISOString())},"formatVersion":1,\n`;
-    yield `"profile":${JSON.stringify(await this.profile(userId))},\n"ratings":[`;
+    yield `"profile":${JSON.stringify(await this.profile(userId))},\n`;
+    yield `"settings":${JSON.stringify(await this.settings(userId))},\n"ratings":[`;
     let first = true;
     for await (const rating of this.ratings(userId)) {
       yield `${first ? '\n' : ',\n'}${JSON.stringify(rating)}`;
@@ -201,6 +255,14 @@ export class AccountExport {
   private async *csvRows(userId: string): AsyncGenerator<CsvRow> {
     const p = await this.profile(userId);
     yield { section: 'profile', id: p.id, date: p.registeredAt, first_name: p.firstName, email: p.email, profile_image_url: p.profileImageUrl };
+    const s = await this.settings(userId);
+    yield {
+      section: 'settings',
+      time_zone: s.timeZone,
+      reminder_time: s.reminderTime,
+      reminder_devices: s.reminderDevices,
+      accept_care_actions: yesNo(s.acceptCareActions),
+    };
     for await (const r of this.ratings(userId)) {
       yield {
         section: 'rating',
@@ -217,7 +279,7 @@ export class AccountExport {
       };
     }
     for (const g of await this.groups(userId)) {
-      yield { section: 'group', id: g.id, date: g.joinedAt, group_id: g.id, group_name: g.name, role: g.role };
+      yield { section: 'group', id: g.id, date: g.joinedAt, group_id: g.id, group_name: g.name, role: g.role, owner: yesNo(g.owner) };
     }
     for (const direction of ['sent', 'received'] as const) {
       for (const c of await this.care(userId, direction)) {
@@ -232,6 +294,8 @@ export class AccountExport {
           care_status: c.status,
           other_user_id: c.otherUserId,
           other_first_name: c.otherFirstName,
+          fulfilled_at: c.fulfilledAt,
+          thanked_at: c.thankedAt,
         };
       }
     }

@@ -156,6 +156,15 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
   afterAll(() => app?.destroy());
 
   describe('export', () => {
+    let thankedAt: string;
+    beforeAll(async () => {
+      // Bob thanks her for the flowers: the care she sent carries when, in the JSON and the CSV alike.
+      const [flowers] = (await as(bob).get('/api/care-actions/received')).body;
+      const thanked = await as(bob).post(`/api/care-actions/${flowers.id}/thank`);
+      expect(thanked.status).toBe(200);
+      thankedAt = thanked.body.thankedAt;
+    });
+
     it('refuses a signed-out caller (401) and an unknown format (400)', async () => {
       expect((await as().get('/api/account/export?format=json')).status).toBe(401);
       const bad = await as(zel).get('/api/account/export?format=xml');
@@ -178,7 +187,10 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
 
       const data = JSON.parse(raw.body);
       expect(data.formatVersion).toBe(1);
+      expect(Object.keys(data)).toEqual(['exportedAt', 'formatVersion', 'profile', 'settings', 'ratings', 'groups', 'careActionsSent', 'careActionsReceived']);
       expect(data.profile).toEqual({ id: ids.zel, email: ZEL.email, firstName: ZEL.firstName, profileImageUrl: null, registeredAt: expect.any(String) });
+      // Her settings as Settings shows them (she never changed one), and on no device.
+      expect(data.settings).toEqual({ timeZone: null, reminderTime: null, reminderDevices: 0, acceptCareActions: true });
       expect(data.ratings).toHaveLength(SEEDED + 1);
       // Oldest first: the one made through the API, then the seeded ones in order.
       expect(data.ratings[0]).toMatchObject({ relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4, overallScore: 4 });
@@ -187,9 +199,9 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       });
       expect(data.ratings[SEEDED]).toMatchObject({ id: `seeded-${SEEDED - 1}`, overallScore: 1, joy: 1 });
       for (const r of [data.ratings[0], data.ratings[5000]]) expect(Object.keys(r).sort()).toEqual(['createdAt', 'day', 'growth', 'health', 'id', 'joy', 'note', 'overallScore', 'purpose', 'relationships']);
-      expect(data.groups).toEqual([{ id: group.id, name: 'Sunrise Club', role: 'creator', joinedAt: expect.any(String) }]);
+      expect(data.groups).toEqual([{ id: group.id, name: 'Sunrise Club', role: 'creator', owner: true, joinedAt: expect.any(String) }]);
       expect(data.careActionsSent).toEqual([
-        expect.objectContaining({ groupId: group.id, groupName: 'Sunrise Club', otherUserId: ids.bob, otherFirstName: 'Bob', kind: 'flowers', message: 'Thinking of you' }),
+        expect.objectContaining({ groupId: group.id, groupName: 'Sunrise Club', otherUserId: ids.bob, otherFirstName: 'Bob', kind: 'flowers', message: 'Thinking of you', thankedAt }),
       ]);
       expect(data.careActionsReceived).toEqual([
         expect.objectContaining({ otherUserId: ids.cy, otherFirstName: 'Cy', kind: 'handwritten_card', message: null }),
@@ -221,9 +233,16 @@ describe('account: export and deletion over HTTP (embedded default)', () => {
       const seeded0 = bySection('rating').find((r) => r[col('id')] === 'seeded-0')!;
       expect([col('overall_score'), ...FACTORS.map((f) => col(f))].map((i) => seeded0[i])).toEqual(['2.2', '1', '2', '3', '4', '1']);
       expect(bySection('group')).toEqual([expect.arrayContaining(['group', group.id, 'Sunrise Club', 'creator'])]);
+      expect(bySection('group')[0][col('owner')]).toBe('true');
+      // One settings row, in words a spreadsheet shows as they are (not 1 and an empty cell).
+      const settings = bySection('settings');
+      expect(settings).toHaveLength(1);
+      expect(['time_zone', 'reminder_time', 'reminder_devices', 'accept_care_actions'].map((c) => settings[0][col(c as (typeof CSV_COLUMNS)[number])])).toEqual(['', '', '0', 'true']);
       // A cell that begins as a formula would (ids are base64url: one in 64 begins with '-') carries a leading ' (docs/account-export.md).
       const cell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
       expect(bySection('care_sent')[0]).toEqual(expect.arrayContaining(['flowers', 'Thinking of you', cell(ids.bob), 'Bob']));
+      expect(bySection('care_sent')[0][col('thanked_at')]).toBe(thankedAt);
+      expect(bySection('care_received')[0][col('thanked_at')]).toBe('');
       expect(bySection('care_received')[0]).toEqual(expect.arrayContaining(['handwritten_card', cell(ids.cy), 'Cy']));
       expect(rows.every((r) => r.length === CSV_COLUMNS.length)).toBe(true);
       expect(raw.body).not.toContain(bobRatingId);

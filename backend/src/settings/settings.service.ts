@@ -8,6 +8,12 @@ import { normalizeName } from '../names/name-rule';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { SettingsChanges, settingsDecider, SettingsEvent, UserSettings } from './settings.decider';
 
+/** A person's settings as GET /api/settings shows them (the account export reads them so too): their user stream folded, the name decrypted with their key. */
+export async function readUserSettings(store: EventStore, keys: KeyStore, userId: string): Promise<UserSettings> {
+  const { upcast } = userStreamCodec<SettingsEvent>(await keys.existingKey(userId));
+  return (await store.readStream(`user-${userId}`)).map(upcast).reduce(settingsDecider.evolve, settingsDecider.initialState);
+}
+
 /** A person's settings: read by folding their user stream (the name decrypted with their key), changed by appending to it. */
 @Injectable()
 export class UserSettingsService {
@@ -17,9 +23,8 @@ export class UserSettingsService {
     @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
-  async get(userId: string): Promise<UserSettings> {
-    const { upcast } = userStreamCodec<SettingsEvent>(await this.keys.existingKey(userId));
-    return (await this.store.readStream(`user-${userId}`)).map(upcast).reduce(settingsDecider.evolve, settingsDecider.initialState);
+  get(userId: string): Promise<UserSettings> {
+    return readUserSettings(this.store, this.keys, userId);
   }
 
   /**

@@ -40,8 +40,9 @@ export function DataExportCard() {
   return (
     <Card title={<h2 className="card-title">Your Data</h2>}>
       <Typography.Paragraph className="account-data__text">
-        Download everything Joy keeps about you: your profile, every rating with all five factors and its overall
-        score, the groups you are in, and the care actions you sent and received.
+        Download a copy of your data: your profile and settings (time zone, daily reminder, whether you accept care),
+        every rating with all five factors and its overall score, the groups you are in and which of them you own, and
+        the care actions you sent and received.
       </Typography.Paragraph>
       <div className="account-data__actions">
         <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'json'} disabled={busy !== null} onClick={() => download('json')}>
