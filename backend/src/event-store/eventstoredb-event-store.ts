@@ -59,6 +59,8 @@ export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 10_000;
 /** Attempts of a call answered NotLeader: the client reconnects to the leader the node names, then it is retried. */
 const LEADER_ATTEMPTS = 3;
 const LEADER_RETRY_MS = 50;
+/** Events read per call of a stream read (each call has its own deadline). */
+const STREAM_PAGE = 1_000;
 /** How long past its deadline an append may still be answered by the server (which enforces the deadline). */
 const APPEND_GRACE_MS = 500;
 /** Attempts of `truncateBefore` against concurrent metadata writes (each sees the other's and retries). */
@@ -161,11 +163,19 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     // Port versions are revisions + 1: the event after version n has revision n. A truncated stream starts at its
     // truncate-before whatever revision is asked below it.
-    const after = options.afterVersion ?? 0;
-    return this.call(`read ${streamId}`, async () => {
-      const read = await this.readOf(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START });
-      return read.map((resolved) => toRecorded(resolved) ?? missing(streamId));
-    });
+    // Read in pages, each with its own deadline: a long stream (a person's years of ratings, an import) on a slow
+    // link must not fail as a whole because it takes longer than one read may.
+    let after = options.afterVersion ?? 0;
+    const events: RecordedEvent[] = [];
+    for (;;) {
+      const page = await this.call(`read ${streamId}`, async () => {
+        const read = await this.readOf(streamId, { direction: FORWARDS, fromRevision: after > 0 ? BigInt(after) : START, maxCount: STREAM_PAGE });
+        return read.map((resolved) => toRecorded(resolved) ?? missing(streamId));
+      });
+      events.push(...page);
+      if (page.length < STREAM_PAGE) return events;
+      after = page.at(-1)!.streamVersion;
+    }
   }
 
   async readAll(options: { from: number; limit: number }): Promise<RecordedEvent[]> {

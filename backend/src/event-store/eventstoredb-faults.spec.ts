@@ -124,6 +124,25 @@ describe('EventStoreDB faults, on the wire', () => {
     expect((await hurried.readStream(stream)).map((e) => e.type)).toEqual(['A']); // whole reads again, never cut short
   });
 
+  // A review (11-27): a stream was read in one call under one deadline, so a long one (years of ratings, an import)
+  // on a slow link failed every time, and with it every command of its person.
+  it('a long stream on a slow link is read whole, in pages that each have the deadline', async () => {
+    const patient = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=1500`);
+    opened.push(patient);
+    const stream = `long-${randomUUID()}`;
+    for (let version = 0; version < 3_000; version += 500) {
+      await patient.appendToStream(stream, Array.from({ length: 500 }, (_, i) => event(`E${version + i + 1}`)), { expectedVersion: version });
+    }
+    expect(await patient.readStream(stream)).toHaveLength(3_000);
+    // 1,000 events in 800 ms (and what the stand-in takes itself), the 3,000 in more than 2.4 s: longer than one deadline.
+    standIn.faults = { streamReadMsPer100: 80 };
+    const events = await patient.readStream(stream);
+    expect(events.map((e) => e.streamVersion)).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
+    expect(events.at(-1)!.type).toBe('E3000');
+    const tail = await patient.readStream(stream, { afterVersion: 1_200 });
+    expect(tail.map((e) => e.type)).toEqual(Array.from({ length: 1_800 }, (_, i) => `E${i + 1_201}`));
+  });
+
   it('a failed read of $all is that failure, never taken for an invalid position (no scan of $all)', async () => {
     const stream = `scan-${randomUUID()}`;
     await store.appendToStream(stream, [event('A'), event('B')], { expectedVersion: 0 });

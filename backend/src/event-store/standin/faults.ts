@@ -19,6 +19,8 @@ export interface Faults {
    * EventStoreDB's timeout, as the server does, and writes nothing.
    */
   appendDelayMs?: number;
+  /** A slow link: a stream read sends its events at this pace (ms per 100 events). */
+  streamReadMsPer100?: number;
 }
 
 export type StandInError = Partial<ServiceError> & { code: status; details: string; metadata?: Metadata };

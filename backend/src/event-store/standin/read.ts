@@ -40,7 +40,7 @@ export function readHandler(context: ReadContext) {
       run = subscribeToAll(call, options, context);
     } else {
       run = Promise.resolve()
-        .then(() => (options.hasStream() ? readStream(call, options, context.log) : readAll(call, options, context.log)))
+        .then(() => (options.hasStream() ? readStream(call, options, context.log, context.faults().streamReadMsPer100 ?? 0) : readAll(call, options, context.log)))
         .then(() => void call.end());
     }
     run.catch((err: unknown) => {
@@ -50,7 +50,7 @@ export function readHandler(context: ReadContext) {
   };
 }
 
-function readStream(call: ReadCall, options: ReadReq.Options, log: InMemoryLog): void {
+async function readStream(call: ReadCall, options: ReadReq.Options, log: InMemoryLog, msPer100: number): Promise<void> {
   const stream = options.getStream()!;
   const name = streamName(stream.getStreamIdentifier());
   const events = log.streamEvents(name);
@@ -66,7 +66,13 @@ function readStream(call: ReadCall, options: ReadReq.Options, log: InMemoryLog):
   } else {
     selected = forwards ? events : [];
   }
-  for (const record of selected.slice(0, count)) call.write(readEvent(record));
+  let sent = 0;
+  for (const record of selected.slice(0, count)) {
+    if (msPer100 > 0 && sent > 0 && sent % 100 === 0) await new Promise((resolve) => setTimeout(resolve, msPer100));
+    if (call.cancelled || call.destroyed) return;
+    call.write(readEvent(record));
+    sent++;
+  }
 }
 
 function readAll(call: ReadCall, options: ReadReq.Options, log: InMemoryLog): void {
