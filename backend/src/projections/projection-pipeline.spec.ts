@@ -11,7 +11,7 @@ import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-stor
 import { codeVersionKey, type ReadModelStore } from '../read-models/read-model-store.port';
 import { rebuildKey, VersionedReadModelStore, versionKey } from '../read-models/versioned-read-model-store';
 import { applyEvent } from './pipeline/applier';
-import { reactorCheckpoint, RELAY_CHECKPOINT } from './pipeline/jobs';
+import { reactorCheckpoint, RELAY_CHECKPOINT, RELAY_RESYNC } from './pipeline/jobs';
 import type { Reactor } from './pipeline/reactor';
 import { ProjectionPipeline } from './projection-pipeline';
 import type { Projection } from './projector';
@@ -344,6 +344,35 @@ describe('ProjectionPipeline: crashes and lost jobs', () => {
   });
 });
 
+describe('ProjectionPipeline: jobs lost where the relay runs in another replica', () => {
+  // A review (11-27): with two workers the relay and a projection's consumer are often in different processes. When
+  // the queue loses jobs without the relay's connection noticing (an eviction, a failover, keys deleted by hand),
+  // the consumer drops every later job (its predecessor is missing) and asked only a relay of its own process to
+  // start again: the projection said "running" and never moved.
+  it('a consumer that finds jobs lost asks through the store, and a relay anywhere starts its run again', async () => {
+    const readModels = new InMemoryReadModelStore();
+    const tally = countingProjection();
+    const queue = new LossyQueue();
+    // No watermarks during the case: what re-enqueues the lost events is the request alone.
+    const pipeline = pipelineOf(readModels, queue, [tally.projection], { watermarkMs: 60_000 });
+    await pipeline.start();
+    await append(Array.from({ length: 3 }, (_, i) => counted('a', i)));
+    await waitFor(async () => (await readModels.getCheckpoint('tally')) === 3);
+
+    queue.down = true; // the queue loses these jobs, and no connection notices
+    await append(Array.from({ length: 3 }, (_, i) => counted('a', 10 + i)));
+    await waitFor(async () => (await readModels.getCheckpoint(RELAY_CHECKPOINT)) === 6);
+    queue.down = false;
+    await sleep(1_500);
+    expect(await readModels.getCheckpoint('tally')).toBe(3);
+
+    // What a consumer in another replica writes when it drops a job after the gap.
+    await readModels.setCheckpoint(RELAY_RESYNC, Date.now());
+    await waitFor(async () => (await readModels.getCheckpoint('tally')) === 6, 5_000);
+    await expectExactlyOnce(readModels, tally, ['a']);
+  });
+});
+
 describe('ProjectionPipeline: a queue that lost jobs, and late jobs of the relay run before the loss', () => {
   // The race of redis-restart.spec.ts without Redis: jobs queued before the restart are lost, and an add the old
   // relay run sent while Redis was away reaches the new, empty queue (ioredis's offline queue) before the relay
@@ -398,6 +427,7 @@ describe('ProjectionPipeline: a queue that lost jobs, and late jobs of the relay
     await waitFor(async () => (await queue.backlog('projection.tally')) === 0);
     await waitFor(() => tally.applications.has(4), 2000);
     expect(tally.applications.has(4)).toBe(true); // re-enqueued at once: the consumer found the gap in the current run
+    expect(await readModels.getCheckpoint(RELAY_RESYNC)).toBeGreaterThan(0); // and asked a relay anywhere too
     queue.reconnect();
     await waitFor(async () => (await readModels.getCheckpoint('tally')) === 5);
     await expectExactlyOnce(readModels, tally, ['a']);

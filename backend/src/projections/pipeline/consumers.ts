@@ -9,7 +9,7 @@ import type { ReadModelStore } from '../../read-models/read-model-store.port';
 import { stoppedKey } from '../../read-models/versioned-read-model-store';
 import type { Projection } from '../projector';
 import { applyEventAsync, applyEventNow } from './applier';
-import { chunkOf, Mutex, type ProjectionJob, queueName, reactorCheckpoint, reactorQueueName } from './jobs';
+import { chunkOf, Mutex, type ProjectionJob, queueName, reactorCheckpoint, reactorQueueName, RELAY_RESYNC } from './jobs';
 import type { Reactor } from './reactor';
 import { isStoreOutage } from './outage';
 
@@ -182,10 +182,13 @@ export class PipelineConsumers {
    * A job whose predecessor in its relay run never reached the consumer (the queue lost it): applying it would
    * skip that predecessor, so it is dropped and the checkpoint stays. A relay run started after the loss
    * re-enqueues everything after the checkpoint. Such a run starts when the queue reconnects; if the job comes
-   * from this process's current relay run (a loss the connection did not notice), that run is restarted.
+   * from this process's current relay run (a loss the connection did not notice), that run is restarted, and a
+   * relay in another replica restarts on the request written to the store (RELAY_RESYNC).
    */
   private dropAfterGap(checkpointName: string, jobId: string, after: number, checkpoint: number): void {
     this.logger.warn(`${checkpointName}: job ${jobId} dropped: the jobs between ${checkpoint} and ${after} were lost; they are enqueued again`);
     this.deps.onLostJobs(jobId);
+    // The relay may run in another worker replica, whose connection saw no loss: ask it through the shared store.
+    void this.deps.readModels.setCheckpoint(RELAY_RESYNC, Date.now()).catch(() => undefined);
   }
 }

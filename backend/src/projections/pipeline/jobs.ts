@@ -7,6 +7,11 @@ import type { RecordedEvent } from '../../event-store/event-store.port';
  */
 
 export const RELAY_CHECKPOINT = '$relay';
+/**
+ * Where a consumer asks the relay, wherever it runs, to start its run again (it found jobs lost): the time it asked,
+ * in ms. The relay restarts when the value changes.
+ */
+export const RELAY_RESYNC = '$relay-resync';
 /** The name of the relay's exclusive duty (one relay across every worker replica). */
 export const RELAY_DUTY = 'relay';
 export const queueName = (projection: string) => `projection.${projection}`;

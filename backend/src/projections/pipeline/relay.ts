@@ -2,10 +2,13 @@ import { Logger } from '@nestjs/common';
 import { EventStoreRefusedError, type EventStore, type RecordedEvent, UnreadableEventError } from '../../event-store/event-store.port';
 import type { ExclusiveRun, Job, JobQueue } from '../../queue/queue.port';
 import type { ReadModelStore } from '../../read-models/read-model-store.port';
-import { type ChunkJob, newEpoch, RELAY_CHECKPOINT, RELAY_DUTY, type Route } from './jobs';
+import { type ChunkJob, newEpoch, RELAY_CHECKPOINT, RELAY_DUTY, RELAY_RESYNC, type Route } from './jobs';
 
 /** What a relay batch's race against the next turn of the event loop resolves to when the turn came first. */
 const TURN = Symbol('turn');
+
+/** How often a relay run looks for a consumer's request to start again (RELAY_RESYNC), in ms. */
+const RESYNC_CHECK_MS = 1_000;
 
 /** Events a relay batch takes at most (what the store has at hand in one turn of the event loop). */
 const RELAY_BATCH = 500;
@@ -175,6 +178,19 @@ export class Relay {
       }
       await Promise.all(sends);
     };
+    // A consumer in another replica that found jobs lost asks for a new run through the store.
+    let resyncAsked = await this.deps.readModels.getCheckpoint(RELAY_RESYNC);
+    const resyncCheck = setInterval(() => {
+      this.deps.readModels
+        .getCheckpoint(RELAY_RESYNC)
+        .then((asked) => {
+          if (asked === resyncAsked || signal.aborted) return;
+          resyncAsked = asked;
+          this.resync?.();
+        })
+        .catch(() => undefined);
+    }, RESYNC_CHECK_MS);
+    resyncCheck.unref();
     // Watermarks go out once the relay has been quiet for watermarkMs (and at least that often while busy).
     const timer = setInterval(() => {
       if (signal.aborted || watermarking || Date.now() - lastEventAt < this.deps.watermarkMs) return;
@@ -227,6 +243,7 @@ export class Relay {
       if (!signal.aborted) throw err;
     } finally {
       clearInterval(timer);
+      clearInterval(resyncCheck);
       await watermarking;
       await Promise.all(adding.values());
       // A read may still be pending (the loop ended on an error): it ends with the run's signal, unobserved.
