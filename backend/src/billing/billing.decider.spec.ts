@@ -35,6 +35,10 @@ const ended = (subscriptionId = 'sub_1'): SubscriptionEvent => ({
   type: 'SubscriptionEnded',
   data: { userId: 'u1', subscriptionId, endedAt: periodEnd, reason: 'canceled' },
 });
+const lapsed = (reason: 'unpaid' | 'paused' = 'unpaid', subscriptionId = 'sub_1'): SubscriptionEvent => ({
+  type: 'SubscriptionLapsed',
+  data: { userId: 'u1', subscriptionId, lapsedAt: at.toISOString(), reason },
+});
 const provider = (extra: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
   provider: 'stripe',
   userId: 'u1',
@@ -151,9 +155,82 @@ describe('subscription decider', () => {
       expect(when([started()], sync({ status: 'ended', endedAt: at.toISOString() }))).toEqual([]);
     });
 
+    it('keeps past_due premium (Stripe retries) but renews nothing until the new period is paid', () => {
+      const pastDue = sync({ paymentDue: true, currentPeriodEnd: nextPeriodEnd });
+      expect(when([started(), activated()], pastDue)).toEqual([]);
+      expect(isPremiumAt(given([started(), activated()]), new Date(nextPeriodEnd))).toBe(true); // a Stripe subscription waits for Stripe's word
+      expect(when([started(), activated()], sync({ currentPeriodEnd: nextPeriodEnd }))).toEqual([
+        { type: 'SubscriptionRenewed', data: { userId: 'u1', subscriptionId: 'sub_1', currentPeriodEnd: nextPeriodEnd } },
+      ]);
+    });
+
     it('moves to a new subscription after the old one ended', () => {
       const events = when([started(), activated(), ended(), started('sub_2', 2)], sync({ subscriptionId: 'sub_2', currentPeriodEnd: nextPeriodEnd }));
       expect(events).toEqual([activated('sub_2', nextPeriodEnd)]);
+    });
+  });
+
+  describe('a lapsed subscription (Stripe: unpaid or paused)', () => {
+    const unpaid = (extra: Partial<ProviderSubscription> = {}) => sync({ status: 'lapsed', lapseReason: 'unpaid', currentPeriodEnd: nextPeriodEnd, ...extra });
+
+    it('lapses: Joy Premium stops within the period too, but the subscription has not ended', () => {
+      const events = when([started(), activated()], unpaid());
+      expect(events).toEqual([lapsed('unpaid')]);
+      const state = given([started(), activated(), ...events]);
+      expect(state).toMatchObject({ status: 'lapsed', subscriptionId: 'sub_1', lapsedReason: 'unpaid', endedSubscriptionIds: [] });
+      expect(isPremiumAt(state, at)).toBe(false);
+      expect(when([started(), activated(), ...events], unpaid())).toEqual([]); // the same webhook twice
+    });
+
+    it('lapses a canceling subscription and a paused one alike, with the reason', () => {
+      expect(when([started(), activated(), scheduled()], unpaid())).toEqual([lapsed('unpaid')]);
+      expect(when([started(), activated()], unpaid({ lapseReason: 'paused' }))).toEqual([lapsed('paused')]);
+      expect(when([started(), activated(), lapsed('unpaid')], unpaid({ lapseReason: 'paused' }))).toEqual([lapsed('paused')]);
+    });
+
+    it('comes back on the same subscription once Stripe reports it active (the invoice paid, or resumed)', () => {
+      const events = when([started(), activated(), lapsed()], sync({ currentPeriodEnd: nextPeriodEnd }));
+      expect(events).toEqual([
+        { type: 'SubscriptionReactivated', data: { userId: 'u1', subscriptionId: 'sub_1', currentPeriodEnd: nextPeriodEnd, reactivatedAt: at.toISOString() } },
+      ]);
+      const state = given([started(), activated(), lapsed(), ...events]);
+      expect(state).toMatchObject({ status: 'active', subscriptionId: 'sub_1', currentPeriodEnd: nextPeriodEnd, lapsedReason: null });
+      expect(isPremiumAt(state, at)).toBe(true);
+      // With a cancellation still scheduled at Stripe, it comes back canceling.
+      expect(types(when([started(), activated(), scheduled(), lapsed()], sync({ cancelAtPeriodEnd: true })))).toEqual([
+        'SubscriptionReactivated',
+        'SubscriptionCancellationScheduled',
+      ]);
+    });
+
+    it('ends when canceled while lapsed: Stripe’s reason, else payment_failed for an unpaid one', () => {
+      const canceled = (endReason?: 'canceled' | 'payment_failed') => sync({ status: 'ended', endedAt: periodEnd, ...(endReason ? { endReason } : {}) });
+      expect(when([started(), activated(), lapsed()], canceled()).map((e) => e.data)).toEqual([
+        { userId: 'u1', subscriptionId: 'sub_1', endedAt: periodEnd, reason: 'payment_failed' },
+      ]);
+      expect(when([started(), activated(), lapsed()], canceled('canceled'))[0].data).toMatchObject({ reason: 'canceled' });
+      expect(when([started(), activated(), lapsed('paused')], canceled())[0].data).toMatchObject({ reason: 'period_ended' });
+      // Ended is final: paying it afterwards changes nothing.
+      const afterEnd = [started(), activated(), lapsed(), ...when([started(), activated(), lapsed()], canceled())];
+      expect(when(afterEnd, sync())).toEqual([]);
+    });
+
+    it('ignores a lapse of a subscription that is not the current one', () => {
+      expect(when([started()], unpaid())).toEqual([]);
+      expect(when([started(), activated(), ended()], unpaid())).toEqual([]);
+      expect(when([started(), activated('sub_2')], unpaid())).toEqual([]);
+    });
+
+    it('opens no second checkout beside it, and account deletion ends it', () => {
+      expect(when([started(), activated(), lapsed()], startCheckout('sub_2'))).toEqual([]);
+      expect(when([started(), activated(), lapsed()], { type: 'EndNow', userId: 'u1', at })).toEqual([
+        { type: 'SubscriptionEnded', data: { userId: 'u1', subscriptionId: 'sub_1', endedAt: at.toISOString(), reason: 'canceled' } },
+      ]);
+    });
+
+    it('has nothing to cancel or resume in Joy: the billing portal is the way', () => {
+      expectRefusal(() => when([started(), activated(), lapsed()], { type: 'ScheduleCancellation', userId: 'u1', at }), { kind: 'conflict', code: 'billing.nothing_to_cancel' });
+      expectRefusal(() => when([started(), activated(), lapsed()], { type: 'WithdrawCancellation', userId: 'u1', at }), { kind: 'conflict', code: 'billing.nothing_to_resume' });
     });
   });
 
@@ -248,6 +325,8 @@ describe('the published contract of the subscription events (docs/events)', () =
     ['SubscriptionRenewed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', currentPeriodEnd: '2027-01-20T08:30:00.000Z' }],
     ['SubscriptionCancellationScheduled', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', cancelAt: '2026-12-20T08:30:00.000Z', scheduledAt: '2026-11-21T08:30:00.000Z' }],
     ['SubscriptionCancellationWithdrawn', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', withdrawnAt: '2026-11-22T08:30:00.000Z' }],
+    ['SubscriptionLapsed', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', lapsedAt: '2027-01-10T08:30:00.000Z', reason: 'unpaid' }],
+    ['SubscriptionReactivated', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', currentPeriodEnd: '2027-02-20T08:30:00.000Z', reactivatedAt: '2027-01-12T08:30:00.000Z' }],
     ['SubscriptionEnded', { userId: 'Yk3m0y0W3x9tQyHh8m2cUw', subscriptionId: 'sub_Q1', endedAt: '2026-12-20T08:30:00.000Z', reason: 'canceled' }],
   ];
 
@@ -257,6 +336,11 @@ describe('the published contract of the subscription events (docs/events)', () =
 
   it('covers every subscription event type', () => {
     expect(fixtures.map(([type]) => type)).toEqual([...SUBSCRIPTION_EVENT_TYPES]);
+  });
+
+  it('refuses a lapse for a reason it does not know', () => {
+    const [, data] = fixtures.find(([type]) => type === 'SubscriptionLapsed')!;
+    expect(contractViolations(recorded('SubscriptionLapsed', { ...data, reason: 'past_due' }, 2)).join('\n')).toMatch(/reason|enum/);
   });
 });
 

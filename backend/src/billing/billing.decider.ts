@@ -9,7 +9,8 @@ import { Decider, DomainEvent } from '../event-store/decider';
  * `SyncSubscription` command carrying the provider's CURRENT state of the subscription; the decider appends
  * only the transitions that state implies relative to what the stream already says. So a webhook delivered
  * twice changes nothing the second time, and a stale one (an `updated` arriving after `deleted`) changes
- * nothing at all: an ended subscription never comes back.
+ * nothing at all: an ended subscription never comes back. A lapsed one (Stripe's `unpaid` or `paused`) does: it
+ * is not premium, but the same subscription is premium again once Stripe reports it active (SubscriptionReactivated).
  */
 
 export const BILLING_MESSAGES = {
@@ -50,6 +51,20 @@ export type SubscriptionCancellationWithdrawn = DomainEvent<
   'SubscriptionCancellationWithdrawn',
   { userId: string; subscriptionId: string; withdrawnAt: string }
 >;
+/**
+ * Premium stopped but the subscription goes on at the provider: Stripe's `unpaid` (its retries failed and it stopped
+ * trying; the invoice stays open) or `paused`. Not final: SubscriptionReactivated or SubscriptionEnded follows.
+ */
+export type SubscriptionLapseReason = 'unpaid' | 'paused';
+export type SubscriptionLapsed = DomainEvent<
+  'SubscriptionLapsed',
+  { userId: string; subscriptionId: string; lapsedAt: string; reason: SubscriptionLapseReason }
+>;
+/** A lapsed subscription is active again (the open invoice paid, or resumed): premium on the same subscription. */
+export type SubscriptionReactivated = DomainEvent<
+  'SubscriptionReactivated',
+  { userId: string; subscriptionId: string; currentPeriodEnd: string; reactivatedAt: string }
+>;
 export type SubscriptionEndReason = 'canceled' | 'period_ended' | 'payment_failed';
 export type SubscriptionEnded = DomainEvent<
   'SubscriptionEnded',
@@ -62,6 +77,8 @@ export type SubscriptionEvent =
   | SubscriptionRenewed
   | SubscriptionCancellationScheduled
   | SubscriptionCancellationWithdrawn
+  | SubscriptionLapsed
+  | SubscriptionReactivated
   | SubscriptionEnded;
 
 export const SUBSCRIPTION_EVENT_TYPES = [
@@ -70,6 +87,8 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   'SubscriptionRenewed',
   'SubscriptionCancellationScheduled',
   'SubscriptionCancellationWithdrawn',
+  'SubscriptionLapsed',
+  'SubscriptionReactivated',
   'SubscriptionEnded',
 ] as const satisfies readonly SubscriptionEvent['type'][];
 
@@ -78,8 +97,10 @@ export const subscriptionStream = (userId: string) => `subscription-${userId}`;
 // ---- state --------------------------------------------------------------------------------------------
 
 export interface SubscriptionState {
-  /** The plan's lifecycle: none (never premium), active, canceling (ends at currentPeriodEnd), ended. */
-  status: 'none' | 'active' | 'canceling' | 'ended';
+  /** The plan's lifecycle: none (never premium), active, canceling (ends at currentPeriodEnd), lapsed (not premium, not ended), ended. */
+  status: 'none' | 'active' | 'canceling' | 'lapsed' | 'ended';
+  /** Why the current subscription lapsed, while it is lapsed. */
+  lapsedReason?: SubscriptionLapseReason | null;
   provider: BillingProviderName | null;
   customerId: string | null;
   /** The subscription the status is about (the paid one), or null. */
@@ -114,8 +135,15 @@ export interface ProviderSubscription {
   userId: string;
   customerId: string;
   subscriptionId: string;
-  /** Normalised: open (not paid yet), active (paid; Stripe's active/trialing/past_due), ended. */
-  status: 'open' | 'active' | 'ended';
+  /**
+   * Normalised: open (not paid yet), active (premium; Stripe's active/trialing/past_due), lapsed (Stripe's unpaid or
+   * paused: not premium, may come back), ended.
+   */
+  status: 'open' | 'active' | 'lapsed' | 'ended';
+  /** Stripe's past_due: premium while Stripe retries, but the period it moved to is not paid, so it is no renewal. */
+  paymentDue?: boolean;
+  /** When lapsed: why. */
+  lapseReason?: SubscriptionLapseReason;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
   /** When the subscription is ended: since when, and why. */
@@ -150,9 +178,16 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
         customerId: d.customerId,
         subscriptionId: d.subscriptionId,
         currentPeriodEnd: d.currentPeriodEnd,
+        lapsedReason: null,
         pending: state.pending?.subscriptionId === d.subscriptionId ? null : state.pending,
       };
     }
+    case 'SubscriptionLapsed':
+      return event.data.subscriptionId === state.subscriptionId ? { ...state, status: 'lapsed', lapsedReason: event.data.reason } : state;
+    case 'SubscriptionReactivated':
+      return event.data.subscriptionId === state.subscriptionId
+        ? { ...state, status: 'active', currentPeriodEnd: event.data.currentPeriodEnd, lapsedReason: null }
+        : state;
     case 'SubscriptionRenewed':
       return event.data.subscriptionId === state.subscriptionId ? { ...state, currentPeriodEnd: event.data.currentPeriodEnd } : state;
     case 'SubscriptionCancellationScheduled':
@@ -162,7 +197,7 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     case 'SubscriptionEnded': {
       const id = event.data.subscriptionId;
       const ended = [...state.endedSubscriptionIds, id];
-      if (id === state.subscriptionId) return { ...state, status: 'ended', endedSubscriptionIds: ended };
+      if (id === state.subscriptionId) return { ...state, status: 'ended', lapsedReason: null, endedSubscriptionIds: ended };
       return { ...state, pending: state.pending?.subscriptionId === id ? null : state.pending, endedSubscriptionIds: ended };
     }
     default:
@@ -170,31 +205,47 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
   }
 }
 
+/** A subscription that was paid and has not ended (active, canceling or lapsed): the provider's signals about it count. */
+export function hasLiveSubscription(state: SubscriptionState): boolean {
+  return state.status === 'active' || state.status === 'canceling' || state.status === 'lapsed';
+}
+
 /** The transitions from `state` to the provider's current view of the subscription. */
 function sync(state: SubscriptionState, sub: ProviderSubscription, at: Date): SubscriptionEvent[] {
   const { userId, subscriptionId } = sub;
   if (state.endedSubscriptionIds.includes(subscriptionId)) return []; // ended is final
-  const isCurrent = state.subscriptionId === subscriptionId && (state.status === 'active' || state.status === 'canceling');
+  const isCurrent = state.subscriptionId === subscriptionId && hasLiveSubscription(state);
   const now = at.toISOString();
 
   if (sub.status === 'ended') {
     // An open checkout that expired unpaid is forgotten by the next checkout; only a paid one ends.
     if (!isCurrent) return [];
-    const reason = sub.endReason ?? (state.status === 'canceling' || sub.cancelAtPeriodEnd ? 'canceled' : 'period_ended');
+    const reason = sub.endReason ?? (state.status === 'canceling' || sub.cancelAtPeriodEnd ? 'canceled' : state.lapsedReason === 'unpaid' ? 'payment_failed' : 'period_ended');
     return [{ type: 'SubscriptionEnded', data: { userId, subscriptionId, endedAt: sub.endedAt ?? now, reason } }];
+  }
+  if (sub.status === 'lapsed') {
+    // Premium stops, the subscription stays: paid or resumed later, it is premium again.
+    const reason = sub.lapseReason ?? 'unpaid';
+    if (!isCurrent || (state.status === 'lapsed' && state.lapsedReason === reason)) return [];
+    return [{ type: 'SubscriptionLapsed', data: { userId, subscriptionId, lapsedAt: now, reason } }];
   }
   if (sub.status === 'open' || !sub.currentPeriodEnd) return [];
 
   const events: SubscriptionEvent[] = [];
   let status = state.status;
+  // A period Stripe moved to but could not charge yet (past_due) is not paid: it renews nothing, it stays as it was.
+  const paidUntil = sub.paymentDue ? (state.currentPeriodEnd ?? sub.currentPeriodEnd) : sub.currentPeriodEnd;
   if (!isCurrent) {
     events.push({
       type: 'SubscriptionActivated',
       data: { userId, provider: sub.provider, customerId: sub.customerId, subscriptionId, currentPeriodEnd: sub.currentPeriodEnd, activatedAt: now },
     });
     status = 'active';
-  } else if (Date.parse(sub.currentPeriodEnd) > Date.parse(state.currentPeriodEnd ?? '')) {
-    events.push({ type: 'SubscriptionRenewed', data: { userId, subscriptionId, currentPeriodEnd: sub.currentPeriodEnd } });
+  } else if (state.status === 'lapsed') {
+    events.push({ type: 'SubscriptionReactivated', data: { userId, subscriptionId, currentPeriodEnd: paidUntil, reactivatedAt: now } });
+    status = 'active';
+  } else if (Date.parse(paidUntil) > Date.parse(state.currentPeriodEnd ?? '')) {
+    events.push({ type: 'SubscriptionRenewed', data: { userId, subscriptionId, currentPeriodEnd: paidUntil } });
   }
   if (sub.cancelAtPeriodEnd && status !== 'canceling') {
     events.push({ type: 'SubscriptionCancellationScheduled', data: { userId, subscriptionId, cancelAt: sub.currentPeriodEnd, scheduledAt: now } });
@@ -210,7 +261,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
   decide(command, state) {
     switch (command.type) {
       case 'StartCheckout': {
-        if (isPremiumAt(state, command.at)) return [];
+        // Lapsed: the subscription is still there, to be paid or resumed (the billing portal), not bought twice.
+        if (isPremiumAt(state, command.at) || state.status === 'lapsed') return [];
         if (state.pending?.subscriptionId === command.subscriptionId) return [];
         const { userId, provider, customerId, subscriptionId, at } = command;
         return [
@@ -259,7 +311,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'EndNow': {
         // The paid subscription, and a checkout still open: its payment, finishing later, must not start Premium
         // again (an ended subscription stays ended: `sync`).
-        const paid = (state.status === 'active' || state.status === 'canceling') && state.subscriptionId ? [state.subscriptionId] : [];
+        const paid = hasLiveSubscription(state) && state.subscriptionId ? [state.subscriptionId] : [];
         const open = state.pending && !paid.includes(state.pending.subscriptionId) ? [state.pending.subscriptionId] : [];
         const endedAt = command.at.toISOString();
         return [...paid, ...open].map((subscriptionId) => ({ type: 'SubscriptionEnded', data: { userId: command.userId, subscriptionId, endedAt, reason: 'canceled' } }));

@@ -91,7 +91,7 @@ export class CreateSubscriptionCommand {
 
 /**
  * POST /api/create-subscription: `{ clientSecret }` of a checkout to pay (new, or the one still open), or
- * `{}` when the user already has Joy Premium.
+ * `{}` when the user already has Joy Premium, or a lapsed subscription to pay or resume instead.
  */
 @CommandHandler(CreateSubscriptionCommand)
 export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResponse> {
@@ -104,7 +104,8 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
   async execute({ userId }: CreateSubscriptionCommand): Promise<CreateSubscriptionResponse> {
     const at = new Date();
     const state = await loadState(this.store, userId);
-    if (isPremiumAt(state, at)) return {};
+    // Lapsed: no second subscription; the one there is paid or resumed through the billing portal (the Account page says so).
+    if (isPremiumAt(state, at) || state.status === 'lapsed') return {};
     const provider = this.provider.name;
     if (provider === 'none') throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);

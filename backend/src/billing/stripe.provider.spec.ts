@@ -259,16 +259,21 @@ describe('the Stripe adapter against a stand-in for the Stripe API', () => {
     expect(clientSecretOf(sub('in_1'))).toBeNull();
   });
 
-  it('normalises Stripe statuses: paid ones are active, canceled and expired ones ended, the rest change nothing', () => {
+  it('normalises Stripe statuses: paid ones active (past_due with a payment due), unpaid and paused lapsed, canceled and expired ended', () => {
     const base = { id: 'sub_9', customer: 'cus_9', cancel_at_period_end: false, cancel_at: null, ended_at: null, items: { data: [{ current_period_end: 1_800_000_000 }] } };
     const of = (extra: object) => toProviderSubscription({ ...base, ...extra } as unknown as Stripe.Subscription, 'u');
     for (const status of ['active', 'trialing', 'past_due']) expect(of({ status }).status).toBe('active');
     for (const status of ['canceled', 'incomplete_expired']) expect(of({ status }).status).toBe('ended');
-    for (const status of ['incomplete', 'paused', 'unpaid']) expect(of({ status }).status).toBe('open');
+    expect(of({ status: 'incomplete' }).status).toBe('open');
+    for (const status of ['unpaid', 'paused']) expect(of({ status })).toMatchObject({ status: 'lapsed', lapseReason: status });
+    expect(of({ status: 'past_due' }).paymentDue).toBe(true);
+    for (const status of ['active', 'trialing']) expect(of({ status }).paymentDue).toBeUndefined();
     expect(of({ status: 'active' }).currentPeriodEnd).toBe(new Date(1_800_000_000_000).toISOString());
     expect(of({ status: 'canceled', ended_at: 1_800_000_000, cancellation_details: { reason: 'payment_failed' } })).toMatchObject({
       endedAt: new Date(1_800_000_000_000).toISOString(), endReason: 'payment_failed',
     });
+    expect(of({ status: 'canceled', cancellation_details: { reason: 'cancellation_requested' } }).endReason).toBe('canceled');
+    expect(of({ status: 'canceled', cancellation_details: { reason: null } }).endReason).toBeUndefined();
   });
 });
 
@@ -444,5 +449,88 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
     expect((await deliver(paid)).status).toBe(200);
     expect(await head()).toBe(before);
     expect(await app.running.infra.readModels.get('subscriptions', cleoId)).toBeNull();
+  });
+
+  /** A new person with a Stripe subscription paid through a signed webhook. */
+  async function subscribed(email: string) {
+    const cookie = await signIn(app.baseUrl, email, 'Dana');
+    const userId = (await as(cookie).get('/api/auth/user')).body.id as string;
+    const { clientSecret } = (await as(cookie).post('/api/create-subscription')).body as { clientSecret: string };
+    const id = /^pi_(sub_\d+)_secret/.exec(clientSecret)![1];
+    /** Changes the subscription at Stripe, and Stripe tells Joy: about the subscription, or its invoice (invoice.paid). */
+    const update = async (patch: Parameters<StripeStandIn['set']>[1], type = 'customer.subscription.updated') => {
+      const sub = standIn.set(id, patch);
+      const object = type.startsWith('invoice.')
+        ? { id: `in_${id}_${++eventSeq}`, object: 'invoice', parent: { type: 'subscription_details', subscription_details: { subscription: id } } }
+        : sub;
+      expect((await deliver(webhook(type, object))).status).toBe(200);
+      await settled();
+    };
+    await update({ status: 'active' });
+    return {
+      cookie,
+      id,
+      update,
+      status: async () => (await as(cookie).get('/api/subscription-status')).body,
+      premiumOnly: async () => (await as(cookie).get('/api/insights/advanced')).status,
+      events: async () => (await app.running.infra.store.readStream(`subscription-${userId}`)).map((e) => e.type),
+      periodEnd: () => standIn.subscriptions.get(id)!.items.data[0].current_period_end,
+    };
+  }
+
+  it('keeps past_due premium while Stripe retries, without renewing to the period that is not paid yet', async () => {
+    const dana = await subscribed('dana.past-due@example.com');
+    const paidUntil = new Date(dana.periodEnd() * 1000).toISOString();
+    const next = dana.periodEnd() + 31 * 86400;
+    await dana.update({ status: 'past_due', periodEnd: next });
+    expect(await dana.status()).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: paidUntil, cancelAtPeriodEnd: false });
+    expect(await dana.premiumOnly()).toBe(200);
+    // The retry succeeds: now it renews.
+    await dana.update({ status: 'active' }, 'invoice.paid');
+    expect(await dana.status()).toMatchObject({ isPremium: true, status: 'active', currentPeriodEnd: new Date(next * 1000).toISOString() });
+    expect(await dana.events()).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionActivated', 'SubscriptionRenewed']);
+  });
+
+  it('stops Premium when Stripe marks the subscription unpaid, and gives it back on the same subscription once paid', async () => {
+    const dana = await subscribed('dana.unpaid@example.com');
+    expect(await dana.premiumOnly()).toBe(200);
+    const before = Date.now();
+    await dana.update({ status: 'unpaid' });
+    const lapsed = await dana.status();
+    expect(lapsed).toEqual({ isPremium: false, status: 'lapsed', currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false });
+    expect(Date.parse(lapsed.currentPeriodEnd)).toBeGreaterThanOrEqual(before - 1000); // since when
+    expect(await dana.premiumOnly()).toBe(403);
+    // The way on is the billing portal, not a second subscription.
+    const subscriptions = standIn.subscriptions.size;
+    expect((await as(dana.cookie).post('/api/create-subscription')).body).toEqual({});
+    expect(standIn.subscriptions.size).toBe(subscriptions);
+    expect((await as(dana.cookie).post('/api/billing/portal')).status).toBe(200);
+    // The same webhook twice, and Stripe's invoice.paid for the open invoice.
+    await dana.update({ status: 'unpaid' });
+    await dana.update({ status: 'active' }, 'invoice.paid');
+    expect(await dana.status()).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: new Date(dana.periodEnd() * 1000).toISOString(), cancelAtPeriodEnd: false });
+    expect(await dana.premiumOnly()).toBe(200);
+    expect(await dana.events()).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionActivated', 'SubscriptionLapsed', 'SubscriptionReactivated']);
+  });
+
+  it('ends a subscription deleted while unpaid, with Stripe’s reason; paying it afterwards changes nothing', async () => {
+    const dana = await subscribed('dana.deleted@example.com');
+    await dana.update({ status: 'unpaid' });
+    const endedAt = Math.floor(Date.now() / 1000);
+    await dana.update({ status: 'canceled', ended_at: endedAt, cancellation_details: { reason: 'payment_failed' } }, 'customer.subscription.deleted');
+    expect(await dana.status()).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: new Date(endedAt * 1000).toISOString(), cancelAtPeriodEnd: false });
+    await dana.update({ status: 'active' }); // a stale or forged "active": ended is final
+    expect(await dana.status()).toMatchObject({ isPremium: false, status: 'ended' });
+    expect(await dana.premiumOnly()).toBe(403);
+    expect(await dana.events()).toEqual(['SubscriptionCheckoutStarted', 'SubscriptionActivated', 'SubscriptionLapsed', 'SubscriptionEnded']);
+  });
+
+  it('cancels a lapsed subscription at Stripe when its account is deleted, so that it cannot be paid later', async () => {
+    const dana = await subscribed('dana.leaves@example.com');
+    await dana.update({ status: 'paused' });
+    expect(await dana.status()).toMatchObject({ isPremium: false, status: 'lapsed' });
+    expect((await as(dana.cookie).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+    expect(standIn.of('DELETE', `/v1/subscriptions/${dana.id}`)).toHaveLength(1);
+    expect(standIn.subscriptions.get(dana.id)!.status).toBe('canceled');
   });
 });

@@ -2,14 +2,25 @@ import { Logger } from '@nestjs/common';
 import { type BillingClientConfig, PREMIUM_PRICE } from '@joy/domain';
 import Stripe from 'stripe';
 import type { BillingConfig } from '../config';
-import { ProviderSubscription, SubscriptionState } from './billing.decider';
+import { hasLiveSubscription, ProviderSubscription, SubscriptionEndReason, SubscriptionState } from './billing.decider';
 import type { BillingProvider, Checkout, CustomerPortal, ProviderWebhooks } from './billing.provider';
 
 type StripeBilling = Extract<BillingConfig, { provider: 'stripe' }>;
 
-/** Stripe's statuses as Joy reads them. `paused` and `unpaid` may still come back: they change nothing. */
+/**
+ * Stripe's statuses as Joy reads them. PAID is premium (past_due too: Stripe is still retrying, though the period
+ * it moved to is not paid yet); LAPSED is not premium, yet may come back (the open invoice paid, or resumed); ENDED is
+ * final. Anything else (incomplete) is a checkout not paid yet.
+ */
 const PAID = new Set(['active', 'trialing', 'past_due']);
+const LAPSED = new Set(['unpaid', 'paused']);
 const ENDED = new Set(['canceled', 'incomplete_expired']);
+
+/** Stripe's reasons of a cancellation that Joy records; others (a dispute, none given) leave it to the decider. */
+const END_REASONS = new Map<string, SubscriptionEndReason>([
+  ['payment_failed', 'payment_failed'],
+  ['cancellation_requested', 'canceled'],
+]);
 
 /** The webhook events that can change a subscription; every other type is acknowledged and ignored. */
 export const HANDLED_WEBHOOK_EVENTS = new Set([
@@ -37,7 +48,8 @@ export function clientSecretOf(subscription: Stripe.Subscription): string | null
 export function toProviderSubscription(sub: Stripe.Subscription, userId: string): ProviderSubscription {
   // Since API 2025-03-31 the period lives on the items; older versions had it on the subscription.
   const periodEnd = sub.items?.data?.[0]?.current_period_end ?? (sub as unknown as { current_period_end?: number }).current_period_end;
-  const status = PAID.has(sub.status) ? 'active' : ENDED.has(sub.status) ? 'ended' : 'open';
+  const status = PAID.has(sub.status) ? 'active' : LAPSED.has(sub.status) ? 'lapsed' : ENDED.has(sub.status) ? 'ended' : 'open';
+  const endReason = status === 'ended' ? END_REASONS.get(sub.cancellation_details?.reason ?? '') : undefined;
   return {
     provider: 'stripe',
     userId,
@@ -47,7 +59,9 @@ export function toProviderSubscription(sub: Stripe.Subscription, userId: string)
     currentPeriodEnd: iso(periodEnd),
     cancelAtPeriodEnd: sub.cancel_at_period_end || sub.cancel_at !== null,
     endedAt: iso(sub.ended_at),
-    ...(status === 'ended' && sub.cancellation_details?.reason === 'payment_failed' ? { endReason: 'payment_failed' as const } : {}),
+    ...(sub.status === 'past_due' ? { paymentDue: true } : {}),
+    ...(status === 'lapsed' ? { lapseReason: sub.status as 'unpaid' | 'paused' } : {}),
+    ...(endReason ? { endReason } : {}),
   };
 }
 
@@ -140,7 +154,7 @@ export class StripeBillingProvider implements BillingProvider {
 
   /** Account deletion: cancels at once (no proration, no further invoice); Stripe answers it `canceled`. */
   async cancelNow(_userId: string, state: SubscriptionState): Promise<void> {
-    const paid = (state.status === 'active' || state.status === 'canceling') && state.subscriptionId ? state.subscriptionId : null;
+    const paid = hasLiveSubscription(state) && state.subscriptionId ? state.subscriptionId : null;
     if (paid) await this.stripe.subscriptions.cancel(paid, {}, { idempotencyKey: `joy-cancel-now-${paid}` });
     const open = state.pending?.provider === 'stripe' && state.pending.subscriptionId !== paid ? state.pending.subscriptionId : null;
     if (!open) return;

@@ -28,7 +28,7 @@ describe('subscriptions projection', () => {
     await project(store);
     expect(await store.get('subscriptions', 'ada')).toEqual({
       _id: 'ada', _position: 5,
-      userId: 'ada', status: 'canceling', provider: 'sandbox', subscriptionId: 's1', currentPeriodEnd: periodEnd, cancelAt: periodEnd, endedAt: null,
+      userId: 'ada', status: 'canceling', provider: 'sandbox', subscriptionId: 's1', currentPeriodEnd: periodEnd, cancelAt: periodEnd, endedAt: null, lapsedAt: null,
     });
     expect(await doc(store, 'bob')).toMatchObject({ status: 'active', provider: 'stripe', currentPeriodEnd: '2027-01-20T08:00:00.000Z' });
   });
@@ -43,6 +43,24 @@ describe('subscriptions projection', () => {
     expect(await doc(store, 'ada')).toMatchObject({ status: 'ended', currentPeriodEnd: periodEnd });
     await applyEvent(store, subscriptions, recorded('SubscriptionActivated', { userId: 'ada', provider: 'sandbox', customerId: 'c1', subscriptionId: 's3', currentPeriodEnd: '2027-02-01T00:00:00.000Z', activatedAt: '2027-01-01T00:00:00.000Z' }, 9));
     expect(await doc(store, 'ada')).toMatchObject({ status: 'active', subscriptionId: 's3', endedAt: null, cancelAt: null });
+  });
+
+  it('lapses (not premium, not ended) and comes back on the same subscription', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    const lapsedAt = '2027-01-25T08:00:00.000Z';
+    await applyEvent(store, subscriptions, recorded('SubscriptionLapsed', { userId: 'bob', subscriptionId: 's2', lapsedAt, reason: 'unpaid' }, 7));
+    const lapsed = (await doc(store, 'bob'))!;
+    expect(lapsed).toMatchObject({ status: 'lapsed', subscriptionId: 's2', lapsedAt, endedAt: null });
+    expect(subscriptionStatusAt(lapsed, new Date('2027-01-01T00:00:00.000Z'))).toEqual({ isPremium: false, status: 'lapsed', currentPeriodEnd: lapsedAt, cancelAtPeriodEnd: false });
+    // A lapse of another subscription changes nothing.
+    await applyEvent(store, subscriptions, recorded('SubscriptionLapsed', { userId: 'ada', subscriptionId: 'other', lapsedAt, reason: 'paused' }, 8));
+    expect(await doc(store, 'ada')).toMatchObject({ status: 'canceling' });
+    const next = '2027-02-20T08:00:00.000Z';
+    await applyEvent(store, subscriptions, recorded('SubscriptionReactivated', { userId: 'bob', subscriptionId: 's2', currentPeriodEnd: next, reactivatedAt: '2027-01-26T08:00:00.000Z' }, 9));
+    const back = (await doc(store, 'bob'))!;
+    expect(back).toMatchObject({ status: 'active', subscriptionId: 's2', currentPeriodEnd: next, lapsedAt: null });
+    expect(subscriptionStatusAt(back, new Date('2027-01-26T09:00:00.000Z'))).toMatchObject({ isPremium: true, status: 'active' });
   });
 
   it('gives the same documents when the events are applied twice', async () => {

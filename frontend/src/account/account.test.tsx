@@ -60,13 +60,14 @@ describe('Account page: the plan\'s tag', () => {
     const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
     return (x + 0.05) / (y + 0.05);
   };
-  // antd's green and orange tag backgrounds (@ant-design/colors green[0], orange[0]), on which its own text colours
-  // (#389e0d, #d46b08) reach only 3.4:1.
+  // antd's green, orange and red tag backgrounds (@ant-design/colors green[0], orange[0], red[0]), on which its own
+  // green and orange text colours (#389e0d, #d46b08) reach only 3.4:1.
   it.each([
     { status: 'active', cancelAtPeriodEnd: false, text: 'Active', preset: 'ant-tag-green', background: '#f6ffed' },
     { status: 'canceling', cancelAtPeriodEnd: true, text: 'Canceled', preset: 'ant-tag-orange', background: '#fff7e6' },
+    { status: 'lapsed', cancelAtPeriodEnd: false, text: 'Paused', preset: 'ant-tag-red', background: '#fff1f0' },
   ])('says "$text" in a colour with at least 4.5:1 on its tag (axe color-contrast)', async ({ status, cancelAtPeriodEnd, text, preset, background }) => {
-    renderAccount({ 'GET /api/subscription-status': { status: 200, body: { isPremium: true, status, currentPeriodEnd: end, cancelAtPeriodEnd } } });
+    renderAccount({ 'GET /api/subscription-status': { status: 200, body: { isPremium: status !== 'lapsed', status, currentPeriodEnd: end, cancelAtPeriodEnd } } });
     const tag = (await screen.findByText(text)).closest<HTMLElement>('.ant-tag')!;
     expect(tag).toHaveClass(preset);
     const color = getComputedStyle(tag).color;

@@ -58,6 +58,12 @@ describe('the Account page’s rules', () => {
     });
   });
 
+  it('says a lapsed plan is paused and how to go on, without Upgrade (the same subscription comes back), Cancel or Resume', () => {
+    const summary = planSummary(status({ status: 'lapsed', currentPeriodEnd: '2027-01-10T08:00:00.000Z' }), 'en-US');
+    expect(summary).toMatchObject({ name: 'Joy Premium', dateLine: 'Paused since Jan 10, 2027', needsPayment: true, canUpgrade: false, canCancel: false, canResume: false });
+    expect(summary.detail).toContain('Your last payment did not go through, so Joy Premium is paused. Update your card in the billing portal to continue');
+  });
+
   it('is back on the free plan once ended', () => {
     expect(planSummary(status({ status: 'ended', currentPeriodEnd: end }), 'en-US')).toMatchObject({
       name: 'Free', dateLine: 'Joy Premium ended on Dec 20, 2026', canUpgrade: true, canCancel: false,

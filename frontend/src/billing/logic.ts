@@ -48,14 +48,20 @@ export function formatPlanDate(iso: string | null, locale?: string): string {
 
 export interface PlanSummary {
   name: 'Free' | 'Joy Premium';
-  /** "Renews on …", "Ends on …", "Ended on …", or null. */
+  /** "Renews on …", "Ends on …", "Paused since …", "Ended on …", or null. */
   dateLine: string | null;
   detail: string;
+  /** Premium is paused until a payment goes through: the billing portal is the way on (Stripe's unpaid or paused). */
+  needsPayment: boolean;
   canCancel: boolean;
   /** Canceled but not ended yet: the cancellation can be taken back. */
   canResume: boolean;
   canUpgrade: boolean;
 }
+
+/** What happened to a lapsed plan, and what to do. */
+export const LAPSED_MESSAGE =
+  'Your last payment did not go through, so Joy Premium is paused. Update your card in the billing portal to continue: Joy Premium comes back as soon as the payment goes through.';
 
 /** What the Account page shows for a status. */
 export function planSummary(status: SubscriptionStatusView | undefined, locale?: string): PlanSummary {
@@ -66,6 +72,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         name: 'Joy Premium',
         dateLine: date ? `Renews on ${date}` : null,
         detail: `${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
+        needsPayment: false,
         canCancel: true,
         canResume: false,
         canUpgrade: false,
@@ -75,8 +82,20 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         name: 'Joy Premium',
         dateLine: date ? `Ends on ${date}` : null,
         detail: 'Your subscription is canceled and will not renew. You keep every premium feature until then; after that you move to the free plan. Changed your mind? Resume it before then.',
+        needsPayment: false,
         canCancel: false,
         canResume: true,
+        canUpgrade: false,
+      };
+    case 'lapsed':
+      // Not ended: paying (or resuming) the same subscription brings Premium back, so no Upgrade to a second one.
+      return {
+        name: 'Joy Premium',
+        dateLine: date ? `Paused since ${date}` : null,
+        detail: `${LAPSED_MESSAGE} Until then the free plan applies: up to ${FREE_PLAN_GROUP_LIMIT} groups and no Care Actions.`,
+        needsPayment: true,
+        canCancel: false,
+        canResume: false,
         canUpgrade: false,
       };
     case 'ended':
@@ -84,6 +103,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         name: 'Free',
         dateLine: date ? `Joy Premium ended on ${date}` : null,
         detail: 'Up to 3 groups. Upgrade again for Care Actions, unlimited groups and advanced analytics.',
+        needsPayment: false,
         canCancel: false,
         canResume: false,
         canUpgrade: true,
@@ -93,6 +113,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
         name: 'Free',
         dateLine: null,
         detail: 'Up to 3 groups. Upgrade for Care Actions, unlimited groups and advanced analytics.',
+        needsPayment: false,
         canCancel: false,
         canResume: false,
         canUpgrade: true,

@@ -192,6 +192,27 @@ describe('Account page', () => {
     );
   });
 
+  it('says why Joy Premium is paused and what to do, with the billing portal as the way on; no Upgrade, no Cancel', async () => {
+    const { fetchMock } = renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'lapsed', currentPeriodEnd: '2027-01-10T08:00:00.000Z', cancelAtPeriodEnd: false } },
+      'GET /api/billing/config': { status: 200, body: { provider: 'stripe', publishableKey: 'pk_test_joy' } },
+      'POST /api/billing/portal': () => new Promise(() => undefined), // off to Stripe: the page stays as it is
+    });
+    const alert = (await screen.findByText('Joy Premium is paused')).closest('[role="alert"]')!;
+    expect(alert).toHaveTextContent(
+      'Your last payment did not go through, so Joy Premium is paused. Update your card in the billing portal to continue: Joy Premium comes back as soon as the payment goes through.',
+    );
+    expect(alert).toHaveTextContent('Until then the free plan applies: up to 3 groups and no Care Actions.');
+    expect(screen.getByTestId('plan-name')).toHaveTextContent('Joy Premium');
+    expect(screen.getByText('Paused').closest('.ant-tag')).toHaveClass('ant-tag-red');
+    expect(screen.getByTestId('plan-date')).toHaveTextContent('Paused since Jan 10, 2027');
+    expect(screen.queryByText('Upgrade to Joy Premium')).not.toBeInTheDocument();
+    expect(screen.queryByText('Cancel Subscription')).not.toBeInTheDocument();
+    expect(screen.queryByText('Resume Joy Premium')).not.toBeInTheDocument();
+    fireEvent.click(await screen.findByText('Update your card in the billing portal'));
+    await waitFor(() => expect(calls(fetchMock, 'POST /api/billing/portal')).toHaveLength(1));
+  });
+
   it('has no payment settings button on the sandbox', async () => {
     renderPage(<AccountPage />, {
       'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } },

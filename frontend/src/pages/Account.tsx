@@ -1,5 +1,5 @@
 import { CreditCardOutlined, CrownOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
-import { App, Button, Card, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Tag, Typography } from 'antd';
 import { useRef } from 'react';
 import '../account/account.css';
 import { DataExportCard } from '../account/DataExportCard';
@@ -17,16 +17,18 @@ import { CareSettingCard } from '../settings/CareSettingCard';
 import { theme } from '../theme';
 
 /**
- * "Active" or "Canceled" beside the plan: antd's green and orange tags, with the theme's success and warning colours
- * as text (antd's own, #389e0d and #d46b08, have only 3.4:1 on those backgrounds; these have 4.9:1 and 4.7:1).
+ * "Active", "Canceled" or "Paused" beside the plan: antd's green, orange and red tags, with the theme's success, warning
+ * and error colours as text (antd's own green and orange, #389e0d and #d46b08, have only 3.4:1 on those backgrounds;
+ * these have 4.9:1 and 4.7:1).
  */
 const PLAN_TAGS = {
   active: { color: 'green', text: 'Active', ink: theme.token!.colorSuccess! },
   canceled: { color: 'orange', text: 'Canceled', ink: theme.token!.colorWarning! },
+  paused: { color: 'red', text: 'Paused', ink: theme.token!.colorError! },
 } as const;
 
-function PlanTag({ canceled }: { canceled: boolean }) {
-  const tag = canceled ? PLAN_TAGS.canceled : PLAN_TAGS.active;
+function PlanTag({ kind }: { kind: keyof typeof PLAN_TAGS }) {
+  const tag = PLAN_TAGS[kind];
   return (
     <Tag color={tag.color} style={{ color: tag.ink }}>
       {tag.text}
@@ -99,14 +101,19 @@ function PlanCard() {
         <span id="plan-name" className="account-plan__name" data-testid="plan-name">
           {summary.name}
         </span>
-        {premium && <PlanTag canceled={plan.data?.status === 'canceling'} />}
+        {premium && <PlanTag kind={summary.needsPayment ? 'paused' : plan.data?.status === 'canceling' ? 'canceled' : 'active'} />}
       </div>
       {summary.dateLine && (
         <div className="account-plan__date" data-testid="plan-date">
           {summary.dateLine}
         </div>
       )}
-      <Typography.Paragraph className="account-plan__detail">{summary.detail}</Typography.Paragraph>
+      {summary.needsPayment ? (
+        // What happened and what to do, where it cannot be missed; the way on is the billing portal below.
+        <Alert className="account-plan__alert" type="warning" showIcon title="Joy Premium is paused" description={summary.detail} />
+      ) : (
+        <Typography.Paragraph className="account-plan__detail">{summary.detail}</Typography.Paragraph>
+      )}
       <div className="account-plan__actions">
         {summary.canUpgrade && (
           <LinkButton to="/subscribe" type="primary" icon={<CrownOutlined aria-hidden="true" />}>
@@ -133,8 +140,13 @@ function PlanCard() {
           </Button>
         )}
         {canManagePayments && (
-          <Button icon={<CreditCardOutlined aria-hidden="true" />} onClick={() => portal.mutate()} loading={portal.isPending}>
-            Manage payment method and invoices
+          <Button
+            type={summary.needsPayment ? 'primary' : 'default'}
+            icon={<CreditCardOutlined aria-hidden="true" />}
+            onClick={() => portal.mutate()}
+            loading={portal.isPending}
+          >
+            {summary.needsPayment ? 'Update your card in the billing portal' : 'Manage payment method and invoices'}
           </Button>
         )}
       </div>

@@ -23,6 +23,14 @@ describe('isPremiumAt: the one premium rule', () => {
     expect(isPremiumAt(sub({ currentPeriodEnd: null }), before)).toBe(true);
   });
 
+  it('is not premium while lapsed (Stripe: unpaid or paused), within the paid period too and past it for ever', () => {
+    for (const provider of ['stripe', 'sandbox'] as const) {
+      expect(isPremiumAt(sub({ provider, status: 'lapsed' }), before)).toBe(false);
+      expect(isPremiumAt(sub({ provider, status: 'lapsed' }), new Date('2027-12-01T00:00:00Z'))).toBe(false);
+    }
+    expect(isPremiumAt(sub({ provider: 'stripe', status: 'lapsed', currentPeriodEnd: null }), before)).toBe(false);
+  });
+
   it('is never premium without a paid subscription', () => {
     for (const status of ['none', 'free', 'ended'] as const) expect(isPremiumAt(sub({ status }), before)).toBe(false);
   });
