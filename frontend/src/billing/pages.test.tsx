@@ -64,6 +64,19 @@ describe('Subscribe page', () => {
     expect(calls(fetchMock, 'POST /api/create-subscription')).toHaveLength(0);
   });
 
+  it('tells a person whose Premium is paused what to do, not that they are subscribed', async () => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: {} },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'lapsed', currentPeriodEnd: '2027-01-10T08:00:00.000Z', cancelAtPeriodEnd: false } },
+    });
+    expect(await screen.findByText('Joy Premium is paused')).toBeInTheDocument();
+    expect(screen.getByText(/Update your card in the billing portal to continue/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Your Account' })).toHaveAttribute('href', '/account');
+    expect(screen.queryByText('You have Joy Premium')).not.toBeInTheDocument();
+    expect(notifier.info).not.toHaveBeenCalledWith(expect.objectContaining({ title: 'Already Subscribed' }));
+  });
+
   it('says "Already Subscribed" and shows the plan as it is (no endless spinner) when no secret comes back', async () => {
     renderPage(<SubscribePage />, {
       ...sandbox,

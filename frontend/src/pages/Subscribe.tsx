@@ -87,8 +87,32 @@ function PremiumHero({ tagline }: { tagline?: string }) {
 function PlanState() {
   const plan = usePlan();
   const resume = useResumeSubscription();
+  const status = plan.data?.status;
+  useEffect(() => {
+    // 'Already Subscribed' (SPEC) for a plan that is; a paused one is told what to do instead, below.
+    if (status && status !== 'lapsed') toast(TOASTS.alreadySubscribed);
+  }, [status]);
   if (plan.isLoading || !plan.data) return <PageLoading />;
   const summary = planSummary(plan.data);
+  if (summary.needsPayment) {
+    return (
+      <div className="premium">
+        <PremiumHero />
+        <Card>
+          <Result
+            status="warning"
+            title="Joy Premium is paused"
+            subTitle={summary.detail}
+            extra={
+              <LinkButton to="/account" type="primary">
+                Go to Your Account
+              </LinkButton>
+            }
+          />
+        </Card>
+      </div>
+    );
+  }
   return (
     <div className="premium">
       <PremiumHero />
@@ -158,10 +182,7 @@ export default function SubscribePage() {
       onSuccess: (response) => {
         const outcome = subscribeOutcome(response);
         if (outcome.kind === 'pay') setClientSecret(outcome.clientSecret);
-        else {
-          toast(TOASTS.alreadySubscribed);
-          setAlreadyPremium(true);
-        }
+        else setAlreadyPremium(true);
       },
     });
   }, [create, paymentsSetUp]);
