@@ -133,7 +133,7 @@ export interface GroupRatingView {
 export interface SubscriptionStatusView {
   isPremium: boolean;
   status: PlanStatus;
-  /** Active: the renewal date; canceling: the end date; ended: when it ended. */
+  /** Active: the renewal date; canceling: the end date; lapsed: since when; ended: when it ended. */
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
 }
