@@ -104,6 +104,14 @@ describe('routes', () => {
     expect(careSent[0]).toHaveAttribute('href', '/care/sent');
   });
 
+  it('offers no Upgrade to a person whose Premium is paused (their account page leads to the billing portal)', async () => {
+    installFakeServer({ ...signedIn('Maya'), 'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'lapsed' } } });
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Maya!' })).toBeInTheDocument();
+    expect(await screen.findAllByRole('link', { name: /Dashboard/ })).not.toHaveLength(0);
+    expect(screen.queryByRole('link', { name: /Upgrade/ })).not.toBeInTheDocument();
+  });
+
   it('shows the 404 page for unknown paths when signed in', async () => {
     installFakeServer(signedIn('Maya'));
     renderAt('/nope');

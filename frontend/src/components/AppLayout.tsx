@@ -57,7 +57,8 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
   const name = displayName(user);
-  const showUpgrade = subscription.data?.isPremium === false;
+  // A paused plan (lapsed) is paid again through the billing portal, not bought twice: no Upgrade.
+  const showUpgrade = subscription.data?.isPremium === false && subscription.data.status !== 'lapsed';
   const showCareSent = subscription.data?.isPremium === true;
   const signOut = () => {
     dropUnsavedRating(); // a rating kept for after a sign-in is not for whoever signs in next
