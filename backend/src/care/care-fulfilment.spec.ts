@@ -14,6 +14,7 @@ import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-stor
 import { CARE_FULFILMENT_REACTOR, CareFulfilment, careFulfilmentReactor, CareOrder, RecordingCareFulfilment } from './care-fulfilment';
 import { careDecider, careStream, fulfilledEventId } from './care.decider';
 import { waitUntil } from '../testing/wait';
+import { healthReport, publicHealth } from '../ops/health';
 
 jest.setTimeout(20_000);
 Logger.overrideLogger(false);
@@ -212,4 +213,74 @@ describe('the care fulfilment reactor', () => {
     expect(third.calls).toEqual([]);
     expect(orders.orders()).toHaveLength(2);
   });
+
+  // A review (11-27): a partner failing for under a second (5 tries, 50 ms apart) stopped the reactor for good,
+  // for everyone, until a restart, and health said "ok"; and a restart with the partner down failed Joy's start.
+  describe('with a partner that fails for a while', () => {
+    /** A partner that answers 503 while `down`. */
+    function flaky(inner: CareFulfilment) {
+      const state = { down: true, refusals: 0 };
+      const adapter: CareFulfilment = {
+        order: async (careAction, key) => {
+          if (state.down) {
+            state.refusals++;
+            throw new Error('Partner answered 503');
+          }
+          return inner.order(careAction, key);
+        },
+      };
+      return { adapter, state };
+    }
+
+    it('waits it out, never stopped, and fulfils every care action once when it answers again', async () => {
+      await sendCare('c1');
+      const partner = flaky(orders);
+      const { pipeline } = pipelineWith(partner.adapter, new InMemoryReadModelStore(), { consumer: { maxAttempts: 3, backoffMs: 5 } });
+      await pipeline.start();
+      await eventually(async () => partner.state.refusals > 6); // twice the attempts a failing event gets
+      await sendCare('c2', 'handwritten_card'); // sent during the outage: waits behind c1
+      const [waiting] = await pipeline.reactorStatus();
+      expect(waiting).toMatchObject({ state: 'running', error: 'Waiting for an outage to pass, trying again: Care partner unavailable: Partner answered 503' });
+      expect(await fulfilledEvents('c1')).toHaveLength(0);
+
+      partner.state.down = false;
+      await eventually(async () => (await fulfilledEvents('c1')).length === 1 && (await fulfilledEvents('c2')).length === 1, 10_000);
+      expect(orders.orders().map((o) => o.idempotencyKey)).toEqual(['c1', 'c2']);
+      await eventually(async () => (await pipeline.reactorStatus())[0].error === undefined);
+      expect((await pipeline.reactorStatus())[0].state).toBe('running');
+    });
+
+    it('does not keep the app from starting: the start goes on, and the care action is fulfilled once the partner answers', async () => {
+      await sendCare('c1');
+      await sendCare('c2', 'handwritten_card');
+      const partner = flaky(orders);
+      const { pipeline, readModels } = pipelineWith(partner.adapter, new InMemoryReadModelStore(), { consumer: { maxAttempts: 3, backoffMs: 5 } });
+      // The embedded default's start: everything caught up from the event store before serving.
+      await expect(pipeline.catchUpAtStart()).resolves.toMatchObject({ position: await store.headPosition() });
+      expect(await readModels.getCheckpoint(reactorCheckpoint(CARE_FULFILMENT_REACTOR))).toBeLessThan((await store.readStream(careStream('c1')))[0].position);
+      await pipeline.start();
+      partner.state.down = false;
+      await eventually(async () => (await fulfilledEvents('c1')).length === 1 && (await fulfilledEvents('c2')).length === 1, 10_000);
+      expect(orders.orders().map((o) => o.idempotencyKey)).toEqual(['c1', 'c2']);
+    });
+
+    it('a reactor failing for another reason (a bug) still stops, and health names it', async () => {
+      await sendCare('c1');
+      const buggy = { name: 'thank-you-cards', eventTypes: ['CareActionSent'], react: async () => Promise.reject(new TypeError('a bug')) };
+      const readModels = new InMemoryReadModelStore();
+      const queue = new InProcessQueue();
+      const pipeline = new ProjectionPipeline(store, readModels, queue, PROJECTIONS, { watermarkMs: 20, relayRetryMs: 20, consumer: { maxAttempts: 2, backoffMs: 5 }, reactors: [buggy] });
+      cleanups.push(async () => {
+        await pipeline.stop();
+        await queue.close();
+      });
+      await pipeline.start();
+      await eventually(async () => (await pipeline.reactorStatus())[0].state === 'stopped');
+      const report = await healthReport({ store, readModels, queue, pipeline });
+      expect(report.status).toBe('degraded');
+      expect(report.projections).toContainEqual(expect.objectContaining({ name: 'reactor.thank-you-cards', state: 'stopped', error: expect.stringContaining('a bug') }));
+      expect(publicHealth(report).projections).toEqual({ ok: false, stopped: ['reactor.thank-you-cards'], error: expect.any(String) });
+    });
+  });
 });
+

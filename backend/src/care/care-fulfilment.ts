@@ -99,6 +99,36 @@ export class RecordingCareFulfilment implements CareFulfilment {
 
 export const CARE_FULFILMENT_REACTOR = 'care-fulfilment';
 
+/** How long an order may take before it counts as the partner not answering (it is tried again, same key). */
+const ORDER_DEADLINE_MS = 30_000;
+
+/**
+ * The partner failed or did not answer an order: it is tried again with the same idempotency key for as long as
+ * that lasts (the reactor waits; later care actions queue behind it), never counted as done.
+ */
+export class CarePartnerUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(`Care partner unavailable: ${message}`, options);
+    this.name = 'CarePartnerUnavailableError';
+  }
+}
+
+/** `fulfilment.order`, its failure (or silence past the deadline) a CarePartnerUnavailableError. */
+async function orderWithin(fulfilment: CareFulfilment, careAction: CareOrder, ms = ORDER_DEADLINE_MS): Promise<{ orderId: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CarePartnerUnavailableError(`no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([fulfilment.order(careAction, careAction.careActionId), deadline]);
+  } catch (err) {
+    if (err instanceof CarePartnerUnavailableError) throw err;
+    throw new CarePartnerUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as CareEvent;
 
 /**
@@ -119,18 +149,19 @@ export function careFulfilmentReactor(fulfilment: CareFulfilment, clock: () => D
     name: CARE_FULFILMENT_REACTOR,
     eventTypes: ['CareActionSent'],
     async react(event: RecordedEvent, { store }: ReactorContext) {
-      await fulfil(store, fulfilment, event, clock());
-      logger.log(`Care action ${(event.data as CareOrder).careActionId} fulfilled`);
+      if (await fulfil(store, fulfilment, event, clock())) logger.log(`Care action ${(event.data as CareOrder).careActionId} fulfilled`);
     },
+    isTransient: (err) => err instanceof CarePartnerUnavailableError,
   };
 }
 
-async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: RecordedEvent, at: Date): Promise<void> {
+/** Orders and records a care action once; false when it was fulfilled already (a redelivery). */
+async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: RecordedEvent, at: Date): Promise<boolean> {
   const sent = event.data as CareOrder;
   const stream = careStream(sent.careActionId);
   const state = (await store.readStream(stream)).map(upcast).reduce(careDecider.evolve, careDecider.initialState);
-  if (state.status === 'fulfilled') return;
-  const { orderId } = await fulfilment.order(sent, sent.careActionId);
+  if (state.status === 'fulfilled') return false;
+  const { orderId } = await orderWithin(fulfilment, sent);
   const ctx = { actorUserId: 'system', correlationId: event.metadata.correlationId, causationId: event.metadata.eventId, now: at };
   // Appended with expected version 1 (the stream holds just the CareActionSent: decideAndAppend appends at the
   // version it read). On a conflict it reads again and re-decides, and the decider answers "nothing to append"
@@ -139,4 +170,5 @@ async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: Reco
     upcast,
     eventIds: () => [fulfilledEventId(sent.careActionId)],
   });
+  return true;
 }

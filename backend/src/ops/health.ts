@@ -20,6 +20,7 @@ export interface HealthReport {
   queue: Part;
   /** The key file of personal data (embedded default): still in place. */
   keys: Part;
+  /** The projections, then the reactors (named `reactor.<name>`). */
   projections: ProjectionStatus[];
   /** The largest projection lag, in events. */
   lag: number;
@@ -68,7 +69,8 @@ export async function healthReport(
     probe(() => infra.readModels.getCheckpoint('$relay')),
     probe(() => infra.queue.backlog('health-probe')),
   ]);
-  const projections = head.ok && checkpoint.ok && backlog.ok ? await infra.pipeline.status() : [];
+  // Reactors (care fulfilment) are listed with the projections: one stopped is as much a fault to act on.
+  const projections = head.ok && checkpoint.ok && backlog.ok ? [...(await infra.pipeline.status()), ...(await infra.pipeline.reactorStatus())] : [];
   const stopped = projections.some((p) => p.state === 'stopped');
   const unreadable = infra.pipeline.unreadableEvent();
   const keysProblem = keyFileProblem(infra.keyFile ?? null);

@@ -318,7 +318,7 @@ describe('a projection on MongoDB that cannot get its write acknowledged', () =>
     await new Promise((r) => setTimeout(r, 100)); // many more tries than maxAttempts
     const during = await ratingsStatus();
     expect(during?.state).toBe('running');
-    expect(during?.error).toMatch(/^Waiting for its store to answer again: MongoDB did not acknowledge the document .* of rm_ratings at position \d+ with write concern w:majority \(code 64: waiting for replication timed out\)/);
+    expect(during?.error).toMatch(/^Waiting for an outage to pass, trying again: MongoDB did not acknowledge the document .* of rm_ratings at position \d+ with write concern w:majority \(code 64: waiting for replication timed out\)/);
     expect(during?.checkpoint).toBeLessThan(position);
 
     faulty = false;

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../event-store/event-store.port';
 import { codeVersionKey, type ReadModelStore } from '../../read-models/read-model-store.port';
 import { versionsOf } from '../../read-models/versioned-read-model-store';
@@ -5,6 +6,8 @@ import { collectionsOf, type Projection } from '../projector';
 import { WorkingSet } from './applier';
 import { reactorCheckpoint, RELAY_CHECKPOINT } from './jobs';
 import type { Reactor } from './reactor';
+
+const logger = new Logger('Projections');
 
 /** Events read per page by the start-up catch-up. */
 const CATCH_UP_PAGE = 5000;
@@ -116,6 +119,12 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
 
   const projectionAt = await Promise.all(projections.map((p) => readModels.getCheckpoint(p.name)));
   const reactorAt = await Promise.all(reactors.map((r) => readModels.getCheckpoint(reactorCheckpoint(r.name))));
+  /**
+   * Reactors whose side effect failed during the start (a partner down): they react to nothing more here, their
+   * checkpoint stays before that event, and their queue's consumer goes on from there once the app serves (it waits
+   * out such failures). A partner down must not keep Joy from starting.
+   */
+  const halted = new Set<number>();
   const reactorTypes = reactors.map((r) => new Set(r.eventTypes));
   const types = projections.map((p) => typesByProjection.get(p.name)!);
   const from = Math.min(...projectionAt, ...reactorAt, await readModels.getCheckpoint(RELAY_CHECKPOINT));
@@ -125,6 +134,8 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
   // The documents being built, in memory; written with the checkpoints at the end of each batch.
   const work = new WorkingSet(readModels, limits.keptDocs);
   let position = from;
+  /** The last event every reactor has seen through (for a reactor that fails on the next one). */
+  let previous = from;
   let folded = 0;
   /** Writes the batch's documents, then moves every checkpoint to `position` (the store commits them together). */
   const write = async () => {
@@ -133,7 +144,7 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
       if (projectionAt[i] < position) await readModels.setCheckpoint(projections[i].name, (projectionAt[i] = position));
     }
     for (let i = 0; i < reactors.length; i++) {
-      if (reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
+      if (!halted.has(i) && reactorAt[i] < position) await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = position));
     }
     if ((await readModels.getCheckpoint(RELAY_CHECKPOINT)) < position) await readModels.setCheckpoint(RELAY_CHECKPOINT, position);
     committer?.flush();
@@ -161,11 +172,20 @@ async function catchUp(deps: CatchUpDeps, onProgress?: (p: CatchUpProgress) => v
         if (pending) await pending;
       }
       for (let i = 0; i < reactors.length; i++) {
-        if (event.position <= reactorAt[i] || !reactorTypes[i].has(event.type)) continue;
+        if (halted.has(i) || event.position <= reactorAt[i] || !reactorTypes[i].has(event.type)) continue;
         // A reactor may read the read models: they get what is folded so far first.
         if (work.dirty) await work.flush();
-        await reactors[i].react(event, { store, readModels });
+        try {
+          await reactors[i].react(event, { store, readModels });
+        } catch (err) {
+          halted.add(i);
+          // Everything before this event is done (reactions are idempotent: the last batch's come again at worst).
+          const before = Math.max(reactorAt[i], previous);
+          await readModels.setCheckpoint(reactorCheckpoint(reactors[i].name), (reactorAt[i] = before));
+          logger.warn(`Reactor ${reactors[i].name} failed at position ${event.position} during the start (${(err as Error).message}): it goes on from there once Joy serves`);
+        }
       }
+      previous = event.position;
     }
     position = page[page.length - 1].position;
     folded += page.length;

@@ -63,8 +63,8 @@ export class PipelineConsumers {
             await this.deps.onOwned(projection);
             await readModels.setCheckpoint(stoppedKey(projection.name), 0);
           },
-          onStopped: ({ jobId }) => {
-            this.logger.error(`Projection ${projection.name} stopped on job ${jobId}`);
+          onStopped: ({ jobId, error }) => {
+            this.logger.error(`Projection ${projection.name} stopped on job ${jobId}: ${error}`);
             const position = this.applying.get(projection.name) ?? (Number(jobId.slice(jobId.lastIndexOf(':') + 1)) || 1);
             void readModels.setCheckpoint(stoppedKey(projection.name), position).catch(() => undefined);
           },
@@ -76,8 +76,8 @@ export class PipelineConsumers {
         reactor.name,
         queue.consume<ProjectionJob>(reactorQueueName(reactor.name), (job, signal) => this.handleReactor(reactor, job, signal), {
           ...this.deps.consumer,
-          isOutage: (err) => this.isOutage(`Reactor ${reactor.name}`, err),
-          onStopped: ({ jobId }) => this.logger.error(`Reactor ${reactor.name} stopped on job ${jobId}`),
+          isOutage: (err) => this.isOutage(`Reactor ${reactor.name}`, err, reactor.isTransient?.bind(reactor)),
+          onStopped: ({ jobId, error }) => this.logger.error(`Reactor ${reactor.name} stopped on job ${jobId}: ${error}`),
         }),
       );
     }
@@ -101,13 +101,16 @@ export class PipelineConsumers {
     return this.projectionConsumers.get(projection)?.status().state === 'running';
   }
 
-  /** A store outage is waited for (see isStoreOutage); logged once a minute per consumer, not at every try. */
-  private isOutage(consumer: string, err: unknown): boolean {
-    if (!isStoreOutage(err)) return false;
+  /**
+   * A store outage (isStoreOutage), or what a reactor says is the outside world down for a while, is waited for;
+   * logged once a minute per consumer, not at every try.
+   */
+  private isOutage(consumer: string, err: unknown, isTransient?: (err: unknown) => boolean): boolean {
+    if (!isStoreOutage(err) && !isTransient?.(err)) return false;
     const now = Date.now();
     if (now - (this.outageLoggedAt.get(consumer) ?? 0) >= 60_000) {
       this.outageLoggedAt.set(consumer, now);
-      this.logger.warn(`${consumer} waits for its store to answer again: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(`${consumer} waits for an outage to pass, trying again: ${err instanceof Error ? err.message : String(err)}`);
     }
     return true;
   }

@@ -20,4 +20,9 @@ export interface Reactor {
   name: string;
   eventTypes: readonly string[];
   react(event: RecordedEvent, ctx: ReactorContext): Promise<void>;
+  /**
+   * Whether an error of `react` is the outside world being down for a while (a partner not answering): the event is
+   * then tried again for as long as that lasts, without spending attempts, instead of stopping the reactor.
+   */
+  isTransient?(err: unknown): boolean;
 }

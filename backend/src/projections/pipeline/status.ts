@@ -51,6 +51,6 @@ function stateOf(consumer: ReturnType<Consumer['status']> | undefined, relayRefu
   if (!consumer) return { state: 'not running here' };
   if (relayRefused !== null) return { state: 'stopped', error: `The relay stopped: ${relayRefused}` };
   if (consumer.state === 'stopped') return { state: 'stopped', error: `${consumer.error} (job ${consumer.jobId})` };
-  if (consumer.state === 'running' && consumer.outage) return { state: 'running', error: `Waiting for its store to answer again: ${consumer.outage}` };
+  if (consumer.state === 'running' && consumer.outage) return { state: 'running', error: `Waiting for an outage to pass, trying again: ${consumer.outage}` };
   return { state: consumer.state };
 }
