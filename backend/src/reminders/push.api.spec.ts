@@ -126,7 +126,7 @@ describe('the daily reminder, end to end (a local push endpoint; PUSH_ALLOW_INSE
     expect(await tick(new Date(at.getTime() - MINUTE))).toMatchObject({ reminded: 0 }); // a minute early
     expect(receiver.received).toHaveLength(0);
 
-    expect(await tick(at)).toEqual({ reminded: 1, sent: 1, gone: 0, failed: 0 });
+    expect(await tick(at)).toEqual({ reminded: 1, sent: 1, gone: 0, failed: 0, retrying: 0 });
     expect(receiver.received).toHaveLength(1);
     const push = receiver.received[0];
     expect(push.path).toBe('/push/cleo');

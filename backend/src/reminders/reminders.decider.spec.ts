@@ -1,4 +1,4 @@
-import { reminderDecision, ReminderFacts, remindersDecider } from './reminders.decider';
+import { reminderDecision, ReminderFacts, remindersDecider, reminderWindowEnd } from './reminders.decider';
 
 const facts = (overrides: Partial<ReminderFacts> = {}): ReminderFacts => ({
   timeZone: 'Europe/Paris',
@@ -125,6 +125,43 @@ describe('a reminder on the days the clocks change', () => {
       '2026-09-07T03:00:00.000Z 2026-09-07',
       '2026-09-08T03:00:00.000Z 2026-09-08',
     ]);
+  });
+
+  describe('a late-evening reminder keeps its whole window past midnight', () => {
+    // Paris, UTC+1 in March: 23:59 on the 10th is 22:59Z, midnight is 23:00Z.
+    const late = facts({ reminderTime: '23:59' });
+
+    it('is due for a real hour from 23:59, for the day it is for', () => {
+      expect(window(late, '2026-03-10T12:00:00Z', '2026-03-11T12:00:00Z')).toEqual({ first: '2026-03-10T22:59:00.000Z', last: '2026-03-10T23:58:00.000Z', day: '2026-03-10', count: 60 });
+      // At 00:30 on the 11th (a restart, a slow tick): still the 10th's reminder.
+      expect(reminderDecision(late, at('2026-03-10T23:30:00Z'))).toEqual({ send: true, day: '2026-03-10' });
+      expect(reminderDecision(late, at('2026-03-10T23:59:00Z'))).toMatchObject({ send: false, day: '2026-03-11', reason: 'not_yet' });
+    });
+
+    it('is not due past midnight once that day, or the new one, is rated, nor when it went out before midnight', () => {
+      expect(reminderDecision({ ...late, latestDay: '2026-03-10' }, at('2026-03-10T23:30:00Z'))).toMatchObject({ send: false, day: '2026-03-10', reason: 'rated' });
+      expect(reminderDecision({ ...late, latestDay: '2026-03-11' }, at('2026-03-10T23:30:00Z'))).toMatchObject({ send: false, day: '2026-03-10', reason: 'rated' });
+      expect(reminderDecision({ ...late, lastReminderDay: '2026-03-10' }, at('2026-03-10T23:30:00Z'))).toMatchObject({ send: false, day: '2026-03-10', reason: 'already_sent' });
+    });
+
+    it('sends once a day, for each day, when the first tick comes after midnight', () => {
+      expect(sendsOver(late, '2026-03-10T23:10:00Z', '2026-03-12T12:00:00Z')).toEqual(['2026-03-10T23:10:00.000Z 2026-03-10', '2026-03-11T22:59:00.000Z 2026-03-11']);
+      // Over the night the clocks go forward (Paris 2026-03-29, 01:00Z): 23:30 is 22:30Z, then 21:30Z.
+      const half = facts({ reminderTime: '23:30' });
+      expect(sendsOver(half, '2026-03-27T00:00:00Z', '2026-03-31T00:00:00Z')).toEqual([
+        '2026-03-27T22:30:00.000Z 2026-03-27',
+        '2026-03-28T22:30:00.000Z 2026-03-28',
+        '2026-03-29T21:30:00.000Z 2026-03-29',
+        '2026-03-30T21:30:00.000Z 2026-03-30',
+      ]);
+      expect(window(half, '2026-03-28T12:00:00Z', '2026-03-29T12:00:00Z')).toEqual({ first: '2026-03-28T22:30:00.000Z', last: '2026-03-28T23:29:00.000Z', day: '2026-03-28', count: 60 });
+    });
+
+    it('ends the window (the scheduler\'s last retry) a real hour after the reminder time', () => {
+      expect(reminderWindowEnd(late, '2026-03-10')).toEqual(at('2026-03-10T23:59:00Z'));
+      expect(reminderWindowEnd(facts({ timeZone: 'Europe/Berlin', reminderTime: '02:30' }), '2026-03-29')).toEqual(at('2026-03-29T02:00:00Z'));
+      expect(reminderWindowEnd(facts({ reminderTime: null }), '2026-03-10')).toBeNull();
+    });
   });
 });
 

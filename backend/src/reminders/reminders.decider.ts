@@ -5,7 +5,9 @@ import { Decider, DomainEvent } from '../event-store/decider';
  * The daily reminder (PRODUCT.md "Reminders and care consent"): at the person's reminder time in their zone,
  * only when that day is not rated, at most once a day. Sent reminders are events on `reminders-<userId>`,
  * appended BEFORE the push goes out with the stream's expected version, so a restart, a second worker or a
- * second tick never sends the same day twice (a crash between the two loses that day's reminder: at most once).
+ * second tick never starts the same day twice. A push the push service did not take (no answer, 429, 5xx) is tried
+ * again by the scheduler that recorded it, until the window ends (reminder-scheduler.ts); a restart in between
+ * drops that retry rather than risk a second reminder (at most once).
  */
 
 export type ReminderSent = DomainEvent<'ReminderSent', { userId: string; day: string; sentAt: string; devices: number }>;
@@ -28,17 +30,34 @@ export type ReminderDecision =
   | { send: true; day: string }
   | { send: false; day: string; reason: 'off' | 'not_yet' | 'too_late' | 'rated' | 'already_sent' };
 
-/** Whether the person's reminder is due at `now` (pure: the scheduler's one rule). */
+/** The day before a `YYYY-MM-DD` day (calendar arithmetic: the same in every zone). */
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Whether the person's reminder is due at `now` (pure: the scheduler's one rule). It is due for REMINDER_WINDOW_MINUTES
+ * of real time from the reminder time, also past midnight: at 00:30 a 23:59 reminder is still due, for the day before
+ * (its day is the day it was for), unless that day has been rated or reminded. Windows are shorter than the shortest
+ * day, so at most one day's is open at a time, and each day has one.
+ */
 export function reminderDecision(facts: ReminderFacts, now: Date): ReminderDecision {
   const zone = facts.timeZone ?? DEFAULT_TIME_ZONE;
-  const day = dayOf(now, zone)!;
-  if (facts.reminderTime === null) return { send: false, day, reason: 'off' };
-  const late = minutesLate(now, day, facts.reminderTime, zone);
+  const today = dayOf(now, zone)!;
+  if (facts.reminderTime === null) return { send: false, day: today, reason: 'off' };
+  const yesterday = dayBefore(today);
+  const lateYesterday = minutesLate(now, yesterday, facts.reminderTime, zone);
+  const [day, late] = lateYesterday >= 0 && lateYesterday < REMINDER_WINDOW_MINUTES ? [yesterday, lateYesterday] : [today, minutesLate(now, today, facts.reminderTime, zone)];
   if (late < 0) return { send: false, day, reason: 'not_yet' };
   if (late >= REMINDER_WINDOW_MINUTES) return { send: false, day, reason: 'too_late' };
   if (facts.latestDay !== null && facts.latestDay >= day) return { send: false, day, reason: 'rated' };
   if (facts.lastReminderDay !== null && facts.lastReminderDay >= day) return { send: false, day, reason: 'already_sent' };
   return { send: true, day };
+}
+
+/** The instant the reminder for `day` stops being due (the scheduler retries a failed push until then). */
+export function reminderWindowEnd(facts: Pick<ReminderFacts, 'timeZone' | 'reminderTime'>, day: string): Date | null {
+  if (facts.reminderTime === null) return null;
+  const moment = reminderMoment(Date.parse(`${day}T${facts.reminderTime}:00Z`), facts.timeZone ?? DEFAULT_TIME_ZONE);
+  return new Date(moment + REMINDER_WINDOW_MINUTES * MINUTE_MS);
 }
 
 const MINUTE_MS = 60_000;

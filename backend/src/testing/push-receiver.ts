@@ -61,11 +61,19 @@ export function checkVapid(authorization: string | undefined): ReceivedPush['vap
   return { key, claims: JSON.parse(Buffer.from(claims, 'base64url').toString()), signatureValid };
 }
 
+/**
+ * How the "push service" answers a push: a status (with headers, e.g. Retry-After), or a misbehaving service:
+ * `hang` never answers; `trickle` answers 201 and then sends its body one byte a second, never finishing.
+ */
+export type PushAnswer = number | { status: number; headers?: Record<string, string> } | 'hang' | 'trickle';
+
 export interface PushReceiver {
   url: string;
   received: ReceivedPush[];
   /** The status the "push service" answers (201 by default; 410 for a subscription that is gone). */
   answer: number;
+  /** Answers for particular subscriptions (by the name given to `subscription`), over `answer`. */
+  answers: Map<string, PushAnswer>;
   /** A browser subscription on this receiver, as PushSubscription.toJSON() gives it. */
   subscription(name: string): { endpoint: string; keys: { p256dh: string; auth: string } };
   close(): Promise<void>;
@@ -89,7 +97,17 @@ export async function startPushReceiver(): Promise<PushReceiver> {
         error = (err as Error).message;
       }
       received.push({ path: req.url ?? '', headers: req.headers, payload, error, vapid: checkVapid(req.headers.authorization) });
-      res.writeHead(receiver.answer).end();
+      const answer = receiver.answers.get(name) ?? receiver.answer;
+      if (answer === 'hang') return;
+      if (answer === 'trickle') {
+        res.writeHead(201, { 'content-length': '100000' });
+        res.flushHeaders();
+        const timer = setInterval(() => res.write('x'), 1000);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else res.writeHead(answer.status, answer.headers).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,6 +116,7 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     url,
     received,
     answer: 201,
+    answers: new Map(),
     subscription(name) {
       let browser = browsers.get(name);
       if (!browser) {
@@ -108,7 +127,11 @@ export async function startPushReceiver(): Promise<PushReceiver> {
       }
       return { endpoint: `${url}/push/${name}`, keys: { p256dh: browser.ecdh.getPublicKey().toString('base64url'), auth: browser.auth.toString('base64url') } };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // those left hanging or trickling
+      }),
   };
   return receiver;
 }
