@@ -1,7 +1,7 @@
 import { dayOf, timeOfDayIn } from '@joy/domain';
 import type { Browser } from 'playwright-core';
 import { startPushReceiver, type PushReceiver } from '../../backend/src/testing/push-receiver';
-import { DESKTOP, RunningServer, signInThroughLanding, withAppAndBrowser } from './support';
+import { DESKTOP, PHONE_360, RunningServer, screenshot, signInThroughLanding, withAppAndBrowser } from './support';
 
 /*
  * The reminder from Settings to a push endpoint, through the built app as people run it. The browser here has no
@@ -73,6 +73,50 @@ describe('the daily reminder, from Settings to a push endpoint', () => {
     });
     expect(push.vapid?.signatureValid).toBe(true);
     expect(push.vapid?.key).toBe((await (await page.request.get(`${server.baseUrl}/api/push/public-key`)).json()).publicKey);
+    await context.close();
+  }, 90_000);
+
+  /*
+   * A window where the browser refuses push: this Chromium has no push service, and answers subscribe() as it does in
+   * a private window ("AbortError: Registration failed - permission denied", notifications allowed or not). That is
+   * no error to try again: the card says this window can't, and offers no button, then and on the next visit.
+   */
+  it.each([
+    ['1280', DESKTOP],
+    ['360', PHONE_360],
+  ])("says this window can't receive notifications, with no retry, where the browser refuses push (%s px)", async (width, viewport) => {
+    const context = await browser.newContext({ viewport });
+    await context.grantPermissions(['notifications'], { origin: server.baseUrl });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, `private.${width}@example.com`, 'Pia');
+    await page.goto(`${server.baseUrl}/settings`);
+    const card = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Reminders on This Device' }) });
+    const status = card.getByRole('status');
+    await card.getByRole('button', { name: 'Enable reminders on this device' }).click();
+    await status.filter({ hasText: "This browser window can't receive notifications." }).waitFor();
+    expect(await status.textContent()).toContain('Try Joy in a regular window of Chrome, Edge, Firefox or Safari.');
+    expect(await card.getByRole('button').count()).toBe(0);
+    expect(await page.getByText(/Please try again/).count()).toBe(0);
+    await screenshot(page, `reminders-window-cannot-${width}`);
+
+    // Back on Settings in this tab: said before trying.
+    await page.reload();
+    await status.filter({ hasText: "This browser window can't receive notifications." }).waitFor();
+    expect(await card.getByRole('button').count()).toBe(0);
+    await context.close();
+  }, 90_000);
+
+  it('says it before any attempt in a browser without the Push API', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.addInitScript(() => delete (window as unknown as { PushManager?: unknown }).PushManager);
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await signInThroughLanding(page, server.baseUrl, 'no.push@example.com', 'Noa');
+    await page.goto(`${server.baseUrl}/settings`);
+    const card = page.locator('.ant-card').filter({ has: page.getByRole('heading', { name: 'Reminders on This Device' }) });
+    await card.getByRole('status').filter({ hasText: "This browser window can't receive notifications." }).waitFor();
+    expect(await card.getByRole('button').count()).toBe(0);
     await context.close();
   }, 90_000);
 });

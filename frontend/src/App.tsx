@@ -5,11 +5,13 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { queryClient as defaultQueryClient } from './api';
 import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
-import { OfflineBanner } from './components/OfflineBanner';
+import { DialogToasts } from './components/DialogToasts';
+import { OfflineBanner, useOfflineBannerHeight } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
 import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
+import { ScrollToTop } from './components/ScrollToTop';
 import { SignInFirst } from './components/SignInFirst';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
 import NotFound from './pages/NotFound';
@@ -110,18 +112,21 @@ export function AppRoutes() {
 
 /**
  * Where toasts show: on a desktop under the top bar (at the bar's height they covered Upgrade, the avatar and Sign
- * Out for 5 s), on a phone at the bottom (at the top they covered a dialog's title). Decided once, at start.
+ * Out for 5 s), lower by the offline banner's height while it pushes the bar down; on a phone at the bottom (at the
+ * top they covered a dialog's title). The side is decided once, at start. Dialogs lie over toasts (theme.ts).
  */
-function toastPlacement() {
+function toastPlacement(bannerHeight: number) {
   const phone = typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 575px)').matches;
-  return phone ? ({ placement: 'bottom', bottom: 16 } as const) : ({ placement: 'topRight', top: 80 } as const);
+  return phone ? ({ placement: 'bottom', bottom: 16 } as const) : ({ placement: 'topRight', top: 80 + bannerHeight } as const);
 }
 
 export function Providers({ client = defaultQueryClient, children }: { client?: QueryClient; children: React.ReactNode }) {
+  const bannerHeight = useOfflineBannerHeight();
   return (
     <ConfigProvider theme={theme}>
-      <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, ...toastPlacement() }}>
+      <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, ...toastPlacement(bannerHeight) }}>
         <ToastBridge />
+        <DialogToasts />
         <QueryClientProvider client={client}>{children}</QueryClientProvider>
       </AntApp>
     </ConfigProvider>
@@ -134,6 +139,7 @@ export default function App() {
       <DemoBanner />
       <OfflineBanner />
       <BrowserRouter>
+        <ScrollToTop />
         <AppRoutes />
       </BrowserRouter>
     </Providers>

@@ -3,6 +3,9 @@ import type { ThemeConfig } from 'antd';
 /** Warm, friendly Ant Design theme. The primary colour keeps 4.5:1 contrast with white text. */
 export const PRIMARY = '#c8501c';
 
+/** Just under antd's dialogs, drawers and popups (zIndexPopupBase 1000), above the page's own sticky bars. */
+export const TOAST_Z_INDEX = 999;
+
 export const theme: ThemeConfig = {
   token: {
     colorPrimary: PRIMARY,
@@ -24,5 +27,10 @@ export const theme: ThemeConfig = {
   components: {
     Card: { borderRadiusLG: 16 },
     Button: { fontWeight: 600, primaryShadow: 'none' },
+    // Toasts under the layer of dialogs (a modal's mask and box are at 1000; antd puts toasts at 2050): one up when a
+    // dialog opens lay over its close button or its buttons for 5 s. Those that come while a dialog is open show in it
+    // (components/DialogToasts.tsx).
+    Notification: { zIndexPopup: TOAST_Z_INDEX },
+    Message: { zIndexPopup: TOAST_Z_INDEX },
   },
 };

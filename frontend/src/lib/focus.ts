@@ -60,7 +60,9 @@ export function focusContainerOf(element: HTMLElement): () => void {
     const container = containers.find((c) => c.isConnected);
     if (!container) return;
     if (!container.hasAttribute('tabindex')) container.setAttribute('tabindex', '-1');
-    container.focus();
+    // The page itself (main) is in view wherever it is scrolled: focusing it scrolled it to its top edge, a few pixels
+    // under where a new page starts (Leave group, back on the list).
+    container.focus({ preventScroll: container.matches('main') });
   };
   return focus;
 }

@@ -3,7 +3,8 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
 
 /**
  * Toasts through Ant Design's notification API (bound by <ToastBridge/> inside antd's <App>, which sets
- * maxCount 1 and a 5 s duration). Every page uses the texts of TOASTS so they match the spec exactly.
+ * maxCount 1 and a 5 s duration), or, while a dialog is open, in the dialog (<DialogToasts/>). Every page uses the
+ * texts of TOASTS so they match the spec exactly.
  */
 export type ToastVariant = 'default' | 'success' | 'destructive';
 
@@ -21,7 +22,28 @@ export function bindNotifier(instance: NotificationInstance | null): void {
   notifier = instance;
 }
 
-export function toast({ title, description, variant = 'default' }: ToastInput): void {
+/**
+ * Shows a toast inside the open dialog, if one is open (components/DialogToasts.tsx): returns whether it did. A toast
+ * over a dialog lay over its close button or its buttons, and under it, it could not be read.
+ */
+export interface DialogToaster {
+  show(input: ToastInput): boolean;
+  dismiss(): void;
+}
+
+let dialogToaster: DialogToaster | null = null;
+
+export function bindDialogToaster(instance: DialogToaster | null): void {
+  dialogToaster = instance;
+}
+
+export function toast(input: ToastInput): void {
+  if (dialogToaster?.show(input)) return;
+  cornerToast(input);
+}
+
+/** The toast at its place on the screen (App.tsx), for `seconds`. */
+export function cornerToast({ title, description, variant = 'default' }: ToastInput, seconds = TOAST_DURATION_SECONDS): void {
   if (!notifier) {
     console.log(`Toast (no notifier bound): ${title}${description ? ` — ${description}` : ''}`);
     return;
@@ -30,7 +52,7 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
   show({
     title,
     description,
-    duration: TOAST_DURATION_SECONDS,
+    duration: seconds,
     role: variant === 'destructive' ? 'alert' : 'status',
   });
 }
@@ -38,6 +60,7 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
 /** Takes the toasts off the screen (the phone's menu opens: they sat over its last links). */
 export function dismissToasts(): void {
   notifier?.destroy();
+  dialogToaster?.dismiss();
 }
 
 export function useToast(): { toast: typeof toast } {

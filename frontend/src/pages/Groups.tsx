@@ -27,8 +27,8 @@ export default function GroupsPage() {
 
   const view = (groupId: string) => {
     void refreshGroup(groupId);
+    // A new page (ScrollToTop takes it to its top).
     setParams({ [SELECTED_GROUP_PARAM]: groupId });
-    window.scrollTo({ top: 0 });
   };
   const back = () => setParams({});
 

@@ -9,7 +9,53 @@ import { apiJson } from '../api';
 export type DeviceReminders = 'unsupported' | 'blocked' | 'off' | 'on';
 
 export function pushSupported(): boolean {
-  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+  return (
+    typeof window !== 'undefined' &&
+    window.isSecureContext !== false &&
+    // Present but undefined in some private windows (Firefox): `'serviceWorker' in navigator` is not enough.
+    !!navigator.serviceWorker &&
+    'PushManager' in window &&
+    'Notification' in window
+  );
+}
+
+/*
+ * A window whose browser refused push once (a private window, a browser without a push service) refuses it every
+ * time: remembered for the tab, so that Settings says so before the person tries again.
+ */
+const REFUSED_KEY = 'joy.push.refused';
+
+function refusedHere(): boolean {
+  try {
+    return sessionStorage.getItem(REFUSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberRefused(): void {
+  try {
+    sessionStorage.setItem(REFUSED_KEY, '1');
+  } catch {
+    // No storage (some private windows): the next visit finds out again.
+  }
+}
+
+/**
+ * A step only the browser takes (registering the worker, subscribing with the push service). Its failure online is
+ * the browser refusing push in this window: Chromium's private windows and a browser without a push service answer
+ * "AbortError: Registration failed - permission denied" even with notifications allowed, Firefox's private windows a
+ * SecurityError. A retry cannot work there, so it is 'unsupported' and not an error. Offline, the push service is
+ * out of reach: that error stands, and a retry once online can work.
+ */
+async function browserStep<T>(step: () => Promise<T>): Promise<T | 'unsupported'> {
+  try {
+    return await step();
+  } catch (error) {
+    if (navigator.onLine === false) throw error;
+    rememberRefused();
+    return 'unsupported';
+  }
 }
 
 async function registration(): Promise<ServiceWorkerRegistration> {
@@ -23,7 +69,7 @@ function keyBytes(base64url: string): Uint8Array {
 
 /** Whether this browser receives the person's reminders now. */
 export async function deviceReminders(): Promise<DeviceReminders> {
-  if (!pushSupported()) return 'unsupported';
+  if (!pushSupported() || refusedHere()) return 'unsupported';
   if (Notification.permission === 'denied') return 'blocked';
   const existing = await (await registration()).pushManager.getSubscription();
   return existing && Notification.permission === 'granted' ? 'on' : 'off';
@@ -35,8 +81,11 @@ export async function enableDeviceReminders(): Promise<DeviceReminders> {
   const permission = await Notification.requestPermission();
   if (permission === 'denied') return 'blocked';
   if (permission !== 'granted') return 'off';
-  const reg = await registration();
-  await navigator.serviceWorker.ready;
+  const reg = await browserStep(async () => {
+    await registration();
+    return navigator.serviceWorker.ready;
+  });
+  if (reg === 'unsupported') return reg;
   const { publicKey } = await apiJson<PushPublicKeyView>('GET', '/api/push/public-key');
   const applicationServerKey = keyBytes(publicKey);
   let subscription = await reg.pushManager.getSubscription();
@@ -49,7 +98,11 @@ export async function enableDeviceReminders(): Promise<DeviceReminders> {
     await subscription.unsubscribe();
     subscription = null;
   }
-  subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey as BufferSource });
+  if (!subscription) {
+    const subscribed = await browserStep(() => reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey as BufferSource }));
+    if (subscribed === 'unsupported') return subscribed;
+    subscription = subscribed;
+  }
   const { endpoint, keys } = subscription.toJSON();
   await apiJson('POST', '/api/push/subscriptions', { endpoint, keys });
   return 'on';
