@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Logger, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, type CanActivate, Controller, Get, Headers, HttpCode, Inject, Injectable, Logger, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
@@ -15,6 +15,19 @@ import {
 } from './billing.handlers';
 import { BILLING_PROVIDER, type BillingProvider } from './billing.provider';
 
+/**
+ * Without the sandbox (Stripe, or no payments) its confirmation does not exist: 404 before the body is even checked,
+ * so an install never tells a stranger what a test card would need.
+ */
+@Injectable()
+class SandboxOnlyGuard implements CanActivate {
+  constructor(@Inject(BILLING_PROVIDER) private readonly provider: BillingProvider) {}
+
+  canActivate(): boolean {
+    if (!this.provider.testCards) throw new DomainError('request.not_found', 'Not found');
+    return true;
+  }
+}
 
 /** Joy Premium for the signed-in user. */
 @Controller()
@@ -68,6 +81,7 @@ export class BillingController {
 
   /** The sandbox's payment form: pays the open checkout with a test card (404 when Stripe is configured). */
   @Post('billing/sandbox/confirm')
+  @UseGuards(SandboxOnlyGuard)
   @HttpCode(200)
   confirm(@CurrentUser() user: SessionUser, @Body() body: ConfirmSandboxPaymentDto): Promise<SubscriptionStatusView> {
     return this.commands.execute(

@@ -177,6 +177,8 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Payments are not set up on this install. Ask the person who runs it about Joy Premium.');
     expect((await api(app.baseUrl, cookie).post('/api/billing/sandbox/confirm', { clientSecret: 'x', cardNumber: '4242424242424242' })).status).toBe(404);
+    // Not there at all: a body it would refuse is not checked either (it said "cardNumber is required").
+    expect((await api(app.baseUrl, cookie).post('/api/billing/sandbox/confirm', { clientSecret: 'x' })).status).toBe(404);
   });
 
   it('tells every visitor that this install is no demo', async () => {
