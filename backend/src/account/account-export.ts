@@ -73,6 +73,9 @@ export interface ExportedCareAction {
   fulfilledAt: string | null;
   /** When the recipient said thanks, or null. */
   thankedAt: string | null;
+  /** When it was cancelled instead of ordered, and why (recipient_declined, left_group, account_deleted), or null. */
+  cancelledAt: string | null;
+  cancelReason: string | null;
 }
 
 export interface ExportedProfile {
@@ -103,7 +106,7 @@ export const CSV_COLUMNS = [
   'first_name',
   'email',
   'profile_image_url',
-  // Added after the columns above (which keep their places): care, groups, settings.
+  // Added after the columns above (which keep their places): care, groups, settings, cancelled care.
   'fulfilled_at',
   'thanked_at',
   'owner',
@@ -111,6 +114,8 @@ export const CSV_COLUMNS = [
   'reminder_time',
   'reminder_devices',
   'accept_care_actions',
+  'cancelled_at',
+  'cancel_reason',
 ] as const;
 type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | null>>;
 
@@ -230,6 +235,8 @@ export class AccountExport {
       status: d.status,
       fulfilledAt: d.fulfilledAt,
       thankedAt: d.thankedAt ?? null,
+      cancelledAt: d.cancelledAt ?? null,
+      cancelReason: d.cancelReason ?? null,
     }));
   }
 
@@ -296,6 +303,8 @@ export class AccountExport {
           other_first_name: c.otherFirstName,
           fulfilled_at: c.fulfilledAt,
           thanked_at: c.thankedAt,
+          cancelled_at: c.cancelledAt,
+          cancel_reason: c.cancelReason,
         };
       }
     }

@@ -12,7 +12,7 @@ import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { CARE_FULFILMENT_REACTOR, CareFulfilment, careFulfilmentReactor, CareOrder, RecordingCareFulfilment } from './care-fulfilment';
-import { careDecider, careStream, fulfilledEventId } from './care.decider';
+import { cancelledEventId, careDecider, careStream, fulfilledEventId } from './care.decider';
 import { waitUntil } from '../testing/wait';
 import { healthReport, publicHealth } from '../ops/health';
 
@@ -26,10 +26,20 @@ let store: SqliteEventStore;
 let orders: RecordingCareFulfilment;
 const cleanups: (() => Promise<void> | void)[] = [];
 
-beforeEach(() => {
+/** Appends one event to a stream, as its command would have (only type and data matter to the reactor). */
+let appended = 0;
+async function record(streamId: string, type: string, data: Record<string, unknown>) {
+  const eventId = `test-${++appended}`;
+  await store.appendToStream(streamId, [{ type, data, metadata: { eventId, schemaVersion: 1, correlationId: eventId, causationId: eventId, actorUserId: 'test', occurredAt: new Date().toISOString() } }], { expectedVersion: 'any' });
+}
+
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'joy-care-'));
   store = new SqliteEventStore(join(dir, 'events.sqlite'), { synchronous: 'NORMAL' });
   orders = new RecordingCareFulfilment(join(dir, 'care-orders.sqlite'));
+  // Ada (the sender) and Bob (the recipient) are both in group g1: the reactor reads that from their streams.
+  await record('group-g1', 'GroupCreated', { groupId: 'g1', name: 'Family', description: null, inviteCode: 'ABCDEFGH', createdBy: 'ada', createdAt: '2026-11-01T00:00:00.000Z' });
+  for (const userId of ['ada', 'bob']) await record(`user-${userId}`, 'MemberJoined', { groupId: 'g1', userId, role: userId === 'ada' ? 'admin' : 'member', joinedAt: '2026-11-01T00:00:00.000Z' });
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -81,6 +91,7 @@ function pipelineWith(fulfilment: CareFulfilment, readModels = new InMemoryReadM
   return { pipeline, queue, readModels };
 }
 
+const eventsOf = async (id: string, type: string) => (await store.readStream(careStream(id))).filter((e) => e.type === type);
 const fulfilledEvents = async (id: string) => (await store.readStream(careStream(id))).filter((e) => e.type === 'CareActionFulfilled');
 
 describe('the recording fulfilment adapter', () => {
@@ -282,5 +293,69 @@ describe('the care fulfilment reactor', () => {
       expect(publicHealth(report).projections).toEqual({ ok: false, stopped: ['reactor.thank-you-cards'], error: expect.any(String) });
     });
   });
-});
 
+  // A review (11-27): with outages waited out, a care action sent before its recipient declined care (or left, or
+  // deleted their account) was still ordered once the partner answered.
+  describe('looks again before ordering', () => {
+    /** The partner down until `up()`; meanwhile the facts change. */
+    function downUntilUp() {
+      let down = true;
+      let refusals = 0;
+      const adapter: CareFulfilment = {
+        order: async (careAction, key) => {
+          if (down) {
+            refusals++;
+            throw new Error('Partner answered 503');
+          }
+          return orders.order(careAction, key);
+        },
+      };
+      return { adapter, up: () => (down = false), refusals: () => refusals };
+    }
+
+    const cases: [string, () => Promise<void>, string][] = [
+      ['the recipient turned care actions off', () => record('user-bob', 'UserSettingsChanged', { userId: 'bob', acceptCareActions: false }), 'recipient_declined'],
+      ['the recipient left the group', () => record('user-bob', 'MemberLeft', { groupId: 'g1', userId: 'bob', reason: 'left', leftAt: '2026-11-20T09:00:00.000Z' }), 'left_group'],
+      ['the sender was removed from the group', () => record('user-ada', 'MemberLeft', { groupId: 'g1', userId: 'ada', reason: 'removed', leftAt: '2026-11-20T09:00:00.000Z' }), 'left_group'],
+      ['the group was deleted', () => record('group-g1', 'GroupDeleted', { groupId: 'g1', deletedBy: 'ada', deletedAt: '2026-11-20T09:00:00.000Z' }), 'left_group'],
+      ['the recipient deleted their account', () => record('user-bob', 'UserDeleted', { userId: 'bob', deletedAt: '2026-11-20T09:00:00.000Z' }), 'account_deleted'],
+      ['the sender deleted their account', () => record('user-ada', 'UserDeleted', { userId: 'ada', deletedAt: '2026-11-20T09:00:00.000Z' }), 'account_deleted'],
+    ];
+    it.each(cases)('%s while the partner was down: cancelled, nothing ordered, the lists say why', async (_, change, reason) => {
+      await sendCare('c1');
+      const partner = downUntilUp();
+      const { pipeline, readModels } = pipelineWith(partner.adapter, new InMemoryReadModelStore(), { consumer: { maxAttempts: 3, backoffMs: 5 } });
+      await pipeline.start();
+      await eventually(async () => partner.refusals() > 0);
+      await change();
+      partner.up();
+      await eventually(async () => (await eventsOf('c1', 'CareActionCancelled')).length === 1, 10_000);
+      const [cancelled] = await eventsOf('c1', 'CareActionCancelled');
+      expect(cancelled).toMatchObject({ streamVersion: 2, data: { careActionId: 'c1', reason, cancelledAt: expect.any(String) }, metadata: { eventId: cancelledEventId('c1'), actorUserId: 'system' } });
+      expect(orders.orders()).toEqual([]);
+      expect(await fulfilledEvents('c1')).toEqual([]);
+      await eventually(async () => (await readModels.get<CareActionDoc>('care-actions', 'c1'))?.status === 'cancelled');
+      expect(await readModels.get<CareActionDoc>('care-actions', 'c1')).toMatchObject({ cancelReason: reason, cancelledAt: cancelled.data.cancelledAt, orderId: null });
+    });
+
+    it('orders what still may go, and a redelivery of a cancelled care action orders and appends nothing', async () => {
+      const first = await sendCare('c1');
+      await record('user-bob', 'UserSettingsChanged', { userId: 'bob', acceptCareActions: false });
+      await record('user-bob', 'UserSettingsChanged', { userId: 'bob', acceptCareActions: true });
+      const reactor = careFulfilmentReactor(orders);
+      const ctx = { store, readModels: new InMemoryReadModelStore() };
+      await reactor.react(first, ctx); // turned off and on again: still welcome
+      expect(orders.orders().map((o) => o.idempotencyKey)).toEqual(['c1']);
+
+      const second = await sendCare('c2');
+      await record('user-bob', 'UserSettingsChanged', { userId: 'bob', acceptCareActions: false });
+      await reactor.react(second, ctx);
+      await reactor.react(second, ctx);
+      expect(await eventsOf('c2', 'CareActionCancelled')).toHaveLength(1);
+      expect(orders.orders().map((o) => o.idempotencyKey)).toEqual(['c1']);
+      // Fulfilled stays fulfilled: turning care off afterwards cancels nothing already ordered.
+      await reactor.react(first, ctx);
+      expect(await eventsOf('c1', 'CareActionCancelled')).toEqual([]);
+    });
+  });
+});

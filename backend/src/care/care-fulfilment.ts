@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '../event-store/decider';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Reactor, ReactorContext } from '../projections/pipeline/reactor';
-import { CareActionSent, careDecider, CareEvent, careStream, fulfilledEventId } from './care.decider';
+import { groupDecider, membershipDecider } from '../groups/groups.decider';
+import { settingsDecider } from '../settings/settings.decider';
+import { CareActionSent, type CareFacts, cancelledEventId, cancelReasonFor, careDecider, CareEvent, careStream, fulfilledEventId } from './care.decider';
 
 /** A care action as the fulfilment partner needs it. */
 export type CareOrder = CareActionSent['data'];
@@ -129,12 +131,17 @@ async function orderWithin(fulfilment: CareFulfilment, careAction: CareOrder, ms
   }
 }
 
-const upcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as CareEvent;
+/** A stream's events as the deciders fold them (only type and data matter to them). */
+const asFolded = <E>(e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as E;
+const upcast = asFolded<CareEvent>;
 
 /**
- * The care fulfilment reactor (runs in the worker, or the embedded process): on CareActionSent it orders
- * through the port with the care action's id as idempotency key, then appends CareActionFulfilled to
- * `care-<id>` with expected version 1 and a deterministic event id.
+ * The care fulfilment reactor (runs in the worker, or the embedded process): on CareActionSent it looks again at
+ * the rules of sending (`cancelReasonFor`: the recipient still accepts care, both are still in the group, both
+ * accounts still exist), read from the streams themselves, since an order may come long after the send (a
+ * partner outage is waited out). When one no longer holds it appends CareActionCancelled and orders nothing;
+ * otherwise it orders through the port with the care action's id as idempotency key, then appends
+ * CareActionFulfilled to `care-<id>` with expected version 1 and a deterministic event id.
  *
  * Exactly one order per care action, with at-least-once delivery:
  * - a redelivered job after success: the stream already says fulfilled, so nothing is ordered or appended;
@@ -149,20 +156,52 @@ export function careFulfilmentReactor(fulfilment: CareFulfilment, clock: () => D
     name: CARE_FULFILMENT_REACTOR,
     eventTypes: ['CareActionSent'],
     async react(event: RecordedEvent, { store }: ReactorContext) {
-      if (await fulfil(store, fulfilment, event, clock())) logger.log(`Care action ${(event.data as CareOrder).careActionId} fulfilled`);
+      const outcome = await fulfil(store, fulfilment, event, clock());
+      if (outcome) logger.log(`Care action ${(event.data as CareOrder).careActionId} ${outcome}`);
     },
     isTransient: (err) => err instanceof CarePartnerUnavailableError,
   };
 }
 
-/** Orders and records a care action once; false when it was fulfilled already (a redelivery). */
-async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: RecordedEvent, at: Date): Promise<boolean> {
+/** The recipient's, the sender's and the group's facts now, from their streams (the source of truth, never behind). */
+export async function readCareFacts(store: EventStore, sent: CareOrder): Promise<CareFacts> {
+  const [recipientEvents, senderEvents, groupEvents] = await Promise.all([
+    store.readStream(`user-${sent.recipientId}`),
+    store.readStream(`user-${sent.senderId}`),
+    store.readStream(`group-${sent.groupId}`),
+  ]);
+  const memberships = (events: RecordedEvent[]) => events.map(asFolded<Parameters<typeof membershipDecider.evolve>[1]>).reduce(membershipDecider.evolve, membershipDecider.initialState);
+  const recipient = memberships(recipientEvents);
+  const sender = memberships(senderEvents);
+  const settings = recipientEvents.map(asFolded<Parameters<typeof settingsDecider.evolve>[1]>).reduce(settingsDecider.evolve, settingsDecider.initialState);
+  const group = groupEvents.map(asFolded<Parameters<typeof groupDecider.evolve>[1]>).reduce(groupDecider.evolve, groupDecider.initialState);
+  return {
+    recipient: { deleted: recipient.deleted === true, acceptsCare: settings.acceptCareActions, inGroup: recipient.groupIds.includes(sent.groupId) },
+    sender: { deleted: sender.deleted === true, inGroup: sender.groupIds.includes(sent.groupId) },
+    groupDeleted: group.deleted,
+  };
+}
+
+/**
+ * Orders and records a care action once, or records it cancelled; null when either was done already (a redelivery).
+ * A crash between the order and its record, with the recipient declining care in that same moment, would record a
+ * placed order as cancelled: the window is one append long, and the partner's order stands (the key was used).
+ */
+async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: RecordedEvent, at: Date): Promise<'fulfilled' | 'cancelled' | null> {
   const sent = event.data as CareOrder;
   const stream = careStream(sent.careActionId);
   const state = (await store.readStream(stream)).map(upcast).reduce(careDecider.evolve, careDecider.initialState);
-  if (state.status === 'fulfilled') return false;
-  const { orderId } = await orderWithin(fulfilment, sent);
+  if (state.status === 'fulfilled' || state.status === 'cancelled') return null;
   const ctx = { actorUserId: 'system', correlationId: event.metadata.correlationId, causationId: event.metadata.eventId, now: at };
+  const reason = cancelReasonFor(await readCareFacts(store, sent));
+  if (reason) {
+    await decideAndAppend(store, stream, careDecider, { type: 'CancelCareAction', careActionId: sent.careActionId, reason, at }, ctx, {
+      upcast,
+      eventIds: () => [cancelledEventId(sent.careActionId)],
+    });
+    return 'cancelled';
+  }
+  const { orderId } = await orderWithin(fulfilment, sent);
   // Appended with expected version 1 (the stream holds just the CareActionSent: decideAndAppend appends at the
   // version it read). On a conflict it reads again and re-decides, and the decider answers "nothing to append"
   // for an action that another delivery fulfilled meanwhile; the same event id again is an idempotent retry.
@@ -170,5 +209,5 @@ async function fulfil(store: EventStore, fulfilment: CareFulfilment, event: Reco
     upcast,
     eventIds: () => [fulfilledEventId(sent.careActionId)],
   });
-  return true;
+  return 'fulfilled';
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { RecordingCareFulfilment } from './care-fulfilment';
-import { CARE_MESSAGES, careStream } from './care.decider';
+import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
+import { decideAndAppend } from '../event-store/decider';
 import { waitUntil } from '../testing/wait';
 
 jest.setTimeout(30_000);
@@ -236,5 +237,48 @@ describe('care actions over HTTP', () => {
     expect((await as(bob).get('/api/care-actions/received')).body.map((r: { status: string }) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     // The thanks is kept too.
     expect((await as(ada).get('/api/care-actions/sent')).body[0]).toMatchObject({ id: flowers.id, thankedAt: expect.any(String) });
+  });
+
+  // The send reads "accepts care" from a read model that may be a moment behind the recipient's settings (or an
+  // outage may hold the order back for hours): the fulfilment looks again at the streams before ordering.
+  it('cancels care whose recipient stopped accepting care before it was ordered: the sender is told why, the recipient never sees it', async () => {
+    expect((await as(bob).patch('/api/settings', { acceptCareActions: false })).status).toBe(200);
+    // A send that read Bob's settings just before the change (the handler's facts, as it would have seen them).
+    const careActionId = '6f1c1d2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f';
+    await decideAndAppend(
+      app.running.infra.store,
+      careStream(careActionId),
+      careDecider,
+      {
+        type: 'SendCareAction', careActionId, groupId: family.id, senderId: ids.ada, recipientId: ids.bob, kind: 'handwritten_card', message: 'Chin up',
+        senderIsPremium: true, groupMemberIds: [ids.ada, ids.bob, ids.cy], recipientAcceptsCare: true, recent: { bySender: [], bySenderToRecipient: [], toRecipient: [] }, at: new Date(),
+      },
+      { actorUserId: ids.ada },
+      { eventIds: () => [careActionId] },
+    );
+    await eventually(async () => (await as(ada).get('/api/care-actions/sent')).body[0]?.status === 'cancelled');
+    expect((await as(ada).get('/api/care-actions/sent')).body[0]).toMatchObject({ id: careActionId, recipientFirstName: 'Bob', status: 'cancelled', cancelReason: 'recipient_declined' });
+    expect((await as(ada).get('/api/care-actions/sent')).body[1]).toMatchObject({ id: flowers.id, status: 'fulfilled', cancelReason: null });
+    expect((await as(bob).get('/api/care-actions/received')).body.map((c: { id: string }) => c.id)).not.toContain(careActionId);
+    const thank = await as(bob).post(`/api/care-actions/${careActionId}/thank`);
+    expect(thank.status).toBe(404);
+    const recorded = new RecordingCareFulfilment(join(app.config.dataDir, 'care-orders.sqlite'));
+    try {
+      expect(recorded.orders().map((o) => o.careActionId)).not.toContain(careActionId);
+    } finally {
+      recorded.close();
+    }
+    // Both exports keep it, cancelled, with when and why.
+    for (const cookie of [ada, bob]) {
+      const exported = (await as(cookie).get('/api/account/export?format=json')).body as { careActionsSent: { id: string }[]; careActionsReceived: { id: string }[] };
+      const mine = [...exported.careActionsSent, ...exported.careActionsReceived].find((c) => c.id === careActionId);
+      expect(mine).toMatchObject({ status: 'cancelled', cancelReason: 'recipient_declined', cancelledAt: expect.any(String), fulfilledAt: null });
+    }
+    const csv = (await as(ada).get('/api/account/export?format=csv')).text.replace(/^\uFEFF/, '').split('\r\n');
+    const header = csv[0].split(',');
+    const row = csv.find((line) => line.includes(careActionId))!.split(',');
+    const cell = (column: string) => row[header.indexOf(column)];
+    expect([cell('section'), cell('care_status'), cell('cancel_reason'), cell('fulfilled_at')]).toEqual(['care_sent', 'cancelled', 'recipient_declined', '']);
+    expect(Date.parse(cell('cancelled_at'))).not.toBeNaN();
   });
 });

@@ -2,6 +2,9 @@ import { LimitReachedError } from '@joy/domain';
 import { expectRefusal } from '../testing/refusals';
 import {
   CARE_MESSAGES,
+  CareActionCancelled,
+  type CareFacts,
+  cancelReasonFor,
   CareActionFulfilled,
   CareActionSent,
   CareActionThanked,
@@ -180,5 +183,39 @@ describe('care decider: thanks', () => {
     const fulfil = { type: 'FulfilCareAction' as const, careActionId: 'c1', orderId: 'o1', at };
     expect(careDecider.decide(fulfil, given([sent, thanked]))).toEqual([fulfilled]);
     expect(careDecider.decide(fulfil, given([sent, thanked, fulfilled]))).toEqual([]);
+  });
+});
+
+describe('care decider: looking again before ordering', () => {
+  const cancel = { type: 'CancelCareAction' as const, careActionId: 'c1', reason: 'recipient_declined' as const, at };
+  const cancelled: CareActionCancelled = { type: 'CareActionCancelled', data: { careActionId: 'c1', reason: 'recipient_declined', cancelledAt: at.toISOString() } };
+  const fine: CareFacts = { recipient: { deleted: false, acceptsCare: true, inGroup: true }, sender: { deleted: false, inGroup: true }, groupDeleted: false };
+
+  it('lets care go while the rules of sending still hold, and names the first that no longer does', () => {
+    expect(cancelReasonFor(fine)).toBeNull();
+    expect(cancelReasonFor({ ...fine, recipient: { ...fine.recipient, acceptsCare: false } })).toBe('recipient_declined');
+    expect(cancelReasonFor({ ...fine, recipient: { ...fine.recipient, inGroup: false } })).toBe('left_group');
+    expect(cancelReasonFor({ ...fine, sender: { ...fine.sender, inGroup: false } })).toBe('left_group');
+    expect(cancelReasonFor({ ...fine, groupDeleted: true })).toBe('left_group');
+    // A deleted account leaves its groups too: it is named as the deletion.
+    expect(cancelReasonFor({ ...fine, recipient: { deleted: true, acceptsCare: true, inGroup: false } })).toBe('account_deleted');
+    expect(cancelReasonFor({ ...fine, sender: { deleted: true, inGroup: false } })).toBe('account_deleted');
+  });
+
+  it('records the cancellation of a care action not yet ordered, once', () => {
+    expect(careDecider.decide(cancel, given([sent]))).toEqual([cancelled]);
+    expect(given([sent, cancelled])).toEqual({ status: 'cancelled', sent: sent.data, reason: 'recipient_declined' });
+    expect(careDecider.decide(cancel, given([sent, cancelled]))).toEqual([]);
+  });
+
+  it('never cancels what was ordered, and never orders what was cancelled', () => {
+    expect(careDecider.decide(cancel, given([sent, fulfilled]))).toEqual([]);
+    expect(careDecider.decide({ type: 'FulfilCareAction', careActionId: 'c1', orderId: 'o1', at }, given([sent, cancelled]))).toEqual([]);
+    expectRefusal(() => careDecider.decide(cancel, given([])), { kind: 'not_found', code: 'care.not_found', message: CARE_MESSAGES.notFound });
+  });
+
+  it('answers thanks for a cancelled care action with 404, as the recipient never saw it', () => {
+    const thank = { type: 'ThankCareAction' as const, careActionId: 'c1', userId: 'bob', at };
+    expectRefusal(() => careDecider.decide(thank, given([sent, cancelled])), { kind: 'not_found', code: 'care.not_found', message: CARE_MESSAGES.notFound });
   });
 });

@@ -1,4 +1,4 @@
-import { CARE_KINDS, CARE_LIMITS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, fitsLength, isCareKind, LimitReachedError } from '@joy/domain';
+import { type CareCancelReason, CARE_KINDS, CARE_LIMITS, CARE_MESSAGE_MAX, type CareActionView, type CareKind, DomainError, type ErrorCode, fitsLength, isCareKind, LimitReachedError } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
@@ -11,6 +11,10 @@ import { MESSAGES as GROUP_MESSAGES } from '../groups/groups.decider';
  *   2. CareActionFulfilled  appended by the fulfilment reactor (care-fulfilment.ts) after the order was placed,
  *                           with the deterministic event id `care-fulfilled-<id>`, so a redelivered job appends
  *                           nothing new;
+ *   2'. CareActionCancelled appended by the same reactor instead, when by the time of ordering the recipient no
+ *                           longer accepts care, either person left the group (or it was deleted), or an account
+ *                           was deleted (`cancelReasonFor`); deterministic id `care-cancelled-<id>`. Nothing is
+ *                           ordered, and the recipient's list leaves it out.
  *   3. CareActionThanked    appended when the recipient says thanks (POST /api/care-actions/:id/thank), at most
  *                           once, before or after the fulfilment; the sender sees it on their Sent page.
  *
@@ -41,6 +45,8 @@ export const CARE_MESSAGES = {
 export const careStream = (careActionId: string) => `care-${careActionId}`;
 /** The id of a care action's CareActionFulfilled event: the same on every retry, so it is appended once. */
 export const fulfilledEventId = (careActionId: string) => `care-fulfilled-${careActionId}`;
+/** The id of a care action's CareActionCancelled event, for the same reason. */
+export const cancelledEventId = (careActionId: string) => `care-cancelled-${careActionId}`;
 
 /** Checks kind and message; the message is trimmed, and an empty one is no message (null). */
 export function careDetails(kind: unknown, message: unknown): { kind: CareKind; message: string | null } {
@@ -60,9 +66,10 @@ export type CareActionSent = DomainEvent<'CareActionSent', Omit<CareActionView, 
 export type CareActionFulfilled = DomainEvent<'CareActionFulfilled', { careActionId: string; orderId: string; fulfilledAt: string }>;
 /** The recipient thanked the sender: `recipientId` is who thanked (the only person who may). */
 export type CareActionThanked = DomainEvent<'CareActionThanked', { careActionId: string; recipientId: string; thankedAt: string }>;
-export type CareEvent = CareActionSent | CareActionFulfilled | CareActionThanked;
+export type CareActionCancelled = DomainEvent<'CareActionCancelled', { careActionId: string; reason: CareCancelReason; cancelledAt: string }>;
+export type CareEvent = CareActionSent | CareActionFulfilled | CareActionCancelled | CareActionThanked;
 
-export const CARE_EVENT_TYPES = ['CareActionSent', 'CareActionFulfilled', 'CareActionThanked'] as const;
+export const CARE_EVENT_TYPES = ['CareActionSent', 'CareActionFulfilled', 'CareActionCancelled', 'CareActionThanked'] as const;
 
 // ---- commands -----------------------------------------------------------------------------------------
 
@@ -117,17 +124,46 @@ export interface ThankCareAction {
   at: Date;
 }
 
-export type CareCommand = SendCareAction | FulfilCareAction | ThankCareAction;
+/** The fulfilment reactor found, before ordering, that the care action must not go out. */
+export interface CancelCareAction {
+  type: 'CancelCareAction';
+  careActionId: string;
+  reason: CareCancelReason;
+  at: Date;
+}
+
+export type CareCommand = SendCareAction | FulfilCareAction | CancelCareAction | ThankCareAction;
+
+/** What the fulfilment reactor reads, just before ordering, of the two people and the group (their streams). */
+export interface CareFacts {
+  recipient: { deleted: boolean; acceptsCare: boolean; inGroup: boolean };
+  sender: { deleted: boolean; inGroup: boolean };
+  groupDeleted: boolean;
+}
+
+/**
+ * Why a care action must not be ordered now, or null when it may: the rules of sending, looked at again when the
+ * order is placed (which may be long after sending when the partner was down). An account deleted comes first:
+ * nothing more of a deleted account's goes out, and nothing goes to one.
+ */
+export function cancelReasonFor(facts: CareFacts): CareCancelReason | null {
+  if (facts.recipient.deleted || facts.sender.deleted) return 'account_deleted';
+  if (facts.groupDeleted || !facts.recipient.inGroup || !facts.sender.inGroup) return 'left_group';
+  if (!facts.recipient.acceptsCare) return 'recipient_declined';
+  return null;
+}
 
 /** `thankedAt`: when the recipient said thanks (independent of the fulfilment, which may come before or after). */
 export type CareState =
   | { status: 'none' }
   | { status: 'sent'; sent: CareActionSent['data']; thankedAt?: string }
-  | { status: 'fulfilled'; sent: CareActionSent['data']; orderId: string; thankedAt?: string };
+  | { status: 'fulfilled'; sent: CareActionSent['data']; orderId: string; thankedAt?: string }
+  | { status: 'cancelled'; sent: CareActionSent['data']; reason: CareCancelReason; thankedAt?: string };
 
 function thank(command: ThankCareAction, state: CareState): CareEvent[] {
-  // Another person's care action answers as if it did not exist (the sender's too: only the recipient thanks).
-  if (state.status === 'none' || state.sent.recipientId !== command.userId) throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
+  // Another person's care action answers as if it did not exist (the sender's too: only the recipient thanks); so
+  // does a cancelled one, which the recipient's list leaves out.
+  if (state.status === 'none' || state.status === 'cancelled' || state.sent.recipientId !== command.userId) throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
   if (state.thankedAt) throw new DomainError('care.already_thanked', CARE_MESSAGES.alreadyThanked);
   return [{ type: 'CareActionThanked', data: { careActionId: command.careActionId, recipientId: command.userId, thankedAt: command.at.toISOString() } }];
 }
@@ -137,7 +173,8 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
   evolve(state, event) {
     if (event.type === 'CareActionSent') return { status: 'sent', sent: event.data };
     if (state.status === 'none') return state;
-    if (event.type === 'CareActionFulfilled') return { ...state, status: 'fulfilled', orderId: event.data.orderId };
+    if (event.type === 'CareActionFulfilled') return { sent: state.sent, thankedAt: state.thankedAt, status: 'fulfilled', orderId: event.data.orderId };
+    if (event.type === 'CareActionCancelled') return { sent: state.sent, thankedAt: state.thankedAt, status: 'cancelled', reason: event.data.reason };
     if (event.type === 'CareActionThanked') return { ...state, thankedAt: event.data.thankedAt };
     return state;
   },
@@ -145,9 +182,15 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
     if (command.type === 'ThankCareAction') return thank(command, state);
     if (command.type === 'FulfilCareAction') {
       if (state.status === 'none') throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
-      // Already fulfilled (a redelivered job, a retry after a crash): nothing new to record.
-      if (state.status === 'fulfilled') return [];
+      // Already fulfilled (a redelivered job, a retry after a crash) or cancelled: nothing new to record.
+      if (state.status === 'fulfilled' || state.status === 'cancelled') return [];
       return [{ type: 'CareActionFulfilled', data: { careActionId: command.careActionId, orderId: command.orderId, fulfilledAt: command.at.toISOString() } }];
+    }
+    if (command.type === 'CancelCareAction') {
+      if (state.status === 'none') throw new DomainError('care.not_found', CARE_MESSAGES.notFound);
+      // Ordered already (too late to cancel) or cancelled already (a redelivery): nothing new to record.
+      if (state.status !== 'sent') return [];
+      return [{ type: 'CareActionCancelled', data: { careActionId: command.careActionId, reason: command.reason, cancelledAt: command.at.toISOString() } }];
     }
     if (state.status !== 'none') throw new DomainError('care.already_sent', CARE_MESSAGES.alreadySent);
     const details = careDetails(command.kind, command.message);

@@ -65,8 +65,9 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
       this.recentSentAt({ senderId: userId, recipientId }, CARE_LIMITS.perPair, at),
       this.recentSentAt({ recipientId }, CARE_LIMITS.perRecipient, at),
     ]);
-    // Memberships only grow (nobody leaves a group yet), and joining answers once the groups read model has
-    // the new member, so the read model is a safe source for "is a current member".
+    // The groups read model: joining answers once it has the new member. Leaving (or deleting the account) just
+    // before this send may not be in it yet; the fulfilment looks again at the streams before ordering and
+    // cancels such a care action (care-fulfilment.ts).
     const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
     const { events, append } = await decideAndAppend(
       this.store,
@@ -191,7 +192,7 @@ export class GetCareReceivedQuery {
   constructor(readonly userId: string) {}
 }
 
-/** Care actions the user received, newest first. */
+/** Care actions the user received, newest first; one cancelled before it was ordered never came, so it is left out. */
 @QueryHandler(GetCareReceivedQuery)
 export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuery, ReceivedCareActionView[]> {
   constructor(
@@ -205,8 +206,9 @@ export class GetCareReceivedHandler implements IQueryHandler<GetCareReceivedQuer
       { recipientId: userId },
       { sort: { field: 'seq', direction: 'desc' }, limit: CARE_LIST_LIMIT },
     );
-    const names = await firstNames(this.readModels, this.keys, docs.map((d) => d.senderId));
-    return docs.map((d) => receivedView(d, names));
+    const received = docs.filter((d) => d.status !== 'cancelled');
+    const names = await firstNames(this.readModels, this.keys, received.map((d) => d.senderId));
+    return received.map((d) => receivedView(d, names));
   }
 }
 
@@ -239,6 +241,7 @@ export class GetCareSentHandler implements IQueryHandler<GetCareSentQuery, SentC
       sentAt: d.sentAt,
       status: d.status,
       thankedAt: d.thankedAt ?? null,
+      cancelReason: d.cancelReason ?? null,
     }));
   }
 }

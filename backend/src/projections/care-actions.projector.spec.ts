@@ -27,7 +27,7 @@ describe('care-actions projection', () => {
     expect(await store.get(careActionsProjector.collection, 'c1')).toEqual({
       _id: 'c1', _position: 3,
       id: 'c1', groupId: 'g1', senderId: 'ada', recipientId: 'bob', kind: 'flowers', message: 'Thinking of you',
-      sentAt: '2026-11-20T08:00:00.000Z', status: 'fulfilled', orderId: 'order-c1', fulfilledAt: '2026-11-20T08:00:01.000Z', thankedAt: null, seq: 1,
+      sentAt: '2026-11-20T08:00:00.000Z', status: 'fulfilled', orderId: 'order-c1', fulfilledAt: '2026-11-20T08:00:01.000Z', cancelledAt: null, cancelReason: null, thankedAt: null, seq: 1,
     });
     expect(await store.get(careActionsProjector.collection, 'c2')).toMatchObject({ status: 'sent', message: null, orderId: null, fulfilledAt: null });
     const received = await store.find<CareActionDoc>(careActionsProjector.collection, { recipientId: 'bob' }, { sort: { field: 'seq', direction: 'desc' } });
@@ -44,6 +44,17 @@ describe('care-actions projection', () => {
     expect(await store.get(careActionsProjector.collection, 'c3')).toMatchObject({ thankedAt: null });
     const sentByAda = await store.find<CareActionDoc>(careActionsProjector.collection, { senderId: 'ada' });
     expect(sentByAda.map((d) => [d.id, d.thankedAt])).toEqual([['c1', '2026-11-21T09:00:00.000Z']]);
+  });
+
+  it('marks a care action cancelled instead of ordered, with when and why, for its sender and its recipient alike', async () => {
+    const store = new InMemoryReadModelStore();
+    const cancelled = recorded('CareActionCancelled', { careActionId: 'c2', reason: 'recipient_declined', cancelledAt: '2026-11-20T09:00:00.000Z' }, 5);
+    await project(store, [...events, cancelled, recorded('CareActionCancelled', { careActionId: 'zz', reason: 'left_group', cancelledAt: '2026-11-20T09:00:00.000Z' }, 6)]);
+    expect(await store.get(careActionsProjector.collection, 'c2')).toMatchObject({
+      status: 'cancelled', cancelReason: 'recipient_declined', cancelledAt: '2026-11-20T09:00:00.000Z', orderId: null, fulfilledAt: null,
+    });
+    expect(await store.get(careActionsProjector.collection, 'c1')).toMatchObject({ status: 'fulfilled', cancelReason: null });
+    expect(await store.get(careActionsProjector.collection, 'zz')).toBeNull();
   });
 
   it('ignores thanks for an unknown care action, and the same thanks applied twice changes nothing', async () => {

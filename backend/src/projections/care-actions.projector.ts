@@ -1,11 +1,14 @@
-import type { CareActionView } from '@joy/domain';
-import type { CareActionFulfilled, CareActionSent, CareActionThanked } from '../care/care.decider';
+import type { CareActionView, CareCancelReason } from '@joy/domain';
+import type { CareActionCancelled, CareActionFulfilled, CareActionSent, CareActionThanked } from '../care/care.decider';
 import { dataOf, Projector } from './projector';
 
 /** A care action as the API shows it to its sender, with the fulfilment and the order of the lists. */
 export interface CareActionDoc extends CareActionView {
   orderId: string | null;
   fulfilledAt: string | null;
+  /** When it was cancelled instead of ordered (CareActionCancelled), and why; absent on documents projected before cancelling existed. */
+  cancelledAt?: string | null;
+  cancelReason?: CareCancelReason | null;
   /** When the recipient said thanks (CareActionThanked), or null. Absent on documents projected before thanks existed. */
   thankedAt?: string | null;
   /** Global position of the CareActionSent event: orders the lists newest first without ties. */
@@ -18,7 +21,7 @@ export interface CareActionDoc extends CareActionView {
  */
 export const careActionsProjector: Projector<CareActionDoc> = {
   collection: 'care-actions',
-  eventTypes: ['CareActionSent', 'CareActionFulfilled', 'CareActionThanked'],
+  eventTypes: ['CareActionSent', 'CareActionFulfilled', 'CareActionCancelled', 'CareActionThanked'],
   indexes: ['recipientId', 'senderId'],
   ids: (event) => [dataOf<{ careActionId: string }>(event).careActionId],
   evolve(doc, event) {
@@ -35,13 +38,19 @@ export const careActionsProjector: Projector<CareActionDoc> = {
         status: doc?.status ?? 'sent',
         orderId: doc?.orderId ?? null,
         fulfilledAt: doc?.fulfilledAt ?? null,
+        cancelledAt: doc?.cancelledAt ?? null,
+        cancelReason: doc?.cancelReason ?? null,
         thankedAt: doc?.thankedAt ?? null,
         seq: event.position,
       };
     }
-    // CareActionFulfilled and CareActionThanked follow their CareActionSent in the same stream, so in the global order too.
+    // The other events follow their CareActionSent in the same stream, so in the global order too.
     if (!doc) return null;
     if (event.type === 'CareActionThanked') return { ...doc, thankedAt: dataOf<CareActionThanked['data']>(event).thankedAt };
+    if (event.type === 'CareActionCancelled') {
+      const c = dataOf<CareActionCancelled['data']>(event);
+      return { ...doc, status: 'cancelled', cancelledAt: c.cancelledAt, cancelReason: c.reason };
+    }
     const d = dataOf<CareActionFulfilled['data']>(event);
     return { ...doc, status: 'fulfilled', orderId: d.orderId, fulfilledAt: d.fulfilledAt };
   },

@@ -13,6 +13,7 @@ const fixtures: [string, object][] = [
   ['CareActionSent', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', senderId: 'Yk3m0y0W3x9tQyHh8m2cUw', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', kind: 'flowers', message: 'Thinking of you', sentAt: '2026-11-20T08:40:00.000Z' }],
   ['CareActionSent', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a45', groupId: '5c1c9d2e-5b1f-4b7a-9a43-6a1f0f3b2c10', senderId: 'Yk3m0y0W3x9tQyHh8m2cUw', recipientId: 'Qm8n1z1X4y0uRzIi9n3dVx', kind: 'care_package', message: null, sentAt: '2026-11-20T08:41:00.000Z' }],
   ['CareActionFulfilled', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a44', orderId: 'order-1f6c0a9e-7b3d-4e2a-9c51-0d8e7f6a5b43', fulfilledAt: '2026-11-20T08:40:01.000Z' }],
+  ['CareActionCancelled', { careActionId: '9d7f3a52-2f0e-4c1e-8f7a-3b6c2d1e0a45', reason: 'recipient_declined', cancelledAt: '2026-11-20T08:41:02.000Z' }],
 ];
 
 /** Stored JSON at schemaVersion 2: identity events with their personal fields encrypted (as the app writes them). */

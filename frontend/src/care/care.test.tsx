@@ -277,6 +277,29 @@ describe('the Sent page (/care/sent)', () => {
     expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
   });
 
+  it('says which care was not sent after all, and why, in words the sender can act on', async () => {
+    renderWith(
+      {
+        'GET /api/care-actions/sent': {
+          status: 200,
+          body: [
+            { id: 'c3', groupId: 'g1', recipientId: 'u4', recipientFirstName: null, kind: 'care_package', message: null, sentAt: '2026-03-03T09:00:00.000Z', status: 'cancelled', thankedAt: null, cancelReason: 'account_deleted' },
+            { id: 'c2', groupId: 'g1', recipientId: 'u2', recipientFirstName: 'Bob', kind: 'handwritten_card', message: null, sentAt: '2026-03-02T09:00:00.000Z', status: 'cancelled', thankedAt: null, cancelReason: 'recipient_declined' },
+            { id: 'c1', groupId: 'g1', recipientId: 'u3', recipientFirstName: 'Cy', kind: 'flowers', message: null, sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt: null, cancelReason: null },
+          ],
+        },
+      },
+      <CareSentPage />,
+    );
+    const items = within(await screen.findByTestId('care-sent')).getAllByRole('listitem');
+    expect(within(items[0]).getByText('Not sent')).toBeInTheDocument();
+    expect(within(items[0]).getByText('The account it was sent to was deleted before it could be ordered. Nothing was ordered.')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Not sent')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Bob stopped accepting care actions before it could be ordered. Nothing was ordered.')).toBeInTheDocument();
+    expect(within(items[2]).getByText('Delivered')).toBeInTheDocument();
+    expect(within(items[2]).queryByText(/Nothing was ordered/)).not.toBeInTheDocument();
+  });
+
   it('shows the thanks that came in since the last visit when the page is opened again', async () => {
     let thankedAt: string | null = null;
     const sent = () => [{ id: 'c1', groupId: 'g1', recipientId: 'u3', recipientFirstName: 'Cy', kind: 'flowers', message: null, sentAt: '2026-03-01T09:00:00.000Z', status: 'fulfilled', thankedAt }];

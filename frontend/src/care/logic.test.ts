@@ -1,5 +1,5 @@
 import { CARE_KIND_LABELS, CARE_KINDS } from '@joy/domain';
-import { CARE_FAILED_TOAST, careFailedToast, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText } from './logic';
+import { CARE_FAILED_TOAST, careFailedToast, careMessage, careSentToast, kindLabel, receivedTitle, receivedWhen, statusText, suggestionText, cancelledText } from './logic';
 
 describe('care logic', () => {
   it('has the four kinds with their labels', () => {
@@ -29,6 +29,14 @@ describe('care logic', () => {
     expect(receivedWhen('nope', now)).toBe('');
     expect(statusText('sent')).toBe('On its way');
     expect(statusText('fulfilled')).toBe('Delivered');
+    expect(statusText('cancelled')).toBe('Not sent');
+  });
+
+  it('says why care was not sent, naming the member when their name is known', () => {
+    expect(cancelledText({ cancelReason: 'recipient_declined', recipientFirstName: 'Bob' })).toBe('Bob stopped accepting care actions before it could be ordered. Nothing was ordered.');
+    expect(cancelledText({ cancelReason: 'recipient_declined', recipientFirstName: null })).toBe('This member stopped accepting care actions before it could be ordered. Nothing was ordered.');
+    expect(cancelledText({ cancelReason: 'left_group', recipientFirstName: 'Bob' })).toBe('You and Bob no longer share the group it was sent in. Nothing was ordered.');
+    expect(cancelledText({ cancelReason: 'account_deleted', recipientFirstName: null })).toBe('The account it was sent to was deleted before it could be ordered. Nothing was ordered.');
   });
 
   it('shows the server\'s reason when a send is refused for one the sender can act on (declined, a daily limit)', () => {

@@ -74,9 +74,25 @@ export function receivedWhen(iso: string, now = new Date(), timeZone?: string): 
   return formatDate(date, { timeZone });
 }
 
-/** "On its way" until the order is placed, then "Delivered". */
+/** "On its way" until the order is placed, then "Delivered"; "Not sent" when it was cancelled before ordering. */
 export function statusText(status: CareActionStatus): string {
+  if (status === 'cancelled') return 'Not sent';
   return status === 'fulfilled' ? 'Delivered' : 'On its way';
+}
+
+/** Why a care action was not sent after all (the sender's list): what changed between sending and ordering. */
+export function cancelledText(care: Pick<SentCareActionView, 'cancelReason' | 'recipientFirstName'>): string {
+  const name = care.recipientFirstName?.trim();
+  switch (care.cancelReason) {
+    case 'recipient_declined':
+      return `${name ?? 'This member'} stopped accepting care actions before it could be ordered. Nothing was ordered.`;
+    case 'left_group':
+      return `You and ${name ?? 'this member'} no longer share the group it was sent in. Nothing was ordered.`;
+    case 'account_deleted':
+      return 'The account it was sent to was deleted before it could be ordered. Nothing was ordered.';
+    default:
+      return 'It was cancelled before it could be ordered. Nothing was ordered.';
+  }
 }
 
 /** Whom it went to: the first name, else "A former member" (the account was deleted). */

@@ -1,7 +1,7 @@
 import { HeartOutlined } from '@ant-design/icons';
 import { Card, Tag, Typography } from 'antd';
 import { CareListItem } from '../care/CareReceived';
-import { sentTitle } from '../care/logic';
+import { cancelledText, sentTitle } from '../care/logic';
 import { useSentCare } from '../care/queries';
 import '../care/care.css';
 import { LinkButton } from '../components/LinkButton';
@@ -9,7 +9,10 @@ import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { formatDateTime } from '../lib/dates';
 
-/** /care/sent: the care actions the person sent (GET /api/care-actions/sent), newest first, "Thanked" once thanked. */
+/**
+ * /care/sent: the care actions the person sent (GET /api/care-actions/sent), newest first, "Thanked" once thanked,
+ * and why one was not sent after all.
+ */
 export default function CareSentPage() {
   const sent = useSentCare();
   const list = sent.data ?? [];
@@ -35,6 +38,7 @@ export default function CareSentPage() {
           <ul className="care-received__list" data-testid="care-sent">
             {list.map((care) => (
               <CareListItem key={care.id} care={care} title={sentTitle(care)}>
+                {care.status === 'cancelled' && <span className="care-sent__cancelled">{cancelledText(care)}</span>}
                 {care.thankedAt && (
                   <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt)}`}>
                     Thanked

@@ -2,7 +2,7 @@
  * The API's request and response shapes (the routes are in SPEC.md): the backend answers these, the frontend
  * reads these. Timestamps are ISO 8601 strings.
  */
-import type { CareActionStatus, CareKind } from './care';
+import type { CareActionStatus, CareCancelReason, CareKind } from './care';
 import type { FactorName, FactorScores } from './factors';
 import type { PlanStatus } from './premium';
 
@@ -194,6 +194,8 @@ export interface SentCareActionView {
   status: CareActionStatus;
   /** When the recipient said thanks, or null: the sender sees it on the Sent page. */
   thankedAt: string | null;
+  /** Why it was not ordered, when `status` is `cancelled`; else null. */
+  cancelReason: CareCancelReason | null;
 }
 
 /** GET /api/groups/:id/care-suggestions: other members whose latest overall score is below the threshold. */

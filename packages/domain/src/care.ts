@@ -27,4 +27,10 @@ export const CARE_MESSAGE_MAX = 500;
 /** A member whose latest overall score is below this gets a care suggestion (a product choice, not a clinical one). */
 export const CARE_SUGGESTION_THRESHOLD = 3;
 
-export type CareActionStatus = 'sent' | 'fulfilled';
+/** `cancelled`: not ordered, because by the time it would have been the recipient no longer accepted care, either
+ * of the two had left the group (or it was deleted), or an account was deleted (see CareCancelReason). */
+export type CareActionStatus = 'sent' | 'fulfilled' | 'cancelled';
+
+export const CARE_CANCEL_REASONS = ['recipient_declined', 'left_group', 'account_deleted'] as const;
+/** Why a care action was cancelled before it was ordered. */
+export type CareCancelReason = (typeof CARE_CANCEL_REASONS)[number];
