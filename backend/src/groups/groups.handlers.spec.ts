@@ -89,6 +89,28 @@ describe('group command handlers', () => {
     await expectRejection(joinHandler.execute(new JoinGroupCommand('bob', 'CCCC4444')), { kind: 'not_found', code: 'group.invite_not_found', message: MESSAGES.inviteCodeNotFound });
   });
 
+  // A review (11-27): a join at the moment the owner deleted the group answered "Joined group successfully!" for a
+  // group the person's list would never show.
+  it('answers 404 to a join that the owner’s deletion overtook between the checks and the join', async () => {
+    const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
+    const groups = { get: async () => ({ members: [{ userId: 'ada' }] }) } as unknown as ReadModelStore;
+    // The deletion lands just before Bob's MemberJoined: after the handler read the group, before it appended.
+    const racing = Object.assign(Object.create(store) as SqliteEventStore, {
+      async appendToStream(...args: Parameters<SqliteEventStore['appendToStream']>) {
+        if (args[0] === 'user-bob') {
+          const deleted = { type: 'GroupDeleted', data: { groupId: group.id, deletedBy: 'ada', deletedAt: new Date().toISOString() }, metadata: metadataFor({ actorUserId: 'ada' }, 'del') };
+          await store.appendToStream(`group-${group.id}`, [deleted], { expectedVersion: 'any' });
+        }
+        return store.appendToStream(...args);
+      },
+    });
+    await expectRejection(new JoinGroupHandler(racing, pipeline, free, groups).execute(new JoinGroupCommand('bob', 'AAAA2222')), {
+      kind: 'not_found',
+      code: 'group.invite_not_found',
+      message: MESSAGES.inviteCodeNotFound,
+    });
+  });
+
   it("gives a group a new code, retrying on a taken one; the old code, and a code reserved for a change never written, open nothing", async () => {
     const group = await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
     const other = await new CreateGroupHandler(store, pipeline, free, codes('BBBB3333')).execute(new CreateGroupCommand('bob', 'Friends', undefined));

@@ -4,35 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore, normalizeInviteCode } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend } from '../event-store/decider';
-import { EVENT_STORE } from '../event-store/event-store.port';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst, ratingsOfMember } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
-import { READ_MODELS } from '../read-models/read-model-store.port';
-import type { ReadModelStore } from '../read-models/read-model-store.port';
+import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
-  ChangeInviteCode,
-  GroupCreated,
-  groupDecider,
-  groupDetails,
-  GroupState,
-  InviteCodeReserved,
-  isWellFormedInviteCode,
-  JoinGroup,
-  leaveDecider,
-  membershipDecider,
-  MembershipState,
-  MESSAGES,
-  DeleteGroup,
-  OwnerAction,
-  ownerDecider,
-  RemoveMember,
-  RenameGroup,
-  ownerOf,
-  requireOwner,
+  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, GroupState, InviteCodeReserved, isWellFormedInviteCode, JoinGroup,
+  leaveDecider, membershipDecider, MembershipState, MESSAGES, OwnerAction, ownerDecider, ownerOf, RemoveMember, RenameGroup, requireOwner,
 } from './groups.decider';
 import { INVITE_CODE_GENERATOR, type InviteCodeGenerator, reserveInviteCode } from './invite-codes';
 
@@ -177,7 +158,10 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       { upcast: joinUpcast },
     );
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['MemberJoined'] });
-    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...current.details!, inviteCode: code });
+    // Deleted meanwhile (two streams, no transaction): the join counts for nothing, so it must not answer "joined".
+    const now = await groupState(this.store, groupId);
+    if (now.deleted) throw new DomainError('group.invite_not_found', MESSAGES.inviteCodeNotFound);
+    return viewOfCreated({ ...(group.data as unknown as GroupCreated['data']), ...now.details!, inviteCode: code });
   }
 }
 

@@ -274,6 +274,12 @@ function Members({
   );
 }
 
+/** Who owns the group once its owner leaves: the longest-standing other member (the members come in join order). */
+function nextOwnerName(members: GroupMemberView[] | undefined, ownerId: string | undefined): string | null {
+  const next = members?.find((m) => m.id !== ownerId);
+  return next ? memberName(next) : null;
+}
+
 /** One group: header, invite code, figures, gauge and insights, recent activity, members. */
 export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () => void }) {
   const { user } = useAuth();
@@ -360,7 +366,14 @@ export function GroupDetail({ groupId, onBack }: { groupId: string; onBack: () =
         </Row>
         <div className="group-detail__manage">
           {isOwner && <RenameGroup group={data} />}
-          <LeaveGroup groupId={groupId} groupName={data.name} onLeft={leave} />
+          <LeaveGroup
+            groupId={groupId}
+            groupName={data.name}
+            memberCount={data.memberCount}
+            isOwner={isOwner}
+            nextOwnerName={nextOwnerName(members.data, user?.id)}
+            onLeft={leave}
+          />
           {isOwner && <DeleteGroup groupId={groupId} groupName={data.name} onDeleted={leave} />}
         </div>
       </div>

@@ -124,6 +124,8 @@ describe('Groups page: detail', () => {
     renderGroups('/groups?group=g1');
     fireEvent.click(await screen.findByRole('button', { name: 'Leave group', hidden: true }));
     expect(await screen.findByText('Leave Garcia Family?')).toBeInTheDocument();
+    // The owner is told who takes the group on (the longest-standing other member) and that rejoining will not give it back.
+    expect(screen.getByText(/bea becomes its owner; if you rejoin, you will be a member, not the owner\./)).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/leave'))).toBe(false); // not before confirming
     // The confirmation's own "Leave group" (the popover's OK button, after the one that opened it).
     const asked = fetchMock.mock.calls.length;
@@ -136,6 +138,52 @@ describe('Groups page: detail', () => {
     // Nothing of the group left is asked for again (its detail, members and ratings answered 404s).
     const since = fetchMock.mock.calls.slice(asked).map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
     expect(since.filter((call) => call.startsWith('GET /api/groups/g1'))).toEqual([]);
+  });
+
+  it('warns the only member that leaving deletes the group, and a member that they can rejoin', async () => {
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1': { status: 200, body: { ...detail(2), memberCount: 1 } }, 'GET /api/groups/g1/members': { status: 200, body: [members[0]] } });
+    renderGroups('/groups?group=g1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave group', hidden: true }));
+    expect(await screen.findByText('You are its only member: leaving deletes the group, and its invite code stops working. This cannot be undone.')).toBeInTheDocument();
+  });
+
+  it('tells a member who can rejoin so', async () => {
+    installFakeServer({ ...withGroup(), 'GET /api/groups/g1': { status: 200, body: detail(2, 'u2') } });
+    renderGroups('/groups?group=g1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave group', hidden: true }));
+    expect(await screen.findByText(/You can rejoin with its invite code\./)).toBeInTheDocument();
+  });
+
+  it('takes "no such group" on Leave as done (deleted, or removed meanwhile): said so, and back to the list', async () => {
+    let gone = false;
+    installFakeServer({
+      ...withGroup(),
+      'GET /api/groups': () => ({ status: 200, body: gone ? [book] : [garcia, book] }),
+      'POST /api/groups/g1/leave': () => ((gone = true), { status: 404, body: { statusCode: 404, code: 'group.not_found', message: 'Group not found' } }),
+    });
+    renderGroups('/groups?group=g1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave group', hidden: true }));
+    await screen.findByText('Leave Garcia Family?');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Leave group', hidden: true }).at(-1)!);
+    await waitFor(() => expect(location).toBe('/groups'));
+    expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'You are no longer in this group', description: 'It was deleted, or you were removed from it.' }));
+    expect(notifier.error).not.toHaveBeenCalled();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'View Garcia Family', hidden: true })).not.toBeInTheDocument());
+  });
+
+  it('reads the members again when Remove finds the member gone already, so the card goes', async () => {
+    let left = false;
+    installFakeServer({
+      ...withGroup(),
+      'GET /api/groups/g1/members': () => ({ status: 200, body: left ? [members[0]] : members }),
+      'DELETE /api/groups/g1/members/u2': () => ((left = true), { status: 404, body: { statusCode: 404, code: 'group.member_not_found', message: 'This person is not a member of the group.' } }),
+    });
+    renderGroups('/groups?group=g1');
+    fireEvent.click(await screen.findByLabelText('Remove bea'));
+    await screen.findByText('Remove bea from Garcia Family?');
+    fireEvent.click(screen.getAllByText('Remove').at(-1)!.closest('button')!);
+    await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Already gone', description: 'This person is no longer a member of the group.' })));
+    await waitFor(() => expect(screen.queryByLabelText('Remove bea')).not.toBeInTheDocument());
   });
 
   it('gives the owner Rename, Remove and Delete, each sent only once confirmed', async () => {

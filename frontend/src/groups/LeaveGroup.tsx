@@ -1,16 +1,34 @@
 import { LogoutOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { Confirm } from '../components/Confirm';
+import { leaveGroupText } from './logic';
 import { useLeaveGroup } from './queries';
 
-/** "Leave group", confirmed first; once left, back to the group list. */
-export function LeaveGroup({ groupId, groupName, onLeft }: { groupId: string; groupName: string; onLeft: () => void }) {
+/**
+ * "Leave group", confirmed first, saying what leaving does (the last member deletes the group; an owner hands it on);
+ * once left, back to the group list.
+ */
+export function LeaveGroup({
+  groupId,
+  groupName,
+  memberCount,
+  isOwner,
+  nextOwnerName,
+  onLeft,
+}: {
+  groupId: string;
+  groupName: string;
+  memberCount: number;
+  isOwner: boolean;
+  nextOwnerName: string | null;
+  onLeft: () => void;
+}) {
   const leave = useLeaveGroup(groupId);
   return (
     <div className="group-detail__leave">
       <Confirm
         title={`Leave ${groupName}?`}
-        description="Its members will no longer see your joy, and you will no longer see theirs. You can rejoin with its invite code."
+        description={leaveGroupText({ memberCount, isOwner, nextOwnerName })}
         okText="Leave group"
         cancelText="Stay"
         okButtonProps={{ danger: true, loading: leave.isPending }}

@@ -11,6 +11,7 @@ import {
   hasGroupAverage,
   isNotFoundError,
   latestScoreText,
+  leaveGroupText,
   memberInitial,
   memberName,
   memberNamesById,
@@ -216,5 +217,14 @@ describe('API errors', () => {
     expect(groupFailureToast('newInviteCode', apiError(403, 'group.owner_only', "Only the group's owner can do this.")).description).toBe(
       "Failed to change the invite code. Please try again. Only the group's owner can do this.",
     );
+  });
+});
+
+describe('leaving', () => {
+  it('says what leaving does: the last member deletes the group, an owner hands it on for good, a member may rejoin', () => {
+    expect(leaveGroupText({ memberCount: 1, isOwner: true, nextOwnerName: null })).toBe('You are its only member: leaving deletes the group, and its invite code stops working. This cannot be undone.');
+    expect(leaveGroupText({ memberCount: 3, isOwner: true, nextOwnerName: 'Bea' })).toBe('Its members will no longer see your joy, and you will no longer see theirs. Bea becomes its owner; if you rejoin, you will be a member, not the owner.');
+    expect(leaveGroupText({ memberCount: 3, isOwner: true, nextOwnerName: null })).toMatch(/The longest-standing member becomes its owner/);
+    expect(leaveGroupText({ memberCount: 3, isOwner: false, nextOwnerName: 'Bea' })).toBe('Its members will no longer see your joy, and you will no longer see theirs. You can rejoin with its invite code.');
   });
 });

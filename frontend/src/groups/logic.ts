@@ -157,6 +157,24 @@ export function groupFailureToast(kind: keyof typeof FAILURE_TOASTS, error: unkn
   return withServerReason(FAILURE_TOASTS[kind], error);
 }
 
+/**
+ * What leaving does, said before it is done (PRODUCT.md: "an owner who leaves hands the group to the longest-standing
+ * member; the last member leaving deletes it"): the last member deletes the group for good, and an owner who leaves
+ * does not get the group back by rejoining.
+ */
+export function leaveGroupText({ memberCount, isOwner, nextOwnerName }: { memberCount: number; isOwner: boolean; nextOwnerName: string | null }): string {
+  if (memberCount <= 1) return 'You are its only member: leaving deletes the group, and its invite code stops working. This cannot be undone.';
+  const apart = 'Its members will no longer see your joy, and you will no longer see theirs.';
+  if (!isOwner) return `${apart} You can rejoin with its invite code.`;
+  return `${apart} ${nextOwnerName ?? 'The longest-standing member'} becomes its owner; if you rejoin, you will be a member, not the owner.`;
+}
+
+/** Leave answered "no such group": it was deleted, or the person removed, meanwhile. What they wanted is so. */
+export const NO_LONGER_IN_GROUP: ToastInput = { title: 'You are no longer in this group', description: 'It was deleted, or you were removed from it.' };
+
+/** Remove answered "not a member": they left (or were removed) since the page was loaded. */
+export const MEMBER_ALREADY_GONE: ToastInput = { title: 'Already gone', description: 'This person is no longer a member of the group.' };
+
 /** Whether a read failed because the group does not exist or the user is not a member (a not_found error). */
 export function isNotFoundError(error: unknown): boolean {
   return errorKind(error) === 'not_found';

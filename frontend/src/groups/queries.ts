@@ -4,7 +4,8 @@ import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, toast } from '../lib/toast';
 import { GROUPS_KEY } from '../queries';
 import type { CreateGroupRequest, GroupDetailView, GroupMemberView, GroupRatingView, GroupView, JoinGroupRequest } from '@joy/domain';
-import { freePlanLimitMessage, groupFailureToast, INVITE_CODE_CHANGED } from './logic';
+import { errorKind, parseApiError } from '../lib/apiError';
+import { freePlanLimitMessage, groupFailureToast, INVITE_CODE_CHANGED, isNotFoundError, MEMBER_ALREADY_GONE, NO_LONGER_IN_GROUP } from './logic';
 
 /** Query keys of one group; the default query function GETs them joined with "/". */
 export const groupKey = (id: string) => ['/api/groups', id] as const;
@@ -84,14 +85,23 @@ export function useForgetGroup() {
 
 /**
  * Leaves a group. Success: a toast and the group list refetched (this group's reads are dropped by its page, see
- * useForgetGroup). Failure: the spec-style error toast (a 401 is handled globally).
+ * useForgetGroup). "No such group" is success too (deleted, or the person removed, since the page was loaded): said
+ * so, and back to the list, instead of an error that every retry would repeat. Failure: the spec-style error toast
+ * (a 401 is handled globally).
  */
 export function useLeaveGroup(id: string) {
   const client = useQueryClient();
-  return useMutation<void, Error, void>({
-    mutationFn: () => apiJson<void>('POST', `/api/groups/${encodeURIComponent(id)}/leave`),
-    onSuccess: async () => {
-      toast(TOASTS.groupLeft);
+  return useMutation<'left' | 'gone', Error, void>({
+    mutationFn: () =>
+      apiJson<void>('POST', `/api/groups/${encodeURIComponent(id)}/leave`).then(
+        () => 'left' as const,
+        (error: Error) => {
+          if (isNotFoundError(error)) return 'gone' as const;
+          throw error;
+        },
+      ),
+    onSuccess: async (outcome) => {
+      toast(outcome === 'gone' ? NO_LONGER_IN_GROUP : TOASTS.groupLeft);
       await client.invalidateQueries({ queryKey: GROUPS_KEY, exact: true });
     },
     onError: (error) => {
@@ -99,6 +109,16 @@ export function useLeaveGroup(id: string) {
       toast(TOASTS.groupLeaveFailed);
     },
   });
+}
+
+/**
+ * An owner's action refused because the page is out of date (the group deleted, the person no longer its owner or
+ * member, the member gone): the group is read again, so the page shows it as it is now rather than offering the
+ * same refused action again.
+ */
+function refetchWhenOutOfDate(client: ReturnType<typeof useQueryClient>, id: string, error: Error): void {
+  const kind = errorKind(error);
+  if (kind === 'not_found' || kind === 'forbidden') void Promise.all([client.invalidateQueries({ queryKey: groupKey(id) }), client.invalidateQueries({ queryKey: GROUPS_KEY, exact: true })]);
 }
 
 /** The owner's rename: the group, its list entry and Home's list refetched. */
@@ -112,6 +132,7 @@ export function useRenameGroup(id: string) {
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
+      refetchWhenOutOfDate(client, id, error);
       toast(groupFailureToast('rename', error));
     },
   });
@@ -128,7 +149,8 @@ export function useRemoveMember(id: string) {
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
-      toast(groupFailureToast('remove', error));
+      refetchWhenOutOfDate(client, id, error);
+      toast(parseApiError(error).code === 'group.member_not_found' ? MEMBER_ALREADY_GONE : groupFailureToast('remove', error));
     },
   });
 }
@@ -144,6 +166,7 @@ export function useNewInviteCode(id: string) {
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
+      refetchWhenOutOfDate(client, id, error);
       toast(groupFailureToast('newInviteCode', error));
     },
   });
@@ -160,6 +183,7 @@ export function useDeleteGroup(id: string) {
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
+      refetchWhenOutOfDate(client, id, error);
       toast(groupFailureToast('delete', error));
     },
   });
