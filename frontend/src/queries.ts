@@ -74,6 +74,16 @@ export function useRatingsOfDay(day: string | null) {
   return useQuery<RatingView[]>({ queryKey: [...RATINGS_KEY, `days/${day}`], enabled: day !== null });
 }
 
+/**
+ * GET /api/joy-ratings/recent?limit=: the user's latest `limit` ratings by the day they rate, then the time made
+ * (`latestFirst`), with their notes: the Dashboard's and the Insights' trend, gauge and charts. Not the list's pages:
+ * they go by the time a rating was made, and missed days filled in today came before yesterday's rating there
+ * (under RATINGS_KEY: refreshed with it).
+ */
+export function useRecentRatings(limit: number) {
+  return useQuery<RatingView[]>({ queryKey: [...RATINGS_KEY, `recent?limit=${limit}`] });
+}
+
 /** The user's latest rating, or null when there is none. */
 export function useLatestRating() {
   return useQuery<RatingView | null>({ queryKey: LATEST_RATING_KEY });

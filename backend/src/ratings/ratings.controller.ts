@@ -16,6 +16,7 @@ import {
   WithdrawRatingCommand,
 } from './ratings.handlers';
 import { GetRatingSummaryQuery } from './rating-summary.handlers';
+import { GetRecentRatingsQuery, RECENT_RATINGS_DEFAULT, RECENT_RATINGS_MAX } from './recent-ratings.handlers';
 import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
 
 /** Ratings per page when a request names no limit, and the most it may name. */
@@ -105,6 +106,15 @@ export class RatingsController {
     return this.queries.execute(new GetRatingSummaryQuery(user.id, first, last));
   }
 
+  /**
+   * The caller's latest ratings by the day they rate (then the time made), with their notes: `limit` of them (1 to
+   * 50, 14 when absent). What the Dashboard's trend and charts and the Insights' recent figures show.
+   */
+  @Get('recent')
+  recent(@CurrentUser() user: SessionUser, @Query('limit') limit?: unknown): Promise<RatingView[]> {
+    return this.queries.execute(new GetRecentRatingsQuery(user.id, pageLimit(limit, RECENT_RATINGS_DEFAULT, RECENT_RATINGS_MAX)));
+  }
+
   /** The newest rating, or JSON null before the first. */
   @Get('latest')
   async latest(@CurrentUser() user: SessionUser, @Res() res: Response): Promise<void> {
@@ -117,12 +127,12 @@ function invalid(field: string, message: string): DomainError {
   return new DomainError('request.invalid', message, [{ field, message }]);
 }
 
-/** `limit`: a whole number from 1 to 200 (50 when absent). */
-function pageLimit(value: unknown): number {
-  if (value === undefined) return DEFAULT_PAGE_LIMIT;
+/** `limit`: a whole number from 1 to `max` (`absent` when left out). */
+function pageLimit(value: unknown, absent = DEFAULT_PAGE_LIMIT, max = MAX_PAGE_LIMIT): number {
+  if (value === undefined) return absent;
   const n = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : NaN;
-  if (n >= 1 && n <= MAX_PAGE_LIMIT) return n;
-  return invalidThrow('limit', `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
+  if (n >= 1 && n <= max) return n;
+  return invalidThrow('limit', `limit must be a whole number from 1 to ${max}`);
 }
 
 /** `from`/`to` of the summary: a calendar day written YYYY-MM-DD (from 1970 on), or left out (null). */

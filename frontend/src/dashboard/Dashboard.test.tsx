@@ -96,6 +96,20 @@ describe('Joy Dashboard', () => {
     expect(screen.getAllByTestId('rating-history-item')[0]).toHaveTextContent('Nov 27, 2026, 10:00 AMFor Nov 26, 2026');
   });
 
+  // A review (11-27): the trend and the charts came from the list's first page (the newest made), so 50 missed days
+  // filled in today hid yesterday's rating: the trend compared today with a day in the summer.
+  it('takes the trend and the charts from the latest ratings by day, not from what was made last', async () => {
+    const daily = [4, 3, ...Array(25).fill(3.4)].map((score, i) => ({ ...ratingsFrom([score], `2026-11-${String(27 - i).padStart(2, '0')}T08:00:00Z`)[0], id: `d${i}` }));
+    const missed = ratingsFrom(Array(50).fill(1), '2026-11-27T10:50:00Z', 60_000).map((r, i) => ({ ...r, id: `m${i}`, day: new Date(Date.UTC(2026, 7, 19 - i)).toISOString().slice(0, 10) }));
+    installFakeServer({ 'GET /api/joy-ratings': { status: 200, body: missed }, ...summaryRoute(() => [...daily, ...missed]) });
+    renderPage(<DashboardPage />);
+    expect(await screen.findByRole('group', { name: /^Overall joy score 4\.0 out of 5/ })).toBeInTheDocument();
+    expect(card('card-trend').getByText('+1.0')).toBeInTheDocument(); // today 4.0 against yesterday 3.0
+    const trendTable = screen.getByRole('table', { name: /Overall joy score of your latest ratings/ });
+    const points = within(trendTable).getAllByRole('row').slice(1).map((r) => r.lastChild?.textContent);
+    expect(points).toEqual([...Array(12).fill('3.4/5'), '3.0/5', '4.0/5']);
+  });
+
   it('shows a negative trend in red with a minus sign', async () => {
     renderWith(ratingsFrom([2, 3]));
     const trend = await screen.findByText('-1.0');

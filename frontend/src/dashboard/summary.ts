@@ -85,8 +85,8 @@ export function totalsOf(ratings: ReadonlyArray<RatingView>, timeZone?: string):
 }
 
 /**
- * The four summary cards of the dashboard: the latest score and the trend from the latest ratings (the list's
- * first page, ordered by `latestFirst`: a missed day rated today counts on its day), days tracked, the average and
+ * The four summary cards of the dashboard: the latest score and the trend from the latest ratings (GET
+ * /api/joy-ratings/recent, ordered by `latestFirst`: a missed day rated today counts on its day), days tracked, the average and
  * the count from the totals of every rating.
  */
 export function dashboardSummaryOf(newest: ReadonlyArray<RatingView>, totals: RatingTotals): DashboardSummary {
@@ -121,15 +121,6 @@ export function fullLabel(iso: string, timeZone?: string, locale?: string): stri
 /** A missed day rated later: the day it rates ("Nov 22, 2026", shown as written, whatever the zone); else null. */
 export function forDayOf(rating: { createdAt: string; day?: string | null }, timeZone?: string): string | null {
   return rating.day && rating.day !== dayOf(rating.createdAt, timeZone) ? formatCalendarDay(rating.day) : null;
-}
-
-/**
- * The figures' ratings: the pages loaded (the newest made first) and the latest by its day when they miss it. A
- * person who rates today and then fills in 50 missed days has today's rating on the second page: without this the
- * Dashboard's gauge, tiles and trend showed the last missed day as how they are now.
- */
-export function withLatest<T extends { id: string }>(loaded: readonly T[], latest: T | null | undefined): readonly T[] {
-  return latest && !loaded.some((r) => r.id === latest.id) ? [...loaded, latest] : loaded;
 }
 
 /**

@@ -34,6 +34,22 @@ describe('Joy Insights', () => {
     expect(screen.getByRole('link', { name: 'Rate Your Joy' })).toHaveAttribute('href', '/dashboard');
   });
 
+  // A review (11-27): the trend and the 7-day average came from the list's first page (the newest made).
+  it('takes the recent trend and the 7-day average from the latest ratings by day, not from what was made last', async () => {
+    const daily = [4, 3, ...Array(25).fill(3.4)].map((score, i) => ({ ...ratingsFrom([score], `2026-11-${String(27 - i).padStart(2, '0')}T08:00:00Z`)[0], id: `d${i}` }));
+    const missed = ratingsFrom(Array(50).fill(1), '2026-11-27T10:50:00Z', 60_000).map((r, i) => ({ ...r, id: `m${i}`, day: new Date(Date.UTC(2026, 7, 19 - i)).toISOString().slice(0, 10) }));
+    installFakeServer({ 'GET /api/joy-ratings': { status: 200, body: missed }, ...summaryRoute(() => [...daily, ...missed]) });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <InsightsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByTestId('card-recent-trend')).toHaveTextContent('+1.0');
+    expect(card('card-seven-day').getByText('3.4')).toBeInTheDocument(); // (4.0 + 3.0 + 5 × 3.4) / 7
+  });
+
   it('shows the cards, both charts with x/5 averages, and the personalized insights', async () => {
     // 7 ratings: latest 7 = all, so no Recent Improvement; Growth weakest (2.0); latest jumps from 3.0 to 3.8.
     const top = { relationships: 5, health: 4, purpose: 4, growth: 2, joy: 4 }; // 3.8

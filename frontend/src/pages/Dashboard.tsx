@@ -23,7 +23,7 @@ import {
   ratingLabel,
   trendColor,
   trendPoints,
-  withLatest,
+  TREND_WINDOW,
   type DashboardSummary,
   type TrendPoint,
 } from '../dashboard/summary';
@@ -34,7 +34,7 @@ import { RatingForm } from '../components/RatingForm';
 import { RatingHistory } from '../components/RatingHistory';
 import { CATEGORY_COLORS } from '../insights/insights';
 import { formatScore, scoreBand } from '../lib/score';
-import { useLatestRating, useRatingPages, useRatingSummary } from '../queries';
+import { useRatingPages, useRatingSummary, useRecentRatings } from '../queries';
 import { usePersonTimeZone } from '../settings/api';
 import { FACTORS, type RatingView } from '@joy/domain';
 
@@ -153,12 +153,13 @@ function ratedAt(iso: string): string {
 }
 
 export default function DashboardPage() {
-  // The newest ratings a page at a time (the trend, the latest, the history list) and the totals of every rating.
+  // The latest ratings by their day (the trend, the gauge, the charts), the newest made a page at a time (the history
+  // list), and the totals of every rating.
+  const recent = useRecentRatings(TREND_WINDOW);
   const pages = useRatingPages();
   const totals = useRatingSummary(null, null);
-  const newest = useLatestRating();
   const list = useMemo(() => pages.ratings ?? [], [pages.ratings]);
-  const figures = useMemo(() => withLatest(list, newest.data), [list, newest.data]);
+  const figures = useMemo(() => recent.data ?? [], [recent.data]);
   const summary = useMemo(() => dashboardSummaryOf(figures, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [figures, totals.data]);
   const points = useMemo(() => trendPoints(figures), [figures]);
   // The Current Joy Level and PERMA tiles: the latest by the day rated (a missed day rated today is not).
@@ -166,7 +167,7 @@ export default function DashboardPage() {
 
   const header = <PageHeader title="Your Joy Dashboard" subtitle="Your joy at a glance: rate today and follow how you're doing." />;
 
-  const notReady = ratingsLoadState(bothQueries(pages, totals), header);
+  const notReady = ratingsLoadState(bothQueries(bothQueries(pages, totals), recent), header);
   if (notReady) return notReady;
 
   if (!latest) {

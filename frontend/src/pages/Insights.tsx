@@ -17,7 +17,7 @@ import { ChartLegend } from '../charts/ChartLegend';
 import { ChartTable } from '../charts/ChartTable';
 import { ChartCard } from '../dashboard/ChartCard';
 import { DaysTrackedCard, StatCard } from '../dashboard/StatCard';
-import { formatTrend, trendColor, withLatest } from '../dashboard/summary';
+import { formatTrend, trendColor, TREND_WINDOW } from '../dashboard/summary';
 import { categoriesBarOption, categoriesDonutOption } from '../insights/chartOptions';
 import {
   ADVANCED_INSIGHTS_KEY,
@@ -38,7 +38,7 @@ import { PageLoading } from '../components/PageLoading';
 import { RatingHistory } from '../components/RatingHistory';
 import { bothQueries, ratingsLoadState } from '../components/RatingsLoadState';
 import { formatScore } from '../lib/score';
-import { useLatestRating, useRatingPages, useRatingSummary } from '../queries';
+import { useRatingPages, useRatingSummary, useRecentRatings } from '../queries';
 import { usePersonTimeZone } from '../settings/api';
 import { type AdvancedInsights, dayOf, FACTORS, type SubscriptionStatusView } from '@joy/domain';
 import { formatCalendarDay } from '../lib/dates';
@@ -246,11 +246,11 @@ export default function InsightsPage() {
   const pages = useRatingPages();
   // Not before the plan is known: a free user would otherwise glimpse the full history.
   const totals = useRatingSummary(from, null, { enabled: !subscription.isLoading });
-  const newest = useLatestRating();
+  // The trend and the 7-day average from the latest ratings by their day (not the pages: those go by the time made).
+  const recent = useRecentRatings(TREND_WINDOW);
   const all = useMemo(() => pages.ratings ?? [], [pages.ratings]);
   const list = useMemo(() => (from === null ? all : ratingsFromDay(all, from, zone)), [all, from, zone]);
-  // The latest by its day too, when the pages loaded miss it (dashboard/summary.ts, withLatest).
-  const figures = useMemo(() => (from === null ? withLatest(all, newest.data) : ratingsFromDay(withLatest(all, newest.data), from, zone)), [all, newest.data, from, zone]);
+  const figures = useMemo(() => (from === null ? (recent.data ?? []) : ratingsFromDay(recent.data ?? [], from, zone)), [recent.data, from, zone]);
   const summary = useMemo(() => insightsSummaryOf(figures, totals.data ?? { count: 0, daysTracked: 0, averages: NO_AVERAGES }), [figures, totals.data]);
   // Older pages hold more of the window while the last rating loaded was made in it (none made before its day rates it).
   const last = all.at(-1);
@@ -258,7 +258,7 @@ export default function InsightsPage() {
   const more = { hasMore: pages.hasNextPage && windowGoesOn, loading: pages.isFetchingNextPage, load: pages.fetchNextPage };
   const header = <PageHeader title="Joy Insights" subtitle="Patterns in your ratings, and ideas for where to put your energy." />;
 
-  const notReady = ratingsLoadState(bothQueries(pages, totals), header);
+  const notReady = ratingsLoadState(bothQueries(bothQueries(pages, totals), recent), header);
   if (notReady) return notReady;
   if (subscription.isLoading || totals.isPending) {
     // Not before the plan is known: a free user would otherwise glimpse the full history.

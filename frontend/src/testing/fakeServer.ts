@@ -1,4 +1,4 @@
-import { daySumsByDay, ratingSummaryOf, type RatingView } from '@joy/domain';
+import { daySumsByDay, latestFirst, ratingSummaryOf, type RatingView } from '@joy/domain';
 
 type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -30,11 +30,16 @@ export function installFakeServer(routes: FakeRoutes) {
 }
 
 /**
- * GET /api/joy-ratings/summary?from=&to= as the server answers it (the same rule, from @joy/domain), over the
- * ratings `ratings()` gives at the time of the request (each on its own day).
+ * GET /api/joy-ratings/summary?from=&to= as the server answers it (the same rule, from @joy/domain), and GET
+ * /api/joy-ratings/recent?limit= (the latest by day, `latestFirst`), over the ratings `ratings()` gives at the time of
+ * the request (each on its own day).
  */
 export function summaryRoute(ratings: () => readonly RatingView[]): FakeRoutes {
   return {
+    'GET /api/joy-ratings/recent*': async (url) => {
+      const limit = Number(new URL(url, 'http://joy.test').searchParams.get('limit') ?? 14);
+      return { status: 200, body: [...ratings()].sort(latestFirst).slice(0, limit) };
+    },
     'GET /api/joy-ratings/summary*': async (url) => {
       const query = new URL(url, 'http://joy.test').searchParams;
       return { status: 200, body: ratingSummaryOf(daySumsByDay(ratings()), { from: query.get('from'), to: query.get('to') }) };
