@@ -257,8 +257,12 @@ export class GetLatestRatingHandler implements IQueryHandler<GetLatestRatingQuer
   ) {}
 
   async execute({ userId }: GetLatestRatingQuery): Promise<RatingView | null> {
-    const doc = await this.readModels.get<RatingDoc>('latest-ratings', userId);
-    return doc ? ratingView(doc, await this.keys.existingKey(userId)) : null;
+    const latest = await this.readModels.get<RatingDoc>('latest-ratings', userId);
+    if (!latest) return null;
+    // The rating's own document for its note: after the newest is withdrawn, latest-ratings is rebuilt from
+    // RatingWithdrawn.latest, which leaves the note out (the event is plaintext).
+    const doc = (await this.readModels.get<RatingDoc>('ratings', latest.id)) ?? latest;
+    return ratingView(doc, await this.keys.existingKey(userId));
   }
 }
 

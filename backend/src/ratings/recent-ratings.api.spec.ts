@@ -62,6 +62,15 @@ describe('the latest ratings by day over HTTP', () => {
     expect(top).toMatchObject({ id: second.id, overallScore: 2 });
   });
 
+  it('keeps the note of the rating that becomes the latest when the newest is withdrawn (GET /latest too)', async () => {
+    const cy = await signIn(app.baseUrl, 'cy@example.com', 'Cy');
+    const before = await rate(cy, { ...scores(3), day: addDays(today(), -1), note: 'my private note about yesterday' });
+    const newest = await rate(cy, { ...scores(4), note: 'today' });
+    expect((await as(cy).delete(`/api/joy-ratings/${newest.id}`)).status).toBe(204);
+    expect((await as(cy).get('/api/joy-ratings/latest')).body).toEqual(before);
+    expect(await recent(cy)).toEqual([before]);
+  });
+
   it('reaches ratings far apart (a sparse history read beyond its first weeks)', async () => {
     const old = await rate(bob, { ...scores(2), day: addDays(today(), -300) });
     const now = await rate(bob, scores(4));
