@@ -12,7 +12,7 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
 import { StartGate, startProgressLog } from './http/start-gate';
-import { accountFilesLimiter, inviteMissLimiter, signInLimiter, writeLimiter } from './http/rate-limits';
+import { accountFilesLimiter, inviteMissLimiter, signInLimiter, signInPagesLimiter, writeLimiter } from './http/rate-limits';
 import { apiValidationPipe } from './http/validation';
 import { messagePage } from './identity/accounts/sign-in-pages';
 import { linkedAccount } from './identity/accounts';
@@ -171,7 +171,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       const userId = await linkedAccount(infra.store, infra.lookup, `${config.publicUrl}${BUILT_IN_PATH}`, accountId);
       if (userId && endsSessionsOfUser(infra.sessions)) await infra.sessions.destroyAllOf(userId);
     };
-    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, infra.accounts, infra.keys, endSessions));
+    const signInPagesLimit = signInPagesLimiter(config.rateLimits, limitCounts);
+    app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, signInPagesLimit, infra.accounts, infra.keys, endSessions));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.
   app.use(STRIPE_WEBHOOK_PATH, chain([rawBody()], bodyErrors));

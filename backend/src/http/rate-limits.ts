@@ -49,6 +49,20 @@ export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts):
   });
 }
 
+/**
+ * Sign-in forms opened at the built-in provider (GET /oidc/auth) per network (an IPv4 address, an IPv6 /56): each
+ * is kept until it expires, so a flood of them from one network would fill the provider's store. A person opens one
+ * per sign-in; counted apart from signInLimiter (which /api/login, the step before, counts).
+ */
+export function signInPagesLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
+  return limiter('signin-pages', counts, {
+    windowMs: 15 * 60 * 1000,
+    limit: settings.signInPer15Minutes,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+    message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  });
+}
+
 /** Per signed-in user, per IP address when signed out (the guard then answers 401). */
 const userOrAddress = (req: Request) => {
   const user = (req.user as { id?: string } | undefined)?.id;

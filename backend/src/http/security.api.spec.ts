@@ -80,6 +80,21 @@ describe('rate limits', () => {
     expect(limited.body.message).toBe('Too many sign-in attempts. Please wait a few minutes and try again.');
   });
 
+  // A review (11-27): GET /oidc/auth had no limit, and each request keeps a sign-in form in the provider's store.
+  it('limits sign-in forms opened at the built-in provider per address, counted apart from /api/login', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_SIGNIN_PER_15_MIN: '3' });
+    try {
+      const start = new URL((await api(limited.baseUrl).get('/api/login')).headers.location ?? '', limited.baseUrl);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await fetch(`${limited.baseUrl}/oidc/auth${start.search}`, { redirect: 'manual' })).status);
+      expect(statuses).toEqual([303, 303, 303, 429, 429]);
+      // /api/login counted the one above only.
+      expect((await api(limited.baseUrl).get('/api/login')).status).toBe(302);
+    } finally {
+      await limited.destroy();
+    }
+  });
+
   it('limits writes per user, and never reads', async () => {
     const limited = await startTestApp({ RATE_LIMIT_WRITES_PER_MIN: '5' });
     try {

@@ -4,7 +4,8 @@ import { createECDH, createHash } from 'node:crypto';
 import type { KeyStore } from './key-store';
 import type { AppConfig } from '../config';
 import { optIns } from '../config';
-import { AttemptThrottle, tooManyAttempts } from './accounts/attempt-throttle';
+import { tooManyAttempts } from './accounts/attempt-throttle';
+import { PasswordGuard } from './accounts/password-guard';
 import { isEmail, LocalAccounts, normaliseEmail } from './accounts/local-accounts';
 import { PASSKEY_SIGN_IN_SCRIPT } from './accounts/passkey-sign-in.script';
 import { ENTER_EMAIL, firstNameProblem, INVALID_EMAIL, signInFieldProblems } from './accounts/form-checks';
@@ -21,6 +22,7 @@ import {
   SignUpValues,
 } from './accounts/sign-in-pages';
 import { normalizeName } from '../names/name-rule';
+import { loginEveryTime, providerStorage } from './provider-storage';
 
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
@@ -35,10 +37,6 @@ export interface OidcEndpoints {
 export const BUILT_IN_CLIENT_ID = 'joy';
 /** The path of the built-in provider: its issuer is PUBLIC_URL + this. */
 export const BUILT_IN_PATH = '/oidc';
-
-/** Wrong passwords: 5 per account and 20 per client address within 15 minutes, then a wait (never longer than that). */
-export const ACCOUNT_THROTTLE = { limit: 5, windowMs: 15 * 60 * 1000 };
-export const ADDRESS_THROTTLE = { limit: 20, windowMs: 15 * 60 * 1000 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
 /** The authorization parameter that opens Create account rather than Sign in (GET /api/login?signup=1). */
@@ -64,18 +62,19 @@ export async function mountBuiltInProvider(
   app: Express,
   config: AppConfig,
   signInLimit: RequestHandler,
+  /** Sign-in forms opened (GET /oidc/auth) per network. */
+  signInPagesLimit: RequestHandler,
   accounts: LocalAccounts,
   keys: KeyStore,
   /** After a password reset, with the account's id (its subject): ends the sessions of the Joy account it signs in to. */
   onPasswordReset: (accountId: string) => Promise<void>,
 ): Promise<OidcEndpoints> {
   // oidc-provider is published as an ES module; a real dynamic import loads it from this CommonJS build.
-  const { default: Provider } = await import('oidc-provider');
+  const { default: Provider, interactionPolicy } = await import('oidc-provider');
   const issuer = `${config.publicUrl}${BUILT_IN_PATH}`;
   const clientSecret = `${config.sessionSecret}-client`;
   const devAccounts = new Map<string, { firstName: string }>();
-  const accountThrottle = new AttemptThrottle(ACCOUNT_THROTTLE);
-  const addressThrottle = new AttemptThrottle(ADDRESS_THROTTLE);
+  const guard = new PasswordGuard();
   const pageOptions: PageOptions = { title: 'Sign in', demo: config.production && optIns(config).length > 0 };
 
   const provider = new Provider(issuer, {
@@ -100,10 +99,11 @@ export async function mountBuiltInProvider(
     // Get Started and Sign Up ask for the Create account view (screen_hint=signup); other values are ignored.
     extraParams: [SCREEN_HINT],
     // Lifetimes (seconds), set rather than left to oidc-provider's defaults (14 days for a session and a grant):
-    // every sign-in asks for the password (prompt=login), so its session and grant serve that sign-in only, and the
+    // every sign-in asks for the password (loginEveryTime), so its session and grant serve that sign-in only, and the
     // tokens are traded for the person's claims once, at the callback. A form stays open for an hour.
     ttl: { Interaction: 3600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${BUILT_IN_PATH}/interaction/${interaction.uid}` },
+    interactions: { policy: loginEveryTime(interactionPolicy as never), url: (_ctx: unknown, interaction: { uid: string }) => `${BUILT_IN_PATH}/interaction/${interaction.uid}` },
+    adapter: providerStorage(),
     async findAccount(_ctx: unknown, id: string) {
       const dev = devAccounts.get(id);
       if (dev) {
@@ -144,44 +144,10 @@ export async function mountBuiltInProvider(
     }));
   const signInView = (uid: string, values: Omit<SignInValues, 'signupOpen' | 'passkeys' | 'devLogin'>) =>
     signInPage(pageOptions, uid, { ...values, signupOpen: config.signup === 'open', passkeys: true, devLogin: config.devLogin });
-  const address = (req: Request) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-  /** The longest wait among the keys, in ms (0: go ahead). */
-  const waitFor = (accountKey: string | null, req: Request) =>
-    Math.max(accountKey ? accountThrottle.retryAfterMs(accountKey) : 0, addressThrottle.retryAfterMs(address(req)));
   const tooMany = (res: Response, html: (error: string) => string, waitMs: number) => {
     res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
     send(res, 429, html(tooManyAttempts(waitMs)));
   };
-  /**
-   * The password checks of one account, one at a time: a guess waits for the one before it and for its count in
-   * the throttle, so guesses sent together get no more tries than guesses sent one after another.
-   */
-  const checking = new Map<string, Promise<unknown>>();
-  const oneCheckAtATime = async <T>(accountKey: string, check: () => Promise<T>): Promise<T> => {
-    const mine = (checking.get(accountKey) ?? Promise.resolve()).catch(() => undefined).then(check);
-    checking.set(accountKey, mine);
-    try {
-      return await mine;
-    } finally {
-      if (checking.get(accountKey) === mine) checking.delete(accountKey);
-    }
-  };
-  /**
-   * A password check under the throttle: `{ wait }` while the account or the address waits, else the account it
-   * signs in to (null: wrong), a success clearing the account's failures, a failure counted for both.
-   */
-  const checkPassword = (accountKey: string, req: Request, check: () => Promise<string | null>) =>
-    oneCheckAtATime(accountKey, async (): Promise<string | null | { wait: number }> => {
-      const wait = waitFor(accountKey, req);
-      if (wait > 0) return { wait };
-      const accountId = await check();
-      if (accountId) accountThrottle.clear(accountKey);
-      else {
-        accountThrottle.fail(accountKey);
-        addressThrottle.fail(address(req));
-      }
-      return accountId;
-    });
   /** Runs a handler of an interaction that is still open (its cookie and uid match), else the expired page. */
   const interaction =
     (handler: (req: Request, res: Response, uid: string, params: Record<string, unknown>) => Promise<void>) =>
@@ -231,7 +197,7 @@ export async function mountBuiltInProvider(
         send(res, 400, signInView(uid, errors ? { email, errors } : { email, error: WRONG_CREDENTIALS }));
         return;
       }
-      const accountId = await checkPassword(accounts.throttleKey(email), req, () => accounts.authenticate(email, password));
+      const accountId = await guard.check(accounts.throttleKey(email), req, () => accounts.authenticate(email, password));
       if (accountId !== null && typeof accountId === 'object') return tooMany(res, (error) => signInView(uid, { email, error }), accountId.wait);
       if (!accountId) {
         send(res, 401, signInView(uid, { email, error: WRONG_CREDENTIALS }));
@@ -270,7 +236,7 @@ export async function mountBuiltInProvider(
       }
       // An e-mail with an account: its owner signing up again with their password is signed in; anyone else learns
       // no more than a refused sign-up, and pays a wrong password's price in the throttle.
-      const outcome = await checkPassword(accounts.throttleKey(email), req, async () => (await accounts.create({ email, firstName, password })) ?? accounts.authenticate(email, password));
+      const outcome = await guard.check(accounts.throttleKey(email), req, async () => (await accounts.create({ email, firstName, password })) ?? accounts.authenticate(email, password));
       if (outcome !== null && typeof outcome === 'object') return tooMany(res, (error) => signUpPage(pageOptions, uid, { firstName, email, error }), outcome.wait);
       if (outcome) return finish(req, res, outcome);
       send(res, 409, signUpPage(pageOptions, uid, { firstName, email, error: 'This account could not be created. If you already have one, sign in instead.' }));
@@ -292,7 +258,7 @@ export async function mountBuiltInProvider(
     signInLimit,
     express.json({ limit: '20kb' }),
     interaction(async (req, res, uid) => {
-      const wait = waitFor(null, req);
+      const wait = guard.waitMs(null, req);
       if (wait > 0) {
         res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
         res.status(429).json({ message: tooManyAttempts(wait) });
@@ -300,7 +266,7 @@ export async function mountBuiltInProvider(
       }
       const accountId = await accounts.passkeys.signIn(uid, req.body);
       if (!accountId) {
-        addressThrottle.fail(address(req));
+        guard.failNetwork(req);
         res.status(401).json({ message: 'This passkey could not sign you in. Try again, or sign in with your e-mail and password.' });
         return;
       }
@@ -340,7 +306,7 @@ export async function mountBuiltInProvider(
     if (weak) return send(res, 400, resetPage(pageOptions, token, { errors: { password: weak } }));
     const accountId = await accounts.resetPassword(token, password);
     if (!accountId) return send(res, 404, deadLink());
-    accountThrottle.clear(accounts.throttleKeyOf(accountId));
+    guard.clearAccount(accounts.throttleKeyOf(accountId));
     await onPasswordReset(accountId);
     send(res, 200, messagePage(pageOptions, 'Password changed', 'Your new password is set. Sign in with it now.', { href: '/api/login', label: 'Sign in' }));
   });
@@ -356,6 +322,8 @@ export async function mountBuiltInProvider(
     const reason = status === 413 ? 'The form was too large: each field holds a few hundred characters at most.' : 'The form could not be read.';
     send(res, status, messagePage(pageOptions, 'Please try again', reason, { href: '/api/login', label: 'Start again' }));
   }) as ErrorRequestHandler);
+  // Each visit opens a sign-in form kept until it expires (provider-storage.ts): counted per network.
+  router.get('/auth', signInPagesLimit);
   router.use(provider.callback());
   app.use(BUILT_IN_PATH, router);
 

@@ -70,7 +70,7 @@ describe('OpenID Connect with the built-in provider: PKCE and nonce', () => {
         .callbackLocation;
     expect(await landing('/insights')).toBe('/insights');
     expect(await landing('/groups?group=g-1')).toBe('/groups?group=g-1');
-    for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/api/logout', 'insights', '/a b']) {
+    for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/api/logout', 'insights', '/a b', '/.//evil.example']) {
       expect(await landing(elsewhere)).toBe('/');
     }
   });
@@ -179,6 +179,10 @@ describe('OpenID Connect with an external OIDC_ISSUER: PKCE and nonce too', () =
     expect(await to('/api/login')).toBe('/');
     expect(await to('/api/login?returnTo=%2Finsights')).toBe('/insights');
     expect(await to('/api/login?returnTo=%2F%2Fevil.example')).toBe('/');
+    // Paths that URL normalisation turns into "//evil.example" (a review, 11-27: they answered Location: //evil.example).
+    for (const dotted of ['/.//evil.example', '/x/..//evil.example', '/./\\evil.example']) {
+      expect(await to(`/api/login?returnTo=${encodeURIComponent(dotted)}`)).toBe('/');
+    }
     expect(seen.length).toBe(seenBefore);
   });
 });

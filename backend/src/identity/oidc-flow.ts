@@ -34,7 +34,9 @@ export function safeReturnPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > 512 || !/^\/(?![/\\])[\x21-\x7e]*$/.test(value)) return undefined;
   const url = new URL(value, 'http://joy.invalid');
   if (url.origin !== 'http://joy.invalid' || url.pathname.startsWith('/api/') || url.pathname.startsWith('/oidc')) return undefined;
-  return url.pathname + url.search;
+  const path = url.pathname + url.search;
+  // Checked again once normalised: "/.//evil.example" becomes "//evil.example", another site (a review, 11-27).
+  return /^\/(?![/\\])/.test(path) ? path : undefined;
 }
 
 export interface PkcePair {

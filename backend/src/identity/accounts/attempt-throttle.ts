@@ -1,5 +1,5 @@
 /**
- * Wrong passwords, counted per account and per client address over a window. After `limit` failures within the
+ * Wrong passwords, counted per key (an account, a network, both) over a window. After `limit` failures within the
  * window the key is refused until the oldest of them leaves it: a guesser gets a few tries per window, while the
  * real owner is never locked out for longer than the window (and a success clears the account's count).
  */
@@ -33,6 +33,11 @@ export class AttemptThrottle {
 
   clear(key: string): void {
     this.failures.delete(key);
+  }
+
+  /** Forgets every key that starts with `prefix` (an account's counts from each network). */
+  clearStartingWith(prefix: string): void {
+    for (const key of [...this.failures.keys()]) if (key.startsWith(prefix)) this.failures.delete(key);
   }
 
   private recent(key: string): number[] {
