@@ -1,7 +1,11 @@
+import { decideAndAppend } from '../event-store/decider';
+import type { EventStore } from '../event-store/event-store.port';
 import { MESSAGES } from '../groups/groups.decider';
+import type { ReadModelStore } from '../read-models/read-model-store.port';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
-import { addOneMonth, BILLING_MESSAGES } from './billing.decider';
+import { addOneMonth, BILLING_MESSAGES, subscriptionDecider, subscriptionStream } from './billing.decider';
 import { SandboxExpiry } from './billing.handlers';
+import type { BillingProvider } from './billing.provider';
 
 const GOOD_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
@@ -89,6 +93,21 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('amount is not an accepted field');
   });
+
+  it.each(['/api/create-subscription', '/api/subscription/cancel', '/api/subscription/resume', '/api/billing/portal'])(
+    'refuses any field sent to %s, which takes no body, with 400 naming it, and changes nothing',
+    async (route) => {
+      const dee = await signIn(app.baseUrl, 'dee.fields@example.com', 'Dee');
+      const before = await head();
+      const res = await as(dee).post(route, { foo: 1 });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'foo is not an accepted field', errors: [{ field: 'foo', message: 'foo is not an accepted field' }] });
+      expect(await head()).toBe(before);
+      // No body, or an empty one, is what the route takes.
+      expect((await as(dee).post(route)).status).not.toBe(400);
+      expect((await as(dee).post(route, {})).status).not.toBe(400);
+    },
+  );
 
   it.each([
     [DECLINED_CARD, {}, BILLING_MESSAGES.declined],
@@ -240,5 +259,65 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
     expect(again.body.clientSecret).not.toBe(secret);
     const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: again.body.clientSecret, cardNumber: GOOD_CARD });
     expect(res.body).toMatchObject({ isPremium: true, status: 'active' });
+  });
+});
+
+describe("the operator's grant in the sandbox (a review of billing, sixteenth session)", () => {
+  let app: TestApp;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.destroy());
+
+  async function granted(email: string, until: Date) {
+    const cookie = await signIn(app.baseUrl, email, 'Gwen');
+    const userId = (await as(cookie).get('/api/auth/user')).body.id as string;
+    const { append } = await decideAndAppend(
+      app.running.infra.store,
+      subscriptionStream(userId),
+      subscriptionDecider,
+      { type: 'GrantPremium', userId, until, at: new Date() },
+      { actorUserId: 'operator', now: new Date() },
+      { upcast: (e) => ({ type: e.type, data: e.data }) as never },
+    );
+    await app.running.infra.pipeline.waitFor(append!.position, { eventTypes: ['SubscriptionCancellationScheduled'] });
+    return cookie;
+  }
+
+  it('says Premium is given, offers no Resume, and lets the person pay for the month after the grant ends', async () => {
+    const until = new Date(Date.now() + 10 * 86_400_000);
+    const gwen = await granted('gwen.granted@example.com', until);
+    const status = { isPremium: true, status: 'canceling', currentPeriodEnd: until.toISOString(), cancelAtPeriodEnd: true, granted: true };
+    expect((await as(gwen).get('/api/subscription-status')).body).toEqual(status);
+    expect((await as(gwen).post('/api/subscription/cancel')).body).toEqual(status);
+    expect((await as(gwen).post('/api/subscription/resume')).body).toEqual({ statusCode: 409, code: 'billing.nothing_to_resume', message: BILLING_MESSAGES.grantNotResumable });
+
+    const { clientSecret } = (await as(gwen).post('/api/create-subscription')).body;
+    expect(clientSecret).toMatch(/^sandbox_/);
+    const paid = await as(gwen).post('/api/billing/sandbox/confirm', { clientSecret, cardNumber: GOOD_CARD });
+    expect(paid.status).toBe(200);
+    // The paid month starts where the grant ends: no day is paid for while it was given.
+    expect(paid.body).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: addOneMonth(until).toISOString(), cancelAtPeriodEnd: false });
+    expect((await as(gwen).post('/api/create-subscription')).body).toEqual({});
+  });
+});
+
+describe('the end of sandbox subscriptions on an install moved off the sandbox', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('is looked for hourly with Stripe (or no payments), as every minute with the sandbox', () => {
+    jest.useFakeTimers();
+    for (const [name, every] of [['stripe', 3_600_000], ['none', 3_600_000], ['sandbox', 60_000]] as const) {
+      const expiry = new SandboxExpiry({} as EventStore, {} as ReadModelStore, { name } as BillingProvider);
+      const endDue = jest.spyOn(expiry, 'endDue').mockResolvedValue([]);
+      expiry.onApplicationBootstrap();
+      jest.advanceTimersByTime(every - 1);
+      expect(endDue).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      expect(endDue).toHaveBeenCalledTimes(1);
+      expiry.onApplicationShutdown();
+    }
   });
 });

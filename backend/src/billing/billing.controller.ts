@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
 import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError, type SubscriptionStatusView } from '@joy/domain';
-import { ConfirmSandboxPaymentDto } from './billing.dto';
+import { ConfirmSandboxPaymentDto, NoBodyDto } from './billing.dto';
 import {
   CancelSubscriptionCommand,
   OpenCustomerPortalCommand,
@@ -45,31 +45,34 @@ export class BillingController {
     return this.queries.execute(new GetSubscriptionStatusQuery(user.id));
   }
 
-  /** `{ clientSecret }` of a checkout to pay, or `{}` when the user already has Joy Premium. No body. */
+  /**
+   * `{ clientSecret }` of a checkout to pay (during the operator's grant too: it is paid from the grant's end), or `{}`
+   * when the user already has Joy Premium. No body.
+   */
   @Post('create-subscription')
   @HttpCode(200)
-  create(@CurrentUser() user: SessionUser): Promise<CreateSubscriptionResponse> {
+  create(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto): Promise<CreateSubscriptionResponse> {
     return this.commands.execute(new CreateSubscriptionCommand(user.id));
   }
 
   /** Takes back a cancellation before the paid period ends (the plan renews again); 409 when there is none. */
   @Post('subscription/resume')
   @HttpCode(200)
-  resume(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
+  resume(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto): Promise<SubscriptionStatusView> {
     return this.commands.execute(new ResumeSubscriptionCommand(user.id));
   }
 
   /** Ends Joy Premium at the end of the paid period (premium until then); 409 when there is nothing to cancel. */
   @Post('subscription/cancel')
   @HttpCode(200)
-  cancel(@CurrentUser() user: SessionUser): Promise<SubscriptionStatusView> {
+  cancel(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto): Promise<SubscriptionStatusView> {
     return this.commands.execute(new CancelSubscriptionCommand(user.id));
   }
 
   /** `{ url }` of the Stripe Customer Portal (payment method and invoices); 409 without Stripe or a customer. */
   @Post('billing/portal')
   @HttpCode(200)
-  portal(@CurrentUser() user: SessionUser): Promise<{ url: string }> {
+  portal(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto): Promise<{ url: string }> {
     return this.commands.execute(new OpenCustomerPortalCommand(user.id));
   }
 
@@ -94,7 +97,9 @@ export class BillingController {
  * Stripe's webhook: the raw body (mounted in app.ts, exempt from the JSON/Origin check) is verified against
  * the `Stripe-Signature` header; a bad signature gets 400 and changes nothing. The event only says WHICH
  * subscription changed: its current state is retrieved from Stripe, so duplicates and out-of-order
- * deliveries append nothing new. A failure to reach Stripe answers 500, and Stripe delivers again.
+ * deliveries append nothing new. A subscription that is not Joy's, or that Stripe itself does not know, is
+ * acknowledged (200, logged): delivering it again would change nothing. A failure to reach Stripe (or Stripe's 5xx)
+ * answers 500, and Stripe delivers again.
  */
 @Controller('billing')
 export class StripeWebhookController {

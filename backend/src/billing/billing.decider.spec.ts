@@ -5,6 +5,7 @@ import { recorded } from '../testing/events';
 import {
   addOneMonth,
   BILLING_MESSAGES,
+  grantToFollow,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,
@@ -80,6 +81,32 @@ describe('subscription decider', () => {
     it('lets the person subscribe once the grant is over', () => {
       const after = new Date(until.getTime() + 1000);
       expect(when(when([], grant), { type: 'StartCheckout', userId: 'u1', provider: 'stripe', customerId: 'c', subscriptionId: 's2', at: after })).toHaveLength(1);
+    });
+
+    it('lets the person subscribe while the grant runs, to follow on from its end; not when it runs two years more', () => {
+      const grantEvents = when([], grant);
+      expect(grantToFollow(given(grantEvents), at)).toEqual(until);
+      expect(types(when(grantEvents, startCheckout('sub_2')))).toEqual(['SubscriptionCheckoutStarted']);
+      const long = when([], { ...grant, until: new Date(at.getTime() + 731 * 86_400_000) });
+      expect(grantToFollow(given(long), at)).toBeNull();
+      expect(when(long, startCheckout('sub_2'))).toEqual([]);
+      // A paid subscription never follows on from anything: it renews itself.
+      expect(grantToFollow(given([started(), activated(), scheduled()]), at)).toBeNull();
+    });
+
+    it('gives way to the subscription paid during it: Premium goes on, now renewing', () => {
+      const paid = when(when([], grant), sync({ subscriptionId: 'sub_2', currentPeriodEnd: until.toISOString() }));
+      expect(types(paid)).toEqual(['SubscriptionActivated']);
+      const state = given([...when([], grant), ...paid]);
+      expect(state).toMatchObject({ status: 'active', provider: 'stripe', subscriptionId: 'sub_2', currentPeriodEnd: until.toISOString() });
+      expect(grantToFollow(state, at)).toBeNull();
+    });
+
+    it("keeps the person's Stripe customer through a grant (Stripe is never handed the grant's 'operator')", () => {
+      const before = [started(), activated(), ended()];
+      const state = given([...before, ...when(before, { ...grant, at: new Date(Date.parse(periodEnd) + 1000) })]);
+      expect(state.customerId).toBe('operator');
+      expect(state.customerIds).toEqual({ stripe: 'cus_1' });
     });
   });
 

@@ -114,6 +114,11 @@ export interface SubscriptionState {
   endedSubscriptionIds: readonly string[];
   /** Cancellations scheduled or withdrawn so far (part of the provider calls' idempotency keys). */
   cancellationChanges?: number;
+  /**
+   * The customer at each payment provider. `customerId` is whichever came last, and can be the grant's 'operator' or
+   * a sandbox customer on an install since moved to Stripe: Stripe must only ever be handed its own.
+   */
+  customerIds?: { stripe?: string; sandbox?: string };
 }
 
 export const initialSubscriptionState: SubscriptionState = {
@@ -167,7 +172,13 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
   switch (event.type) {
     case 'SubscriptionCheckoutStarted': {
       const { provider, customerId, subscriptionId } = event.data;
-      return { ...state, customerId, pending: { provider, customerId, subscriptionId }, attempts: state.attempts + 1 };
+      return {
+        ...state,
+        customerId,
+        customerIds: withCustomer(state, provider, customerId),
+        pending: { provider, customerId, subscriptionId },
+        attempts: state.attempts + 1,
+      };
     }
     case 'SubscriptionActivated': {
       const d = event.data;
@@ -176,6 +187,7 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
         status: 'active',
         provider: d.provider,
         customerId: d.customerId,
+        customerIds: withCustomer(state, d.provider, d.customerId),
         subscriptionId: d.subscriptionId,
         currentPeriodEnd: d.currentPeriodEnd,
         lapsedReason: null,
@@ -203,6 +215,34 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     default:
       return state;
   }
+}
+
+function withCustomer(state: SubscriptionState, provider: BillingProviderName, customerId: string): SubscriptionState['customerIds'] {
+  return provider === 'operator' ? state.customerIds : { ...state.customerIds, [provider]: customerId };
+}
+
+/**
+ * How far ahead a checkout may follow on from a grant: Stripe lets a first payment wait at most two years after the
+ * subscription starts (its `trial_end` limit). The sandbox keeps the same rule, so both installs behave alike.
+ */
+export const GRANT_FOLLOW_ON_MS = 730 * 86_400_000;
+
+/**
+ * The end of an operator's grant running at `at`, when a paid subscription may be bought now to follow on from it
+ * (its first paid period starting at the grant's end, so no day is paid for twice); null otherwise.
+ */
+export function grantToFollow(state: SubscriptionState, at: Date): Date | null {
+  if (state.provider !== 'operator' || !state.currentPeriodEnd || !isPremiumAt(state, at)) return null;
+  const end = new Date(state.currentPeriodEnd);
+  return end.getTime() - at.getTime() <= GRANT_FOLLOW_ON_MS ? end : null;
+}
+
+/**
+ * No checkout opens: Premium is paid for already (or granted for longer than a checkout can follow on from), or a
+ * lapsed subscription is there to be paid or resumed rather than bought twice.
+ */
+export function checkoutClosed(state: SubscriptionState, at: Date): boolean {
+  return (isPremiumAt(state, at) && !grantToFollow(state, at)) || state.status === 'lapsed';
 }
 
 /** A subscription that was paid and has not ended (active, canceling or lapsed): the provider's signals about it count. */
@@ -261,8 +301,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
   decide(command, state) {
     switch (command.type) {
       case 'StartCheckout': {
-        // Lapsed: the subscription is still there, to be paid or resumed (the billing portal), not bought twice.
-        if (isPremiumAt(state, command.at) || state.status === 'lapsed') return [];
+        if (checkoutClosed(state, command.at)) return [];
         if (state.pending?.subscriptionId === command.subscriptionId) return [];
         const { userId, provider, customerId, subscriptionId, at } = command;
         return [

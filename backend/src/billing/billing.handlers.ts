@@ -8,6 +8,7 @@ import { SubscriptionDoc, subscriptionsProjector, subscriptionStatusAt } from '.
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
   BILLING_MESSAGES,
+  checkoutClosed,
   ProviderSubscription,
   SUBSCRIPTION_EVENT_TYPES,
   SubscriptionCommand,
@@ -79,8 +80,11 @@ async function changeThroughProvider(
   return decide(store, readYourWrites, userId, subscription ? { type: 'SyncSubscription', subscription, at } : command, { actorUserId: userId, now: at });
 }
 
+/** The status, saying when Premium is the operator's grant: the browser must not offer to cancel or resume it. */
 async function statusOf(readModels: ReadModelStore, userId: string, now = new Date()): Promise<SubscriptionStatusView> {
-  return subscriptionStatusAt(await readModels.get<SubscriptionDoc>(subscriptionsProjector.collection, userId), now);
+  const doc = await readModels.get<SubscriptionDoc>(subscriptionsProjector.collection, userId);
+  const status = subscriptionStatusAt(doc, now);
+  return status.isPremium && doc?.provider === 'operator' ? { ...status, granted: true } : status;
 }
 
 // ---- commands -----------------------------------------------------------------------------------------
@@ -91,7 +95,8 @@ export class CreateSubscriptionCommand {
 
 /**
  * POST /api/create-subscription: `{ clientSecret }` of a checkout to pay (new, or the one still open), or
- * `{}` when the user already has Joy Premium, or a lapsed subscription to pay or resume instead.
+ * `{}` when the user already has Joy Premium, or a lapsed subscription to pay or resume instead. During an
+ * operator's grant a checkout opens: its paid period starts when the grant ends (see `grantToFollow`).
  */
 @CommandHandler(CreateSubscriptionCommand)
 export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscriptionCommand, CreateSubscriptionResponse> {
@@ -105,7 +110,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const at = new Date();
     const state = await loadState(this.store, userId);
     // Lapsed: no second subscription; the one there is paid or resumed through the billing portal (the Account page says so).
-    if (isPremiumAt(state, at) || state.status === 'lapsed') return {};
+    if (checkoutClosed(state, at)) return {};
     const provider = this.provider.name;
     if (provider === 'none') throw new DomainError('billing.not_set_up', BILLING_MESSAGES.notSetUp);
     const checkout = await this.provider.checkout(userId, state);
@@ -227,7 +232,9 @@ export class OpenCustomerPortalHandler implements ICommandHandler<OpenCustomerPo
   async execute({ userId }: OpenCustomerPortalCommand): Promise<{ url: string }> {
     const portal = this.provider.customerPortal;
     if (!portal) throw new DomainError('billing.portal_unavailable', BILLING_MESSAGES.portalUnavailable);
-    const { customerId } = await loadState(this.store, userId);
+    // Only a customer of this provider: a grant's 'operator' or a sandbox customer would be a 500 at Stripe.
+    const { name } = this.provider;
+    const customerId = name === 'stripe' || name === 'sandbox' ? (await loadState(this.store, userId)).customerIds?.[name] : undefined;
     if (!customerId) throw new DomainError('billing.portal_unavailable', BILLING_MESSAGES.nothingPaidYet);
     return { url: await portal.open(customerId, `${this.config.publicUrl}/account`) };
   }
@@ -315,11 +322,14 @@ export class GetSubscriptionStatusHandler implements IQueryHandler<GetSubscripti
  * The sandbox has no renewals: once a sandbox subscription's month is over, this reactor appends its
  * `SubscriptionEnded` (the status endpoint already says 'ended' at that moment, computed at query time;
  * the event makes the stream say so too). It looks every minute; several processes doing it at once are
- * harmless (the stream's expected version lets one append, the others then decide nothing).
+ * harmless (the stream's expected version lets one append, the others then decide nothing). An install moved
+ * from the sandbox to Stripe (or to none) keeps the sandbox's subscriptions, which nothing else ends: there it
+ * looks hourly (the status says 'ended' at once all the same).
  */
 @Injectable()
 export class SandboxExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
   static readonly INTERVAL_MS = 60_000;
+  static readonly LEFTOVER_INTERVAL_MS = 3_600_000;
   private readonly logger = new Logger('SandboxExpiry');
   private timer: NodeJS.Timeout | null = null;
 
@@ -330,8 +340,8 @@ export class SandboxExpiry implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.provider.name !== 'sandbox') return;
-    this.timer = setInterval(() => void this.endDue().catch((err) => this.logger.error(err)), SandboxExpiry.INTERVAL_MS);
+    const every = this.provider.name === 'sandbox' ? SandboxExpiry.INTERVAL_MS : SandboxExpiry.LEFTOVER_INTERVAL_MS;
+    this.timer = setInterval(() => void this.endDue().catch((err) => this.logger.error(err)), every);
     this.timer.unref();
   }
 

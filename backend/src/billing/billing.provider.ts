@@ -20,18 +20,20 @@ export interface BillingProvider {
   checkout(userId: string, state: SubscriptionState): Promise<Checkout>;
   /**
    * Asks the provider to end the subscription at the end of the paid period and answers the provider's
-   * state afterwards; null when the provider keeps no state of its own (the sandbox): then the cancellation
-   * is recorded directly.
+   * state afterwards; null when the provider keeps no state of its own (the sandbox), or the subscription is not
+   * the provider's (the operator's grant, or a sandbox one on an install since moved to Stripe): then the
+   * cancellation is recorded directly.
    */
   cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
   /**
    * Ends at the provider, now, the paid subscription and a checkout still open (account deletion: nothing more is
-   * charged, and a payment being made cannot go through). The app records the end itself (`EndNow`).
+   * charged, and a payment being made cannot go through). The app records the end itself (`EndNow`). Never fails
+   * for a subscription that is not the provider's, or that the provider has ended already: the deletion goes on.
    */
   cancelNow(userId: string, state: SubscriptionState): Promise<void>;
   /**
    * Takes back a cancellation at the period end (the subscription renews again) and answers the provider's
-   * state afterwards; null when the provider keeps no state of its own (the sandbox).
+   * state afterwards; null as for `cancelAtPeriodEnd`.
    */
   resume(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null>;
   /** Payment with test cards: the sandbox only (POST /api/billing/sandbox/confirm answers 404 without it). */
@@ -63,7 +65,10 @@ export interface TestCardPayments {
 export interface ProviderWebhooks {
   /** Checks the signature against the raw body (throws when it is wrong): the event's id and its subscription, if any. */
   verify(rawBody: Buffer, signature: string): { id: string; subscriptionId: string | null };
-  /** The subscription's current state at the provider, with its user; null if it is not Joy's. */
+  /**
+   * The subscription's current state at the provider, with its user; null if it is not Joy's or the provider does not
+   * know it (acknowledged: delivering it again would change nothing). Failing to reach the provider throws (500: retried).
+   */
   current(subscriptionId: string): Promise<ProviderSubscription | null>;
 }
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { addOneMonth, BILLING_MESSAGES, ProviderSubscription, SubscriptionState } from './billing.decider';
+import { addOneMonth, BILLING_MESSAGES, grantToFollow, ProviderSubscription, SubscriptionState } from './billing.decider';
 import { type BillingClientConfig, DomainError } from '@joy/domain';
 import { type BillingProvider, type Checkout, StatelessBillingProvider, type TestCard, type TestCardPayments } from './billing.provider';
 
@@ -77,7 +77,8 @@ export class SandboxBillingProvider extends StatelessBillingProvider implements 
 
   /**
    * Pays the open checkout that `clientSecret` belongs to with a test card; answers the subscription as
-   * active for one month from now. A secret that is not the user's open checkout is refused.
+   * active for one month from now, or from the end of the operator's grant it follows on from (the days of the
+   * grant are not paid for). A secret that is not the user's open checkout is refused.
    */
   confirm(userId: string, state: SubscriptionState, clientSecret: string, card: TestCard): ProviderSubscription {
     const pending = state.pending?.provider === 'sandbox' ? state.pending : null;
@@ -90,7 +91,7 @@ export class SandboxBillingProvider extends StatelessBillingProvider implements 
       customerId: pending.customerId,
       subscriptionId: pending.subscriptionId,
       status: 'active',
-      currentPeriodEnd: addOneMonth(now).toISOString(),
+      currentPeriodEnd: addOneMonth(grantToFollow(state, now) ?? now).toISOString(),
       cancelAtPeriodEnd: false,
       endedAt: null,
     };

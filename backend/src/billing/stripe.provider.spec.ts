@@ -1,8 +1,10 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { decideAndAppend } from '../event-store/decider';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
-import { initialSubscriptionState } from './billing.decider';
+import { initialSubscriptionState, SUBSCRIPTION_EVENT_TYPES, SubscriptionCommand, subscriptionDecider, subscriptionStream } from './billing.decider';
+import { SandboxExpiry } from './billing.handlers';
 import { clientSecretOf, StripeBillingProvider, toProviderSubscription } from './stripe.provider';
 
 /**
@@ -29,6 +31,10 @@ type Sub = {
   cancellation_details: { reason: string | null };
   items: { object: 'list'; data: { id: string; current_period_end: number; current_period_start: number }[] };
   latest_invoice: string;
+  /** A trial (a checkout following on from an operator's grant): its end, and the SetupIntent taking the card. */
+  trial_end: number | null;
+  pending_setup_intent: string | null;
+  default_payment_method: string | null;
 };
 
 class StripeStandIn {
@@ -41,6 +47,7 @@ class StripeStandIn {
   failNext: { prefix: string; count: number; retry: boolean } | null = null;
   private server!: Server;
   private seq = 0;
+  private subscriptionSeq = 0;
   port = 0;
 
   async start(): Promise<void> {
@@ -55,6 +62,11 @@ class StripeStandIn {
 
   of(method: string, prefix: string): Recorded[] {
     return this.requests.filter((r) => r.method === method && r.path.startsWith(prefix));
+  }
+
+  /** The card given for a trial, as Stripe.js's confirmSetup does: the SetupIntent succeeded, so Stripe clears it. */
+  cardGiven(id: string): Sub {
+    return this.set(id, { pending_setup_intent: null, default_payment_method: 'pm_card_visa' });
   }
 
   /** Changes a subscription as Stripe would (a payment, a cancellation, the end of a period). */
@@ -96,18 +108,27 @@ class StripeStandIn {
     const metadata = (prefix = 'metadata') =>
       Object.fromEntries(Object.entries(form).filter(([k]) => k.startsWith(`${prefix}[`)).map(([k, v]) => [k.slice(prefix.length + 1, -1), v]));
     const expand = Object.entries(form).filter(([k]) => k.startsWith('expand')).map(([, v]) => v);
-    const withExpansions = (sub: Sub) =>
-      expand.includes('latest_invoice.confirmation_secret')
+    const withExpansions = (sub: Sub) => ({
+      ...sub,
+      ...(expand.includes('latest_invoice.confirmation_secret')
         ? {
-            ...sub,
             latest_invoice: {
               id: sub.latest_invoice,
               object: 'invoice',
               confirmation_secret: sub.status === 'incomplete' ? { client_secret: `pi_${sub.id}_secret_x`, type: 'payment_intent' } : null,
             },
           }
-        : sub;
-    const missing = { status: 404, body: { error: { type: 'invalid_request_error', message: `No such object: ${path}` } } };
+        : {}),
+      ...(expand.includes('pending_setup_intent') && sub.pending_setup_intent
+        ? { pending_setup_intent: { id: sub.pending_setup_intent, object: 'setup_intent', client_secret: `${sub.pending_setup_intent}_secret_x`, status: 'requires_payment_method' } }
+        : {}),
+    });
+    const missing = { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${path}` } } };
+    // As Stripe: an ended subscription can be neither cancelled again nor changed.
+    const ended = (sub: Sub) =>
+      ['canceled', 'incomplete_expired'].includes(sub.status)
+        ? { status: 400, body: { error: { type: 'invalid_request_error', message: `A canceled subscription can only update its cancellation_details and metadata (${sub.id}).` } } }
+        : null;
 
     if (parts[1] === 'customers') {
       if (method === 'POST' && parts.length === 2) {
@@ -134,26 +155,34 @@ class StripeStandIn {
     }
     if (parts[1] === 'subscriptions') {
       if (method === 'POST' && parts.length === 2) {
-        const id = `sub_${this.subscriptions.size + 1}`;
+        if (!this.customers.has(form.customer)) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${form.customer}'` } } };
+        const id = `sub_${++this.subscriptionSeq}`;
         const now = Math.floor(Date.now() / 1000);
+        // A trial charges nothing now: trialing at once, its period up to the trial's end, a SetupIntent for the card.
+        const trialEnd = form.trial_end ? Number(form.trial_end) : null;
         const sub: Sub = {
           id,
           object: 'subscription',
           customer: form.customer,
-          status: 'incomplete',
+          status: trialEnd ? 'trialing' : 'incomplete',
           metadata: metadata(),
           cancel_at_period_end: false,
           cancel_at: null,
           ended_at: null,
           cancellation_details: { reason: null },
-          items: { object: 'list', data: [{ id: `si_${id}`, current_period_start: now, current_period_end: now + 30 * 86400 }] },
+          items: { object: 'list', data: [{ id: `si_${id}`, current_period_start: now, current_period_end: trialEnd ?? now + 30 * 86400 }] },
           latest_invoice: `in_${id}`,
+          trial_end: trialEnd,
+          pending_setup_intent: trialEnd ? `seti_${id}` : null,
+          default_payment_method: null,
         };
         this.subscriptions.set(id, sub);
         return { status: 200, body: withExpansions(sub) };
       }
       const sub = this.subscriptions.get(parts[2]);
       if (!sub) return missing;
+      const refused = method !== 'GET' ? ended(sub) : null;
+      if (refused) return refused;
       if (method === 'DELETE') {
         // Canceled at once, whatever its status (an incomplete one too: its payment can no longer complete).
         Object.assign(sub, { status: 'canceled', ended_at: Math.floor(Date.now() / 1000), cancellation_details: { reason: 'cancellation_requested' } });
@@ -231,13 +260,14 @@ describe('the Stripe adapter against a stand-in for the Stripe API', () => {
         'payment_settings[save_default_payment_method]': 'on_subscription',
         'metadata[userId]': 'user-1',
         'expand[0]': 'latest_invoice.confirmation_secret',
+        'expand[1]': 'pending_setup_intent',
       },
     });
   });
 
   it('uses the price it found before, and reuses a known customer', async () => {
     const before = standIn.requests.length;
-    await provider.checkout('user-2', { ...initialSubscriptionState, customerId: 'cus_1' });
+    await provider.checkout('user-2', { ...initialSubscriptionState, customerId: 'cus_1', customerIds: { stripe: 'cus_1' } });
     const made = standIn.requests.slice(before).map((r) => `${r.method} ${r.path}`);
     expect(made).toEqual(['POST /v1/subscriptions']);
   });
@@ -245,7 +275,7 @@ describe('the Stripe adapter against a stand-in for the Stripe API', () => {
   it('retries a lost answer with the same idempotency key, and Stripe makes one subscription', async () => {
     const subsBefore = standIn.subscriptions.size;
     standIn.failNext = { prefix: '/v1/subscriptions', count: 1, retry: true };
-    const checkout = await provider.checkout('user-3', { ...initialSubscriptionState, customerId: 'cus_1', attempts: 1 });
+    const checkout = await provider.checkout('user-3', { ...initialSubscriptionState, customerId: 'cus_1', customerIds: { stripe: 'cus_1' }, attempts: 1 });
     const attempts = standIn.of('POST', '/v1/subscriptions').filter((r) => r.idempotencyKey === 'joy-subscription-user-3-2');
     expect(attempts).toHaveLength(2);
     expect(standIn.subscriptions.size).toBe(subsBefore + 1);
@@ -532,5 +562,247 @@ describe('Joy Premium over HTTP with Stripe (stand-in API, signed webhooks)', ()
     expect((await as(dana.cookie).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
     expect(standIn.of('DELETE', `/v1/subscriptions/${dana.id}`)).toHaveLength(1);
     expect(standIn.subscriptions.get(dana.id)!.status).toBe('canceled');
+  });
+});
+
+describe('a subscription Stripe does not have, or has ended already (a review of billing, sixteenth session)', () => {
+  const standIn = new StripeStandIn();
+  let app: TestApp;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  const deliver = (hook: { payload: string; signature: string }) =>
+    as().post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', hook.signature).send(hook.payload);
+  const settled = async () => app.running.infra.pipeline.waitFor(await head(), { eventTypes: SUBSCRIPTION_EVENT_TYPES });
+  /** Requests Stripe got about a subscription (any method, any path under it). */
+  const askedAbout = (id: string) => standIn.requests.filter((r) => r.path.startsWith(`/v1/subscriptions/${id}`)).map((r) => r.method);
+
+  beforeAll(async () => {
+    await standIn.start();
+    app = await startTestApp(stripeEnv(standIn));
+  });
+  afterAll(async () => {
+    await app.destroy();
+    await standIn.stop();
+  });
+
+  async function person(email: string) {
+    const cookie = await signIn(app.baseUrl, email, 'Eve');
+    const userId = (await as(cookie).get('/api/auth/user')).body.id as string;
+    return {
+      cookie,
+      userId,
+      /** Appends as the operator's command or the sandbox's confirmation would (beside the app, as `npm run users` does). */
+      record: async (command: SubscriptionCommand) => {
+        await decideAndAppend(app.running.infra.store, subscriptionStream(userId), subscriptionDecider, command, { actorUserId: 'operator', now: new Date() }, {
+          upcast: (e) => ({ type: e.type, data: e.data }) as never,
+        });
+        await settled();
+      },
+      status: async () => (await as(cookie).get('/api/subscription-status')).body,
+      events: async () => (await app.running.infra.store.readStream(subscriptionStream(userId))).map((e) => e.type),
+      deleteAccount: () => as(cookie).delete('/api/account').send({ confirm: 'DELETE' }),
+      signedIn: async () => (await as(cookie).get('/api/auth/user')).status,
+    };
+  }
+  const months = (n: number) => new Date(Date.now() + n * 30 * 86_400_000);
+
+  it("deletes the account of a person with the operator's Premium without asking Stripe: Premium ends, the account goes", async () => {
+    const eve = await person('eve.granted@example.com');
+    const until = months(3);
+    await eve.record({ type: 'GrantPremium', userId: eve.userId, until, at: new Date() });
+    expect(await eve.status()).toEqual({ isPremium: true, status: 'canceling', currentPeriodEnd: until.toISOString(), cancelAtPeriodEnd: true, granted: true });
+    expect((await as(eve.cookie).post('/api/subscription/cancel')).status).toBe(200);
+    const resume = await as(eve.cookie).post('/api/subscription/resume');
+    expect(resume.status).toBe(409);
+    expect(resume.body.message).toMatch(/given by the person who runs this install/);
+    // Nothing to pay with or look at in Stripe's portal: no 'operator' customer is handed to Stripe.
+    expect((await as(eve.cookie).post('/api/billing/portal')).status).toBe(409);
+    const res = await eve.deleteAccount();
+    expect(res.status).toBe(204);
+    expect(standIn.requests.filter((r) => r.path.includes('operator'))).toEqual([]);
+    expect(await eve.signedIn()).toBe(401);
+    expect((await eve.events()).at(-1)).toBe('SubscriptionEnded');
+  });
+
+  it('lets a sandbox subscription from before the move to Stripe be cancelled, ended and deleted without Stripe; a new checkout gets a Stripe customer', async () => {
+    const sam = await person('sam.sandbox-era@example.com');
+    const sandbox = { provider: 'sandbox' as const, userId: sam.userId, customerId: 'sandbox_cus_sam', subscriptionId: 'sandbox_sub_sam_1' };
+    const at = new Date();
+    await sam.record({ type: 'StartCheckout', ...sandbox, at });
+    const periodEnd = months(1).toISOString();
+    await sam.record({ type: 'SyncSubscription', subscription: { ...sandbox, status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false, endedAt: null }, at });
+    const cancel = await as(sam.cookie).post('/api/subscription/cancel');
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toEqual({ isPremium: true, status: 'canceling', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: true });
+    expect((await as(sam.cookie).post('/api/subscription/resume')).body.status).toBe('active');
+    expect(askedAbout('sandbox_sub_sam_1')).toEqual([]);
+
+    // Its month over, the hourly look ends it on this install too; subscribing again is Stripe's, with a customer of its own.
+    await app.running.app.get(SandboxExpiry).endDue(new Date(Date.parse(periodEnd) + 1000));
+    await settled();
+    expect(await sam.events()).toContain('SubscriptionEnded');
+    const checkout = await as(sam.cookie).post('/api/create-subscription');
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.clientSecret).toMatch(/^pi_sub_\d+_secret_x$/);
+    expect(standIn.of('POST', '/v1/subscriptions').at(-1)!.form.customer).toMatch(/^cus_\d+$/);
+
+    const kim = await person('kim.sandbox-era@example.com');
+    await kim.record({ type: 'StartCheckout', ...sandbox, userId: kim.userId, subscriptionId: 'sandbox_sub_kim_1', at });
+    await kim.record({
+      type: 'SyncSubscription',
+      subscription: { ...sandbox, userId: kim.userId, subscriptionId: 'sandbox_sub_kim_1', status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false, endedAt: null },
+      at,
+    });
+    expect((await kim.deleteAccount()).status).toBe(204);
+    expect(await kim.signedIn()).toBe(401);
+    expect(askedAbout('sandbox_sub_kim_1')).toEqual([]);
+  });
+
+  /** A person with a Stripe subscription made active by a signed webhook. */
+  async function subscribed(email: string) {
+    const someone = await person(email);
+    const { clientSecret } = (await as(someone.cookie).post('/api/create-subscription')).body as { clientSecret: string };
+    const id = /^pi_(sub_\d+)_secret/.exec(clientSecret)![1];
+    expect((await deliver(webhook('customer.subscription.updated', standIn.set(id, { status: 'active' })))).status).toBe(200);
+    await settled();
+    return { ...someone, id };
+  }
+
+  it('completes a deletion when Stripe has cancelled the subscription already and its webhook has not come: no second cancel', async () => {
+    const ann = await subscribed('ann.lagging-webhook@example.com');
+    expect((await as(ann.cookie).post('/api/subscription/cancel')).body.status).toBe('canceling');
+    // The period is over at Stripe, which cancels it; its customer.subscription.deleted is not handled (yet).
+    standIn.set(ann.id, { status: 'canceled', ended_at: Math.floor(Date.now() / 1000), cancellation_details: { reason: 'cancellation_requested' } });
+    expect((await ann.status()).status).toBe('canceling');
+    const res = await ann.deleteAccount();
+    expect(res.status).toBe(204);
+    expect(await ann.signedIn()).toBe(401);
+    expect(standIn.of('DELETE', `/v1/subscriptions/${ann.id}`)).toEqual([]);
+    expect((await ann.events()).at(-1)).toBe('SubscriptionEnded');
+  });
+
+  it('answers Cancel and Resume of a subscription Stripe has ended with its end, recorded; and deletes one Stripe does not know', async () => {
+    const ben = await subscribed('ben.ended-at-stripe@example.com');
+    const endedAt = Math.floor(Date.now() / 1000);
+    standIn.set(ben.id, { status: 'canceled', ended_at: endedAt, cancellation_details: { reason: 'payment_failed' } });
+    const cancel = await as(ben.cookie).post('/api/subscription/cancel');
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toEqual({ isPremium: false, status: 'ended', currentPeriodEnd: new Date(endedAt * 1000).toISOString(), cancelAtPeriodEnd: false });
+    expect((await ben.events()).at(-1)).toBe('SubscriptionEnded');
+
+    const bo = await subscribed('bo.ended-while-canceling@example.com');
+    expect((await as(bo.cookie).post('/api/subscription/cancel')).body.status).toBe('canceling');
+    standIn.set(bo.id, { status: 'canceled', ended_at: endedAt, cancellation_details: { reason: 'cancellation_requested' } });
+    const resume = await as(bo.cookie).post('/api/subscription/resume');
+    expect(resume.status).toBe(200);
+    expect(resume.body).toMatchObject({ isPremium: false, status: 'ended' });
+
+    const cay = await subscribed('cay.unknown-at-stripe@example.com');
+    standIn.subscriptions.delete(cay.id); // test data deleted at Stripe
+    expect((await as(cay.cookie).post('/api/subscription/cancel')).body).toMatchObject({ isPremium: false, status: 'ended' });
+    const dee = await subscribed('dee.unknown-at-stripe@example.com');
+    standIn.subscriptions.delete(dee.id);
+    expect((await dee.deleteAccount()).status).toBe(204);
+    expect(await dee.signedIn()).toBe(401);
+  });
+
+  it('acknowledges a signed webhook about a subscription Stripe does not know (200, nothing appended), and answers 500 while Stripe fails', async () => {
+    const before = await head();
+    const unknown = { id: 'sub_nope', object: 'subscription', status: 'active', customer: 'cus_nope' };
+    const res = await deliver(webhook('customer.subscription.updated', unknown));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true });
+    expect(await head()).toBe(before);
+
+    const fay = await subscribed('fay.outage@example.com');
+    standIn.failNext = { prefix: `/v1/subscriptions/${fay.id}`, count: 10, retry: false };
+    const failed = await deliver(webhook('customer.subscription.updated', standIn.subscriptions.get(fay.id)!));
+    standIn.failNext = null;
+    expect(failed.status).toBe(500);
+  });
+});
+
+describe('subscribing during the operator\'s grant, with Stripe (a review of billing, sixteenth session)', () => {
+  const standIn = new StripeStandIn();
+  let app: TestApp;
+  const as = (cookie?: string) => api(app.baseUrl, cookie);
+  const head = () => app.running.infra.store.headPosition();
+  const deliver = (hook: { payload: string; signature: string }) =>
+    as().post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', hook.signature).send(hook.payload);
+  const settled = async () => app.running.infra.pipeline.waitFor(await head(), { eventTypes: SUBSCRIPTION_EVENT_TYPES });
+
+  beforeAll(async () => {
+    await standIn.start();
+    app = await startTestApp(stripeEnv(standIn));
+  });
+  afterAll(async () => {
+    await app.destroy();
+    await standIn.stop();
+  });
+
+  /** A person the operator gave Premium until `until`. */
+  async function granted(email: string, until: Date) {
+    const cookie = await signIn(app.baseUrl, email, 'Gil');
+    const userId = (await as(cookie).get('/api/auth/user')).body.id as string;
+    const grant = () =>
+      decideAndAppend(app.running.infra.store, subscriptionStream(userId), subscriptionDecider, { type: 'GrantPremium', userId, until, at: new Date() }, { actorUserId: 'operator', now: new Date() }, {
+        upcast: (e) => ({ type: e.type, data: e.data }) as never,
+      }).then(settled);
+    return { cookie, userId, grant, status: async () => (await as(cookie).get('/api/subscription-status')).body };
+  }
+
+  it('takes the card now and the first payment when the grant ends (a trial until then): no day paid twice, Premium on without a gap', async () => {
+    const until = new Date(Date.now() + 40 * 86_400_000);
+    const gil = await granted('gil.keeps-premium@example.com', until);
+    await gil.grant();
+    const res = await as(gil.cookie).post('/api/create-subscription');
+    expect(res.status).toBe(200);
+    expect(res.body.clientSecret).toMatch(/^seti_sub_\d+_secret_x$/);
+    const id = /^seti_(sub_\d+)_secret/.exec(res.body.clientSecret)![1];
+    // Stripe counts in seconds: the trial ends on the grant's last second, so no part of the grant is paid for.
+    const trialEnd = String(Math.ceil(until.getTime() / 1000));
+    expect(standIn.of('POST', '/v1/subscriptions').at(-1)).toMatchObject({
+      idempotencyKey: `joy-subscription-${gil.userId}-1-until-${trialEnd}`,
+      form: { trial_end: trialEnd, 'trial_settings[end_behavior][missing_payment_method]': 'cancel', customer: expect.stringMatching(/^cus_\d+$/) },
+    });
+    // A reload hands back the same checkout.
+    expect((await as(gil.cookie).post('/api/create-subscription')).body).toEqual(res.body);
+    expect(standIn.subscriptions.size).toBe(1);
+
+    // Stripe's webhook for the trial before the card is given makes nothing of it: nobody has paid.
+    const before = await head();
+    expect((await deliver(webhook('customer.subscription.created', standIn.subscriptions.get(id)!))).status).toBe(200);
+    expect(await head()).toBe(before);
+    expect(await gil.status()).toMatchObject({ isPremium: true, granted: true });
+
+    // The card given, Stripe says so: Premium goes on, paid from the grant's end.
+    expect((await deliver(webhook('customer.subscription.updated', standIn.cardGiven(id)))).status).toBe(200);
+    await settled();
+    expect(await gil.status()).toEqual({ isPremium: true, status: 'active', currentPeriodEnd: new Date(Number(trialEnd) * 1000).toISOString(), cancelAtPeriodEnd: false });
+    expect((await as(gil.cookie).post('/api/create-subscription')).body).toEqual({});
+    expect(standIn.subscriptions.size).toBe(1);
+  });
+
+  it('cancels at Stripe a checkout opened before the grant, so that only the one following on from the grant can be paid', async () => {
+    const hal = await granted('hal.opened-before@example.com', new Date(Date.now() + 20 * 86_400_000));
+    const first = (await as(hal.cookie).post('/api/create-subscription')).body.clientSecret as string;
+    const firstId = /^pi_(sub_\d+)_secret/.exec(first)![1];
+    await hal.grant();
+    const second = (await as(hal.cookie).post('/api/create-subscription')).body.clientSecret as string;
+    expect(second).toMatch(/^seti_sub_\d+_secret_x$/);
+    expect(standIn.subscriptions.get(firstId)!.status).toBe('canceled');
+    // Deleting the account cancels the trial too: nothing is charged when the grant ends.
+    const trialId = /^seti_(sub_\d+)_secret/.exec(second)![1];
+    expect((await as(hal.cookie).delete('/api/account').send({ confirm: 'DELETE' })).status).toBe(204);
+    expect(standIn.subscriptions.get(trialId)!.status).toBe('canceled');
+  });
+
+  it('opens no checkout during a grant that ends more than two years ahead (Stripe cannot wait that long for a first payment)', async () => {
+    const ivy = await granted('ivy.long-grant@example.com', new Date(Date.now() + 800 * 86_400_000));
+    await ivy.grant();
+    const subscriptions = standIn.subscriptions.size;
+    expect((await as(ivy.cookie).post('/api/create-subscription')).body).toEqual({});
+    expect(standIn.subscriptions.size).toBe(subscriptions);
+    expect(await ivy.status()).toMatchObject({ isPremium: true, granted: true });
   });
 });

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { type BillingClientConfig, PREMIUM_PRICE } from '@joy/domain';
 import Stripe from 'stripe';
 import type { BillingConfig } from '../config';
-import { hasLiveSubscription, ProviderSubscription, SubscriptionEndReason, SubscriptionState } from './billing.decider';
+import { grantToFollow, hasLiveSubscription, ProviderSubscription, SubscriptionEndReason, SubscriptionState } from './billing.decider';
 import type { BillingProvider, Checkout, CustomerPortal, ProviderWebhooks } from './billing.provider';
 
 type StripeBilling = Extract<BillingConfig, { provider: 'stripe' }>;
@@ -32,6 +32,25 @@ export const HANDLED_WEBHOOK_EVENTS = new Set([
 
 const iso = (unixSeconds: number | null | undefined) => (unixSeconds ? new Date(unixSeconds * 1000).toISOString() : null);
 
+/** What a checkout needs to see: the first invoice's payment, or (a trial) the SetupIntent that takes the card. */
+const CHECKOUT_EXPAND = ['latest_invoice.confirmation_secret', 'pending_setup_intent'];
+
+/** Stripe does not know the object (404 `resource_missing`): deleted, or never this account's. */
+function isMissing(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === 'resource_missing' || err.statusCode === 404);
+}
+
+/**
+ * A trial (a checkout following on from an operator's grant) whose card has not been given yet: Stripe leaves the
+ * SetupIntent on `pending_setup_intent` until it succeeds. Nobody has paid for it: it is an open checkout, not
+ * Premium (an unexpanded id counts as pending too, never as paid).
+ */
+function pendingSetup(sub: Stripe.Subscription): Stripe.SetupIntent | string | null {
+  if (sub.status !== 'trialing' || sub.default_payment_method) return null;
+  const setup = sub.pending_setup_intent;
+  return !setup || (typeof setup === 'object' && setup.status === 'succeeded') ? null : setup;
+}
+
 /**
  * The client secret of a subscription's first payment. The installed API version (stripe-node 23,
  * `2026-10-28`) puts it on `latest_invoice.confirmation_secret`; accounts on an API version before
@@ -44,11 +63,18 @@ export function clientSecretOf(subscription: Stripe.Subscription): string | null
   return invoice.confirmation_secret?.client_secret ?? (legacy && typeof legacy === 'object' ? (legacy.client_secret ?? null) : null);
 }
 
+function statusOf(sub: Stripe.Subscription): ProviderSubscription['status'] {
+  if (pendingSetup(sub)) return 'open';
+  if (PAID.has(sub.status)) return 'active';
+  if (LAPSED.has(sub.status)) return 'lapsed';
+  return ENDED.has(sub.status) ? 'ended' : 'open';
+}
+
 /** Stripe's subscription, normalised; `userId` from the subscription's metadata (set when Joy created it). */
 export function toProviderSubscription(sub: Stripe.Subscription, userId: string): ProviderSubscription {
   // Since API 2025-03-31 the period lives on the items; older versions had it on the subscription.
   const periodEnd = sub.items?.data?.[0]?.current_period_end ?? (sub as unknown as { current_period_end?: number }).current_period_end;
-  const status = PAID.has(sub.status) ? 'active' : LAPSED.has(sub.status) ? 'lapsed' : ENDED.has(sub.status) ? 'ended' : 'open';
+  const status = statusOf(sub);
   const endReason = status === 'ended' ? END_REASONS.get(sub.cancellation_details?.reason ?? '') : undefined;
   return {
     provider: 'stripe',
@@ -98,15 +124,28 @@ export class StripeBillingProvider implements BillingProvider {
     return { provider: 'stripe', publishableKey: this.config.publishableKey };
   }
 
+  /**
+   * During an operator's grant the subscription starts with a trial until the grant's end: the card is taken now
+   * (a SetupIntent), the first payment on that day, so no day is paid for twice; a trial left without a card is
+   * cancelled by Stripe at its end (`missing_payment_method: cancel`), never charged.
+   */
   async checkout(userId: string, state: SubscriptionState): Promise<Checkout> {
+    const grantEnd = grantToFollow(state, new Date());
+    // Stripe counts in seconds: rounded up, so that no part of the grant is paid for.
+    const trialEnd = grantEnd ? Math.ceil(grantEnd.getTime() / 1000) : null;
     if (state.pending?.provider === 'stripe') {
-      // Reuse the open checkout while Stripe still waits for its payment (a reload of the page).
-      const open = await this.stripe.subscriptions.retrieve(state.pending.subscriptionId, { expand: ['latest_invoice.confirmation_secret'] });
-      const reusable = this.opened(open, userId);
-      if (reusable) return reusable;
+      // Reuse the open checkout while Stripe still waits for its payment (a reload of the page)...
+      const open = await this.retrieveOrNull(state.pending.subscriptionId, CHECKOUT_EXPAND);
+      const reusable = open ? this.opened(open, userId) : null;
+      if (open && reusable) {
+        if (reusable.kind === 'paid' || (open.trial_end ?? null) === trialEnd) return reusable;
+        // ...unless it starts otherwise (opened before the grant, or during one that has ended): cancelled first, so
+        // that it cannot be paid beside the new one.
+        await this.cancelIfLive(open.id);
+      }
     }
     const customerId =
-      state.customerId ??
+      state.customerIds?.stripe ??
       (await this.stripe.customers.create({ metadata: { userId } }, { idempotencyKey: `joy-customer-${userId}` })).id;
     const attempt = state.attempts + 1;
     const created = await this.stripe.subscriptions.create(
@@ -116,9 +155,11 @@ export class StripeBillingProvider implements BillingProvider {
         payment_behavior: 'default_incomplete',
         payment_settings: { save_default_payment_method: 'on_subscription' },
         metadata: { userId },
-        expand: ['latest_invoice.confirmation_secret'],
+        ...(trialEnd ? { trial_end: trialEnd, trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } } } : {}),
+        expand: CHECKOUT_EXPAND,
       },
-      { idempotencyKey: `joy-subscription-${userId}-${attempt}` },
+      // The trial's end is part of the request, so of its key: a retry once the grant is over is a request of its own.
+      { idempotencyKey: `joy-subscription-${userId}-${attempt}${trialEnd ? `-until-${trialEnd}` : ''}` },
     );
     const opened = this.opened(created, userId);
     if (!opened) throw new Error(`Stripe subscription ${created.id} has status ${created.status} and no client secret`);
@@ -126,43 +167,82 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   private opened(sub: Stripe.Subscription, userId: string): Checkout | null {
+    const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
+    const setup = pendingSetup(sub);
+    if (setup) return typeof setup === 'object' && setup.client_secret ? { kind: 'open', customerId, subscriptionId: sub.id, clientSecret: setup.client_secret } : null;
     if (PAID.has(sub.status)) return { kind: 'paid', subscription: toProviderSubscription(sub, userId) };
     const clientSecret = sub.status === 'incomplete' ? clientSecretOf(sub) : null;
     if (!clientSecret) return null;
-    const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
     return { kind: 'open', customerId, subscriptionId: sub.id, clientSecret };
   }
 
-  async cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription> {
-    const updated = await this.stripe.subscriptions.update(
-      state.subscriptionId!,
-      { cancel_at_period_end: true },
-      { idempotencyKey: `joy-cancel-${state.subscriptionId}${changeSuffix(state)}` },
-    );
-    return toProviderSubscription(updated, userId);
+  /** `cancel_at_period_end=true`; null for a subscription that is not Stripe's (a grant, the sandbox's): recorded alone. */
+  cancelAtPeriodEnd(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null> {
+    return this.changeCancellation(userId, state, true);
   }
 
   /** Takes back the cancellation: `cancel_at_period_end=false`, as Stripe's own portal does. */
-  async resume(userId: string, state: SubscriptionState): Promise<ProviderSubscription> {
-    const updated = await this.stripe.subscriptions.update(
-      state.subscriptionId!,
-      { cancel_at_period_end: false },
-      { idempotencyKey: `joy-resume-${state.subscriptionId}${changeSuffix(state)}` },
-    );
-    return toProviderSubscription(updated, userId);
+  resume(userId: string, state: SubscriptionState): Promise<ProviderSubscription | null> {
+    return this.changeCancellation(userId, state, false);
   }
 
-  /** Account deletion: cancels at once (no proration, no further invoice); Stripe answers it `canceled`. */
-  async cancelNow(_userId: string, state: SubscriptionState): Promise<void> {
-    const paid = hasLiveSubscription(state) && state.subscriptionId ? state.subscriptionId : null;
-    if (paid) await this.stripe.subscriptions.cancel(paid, {}, { idempotencyKey: `joy-cancel-now-${paid}` });
-    const open = state.pending?.provider === 'stripe' && state.pending.subscriptionId !== paid ? state.pending.subscriptionId : null;
-    if (!open) return;
+  private async changeCancellation(userId: string, state: SubscriptionState, cancel: boolean): Promise<ProviderSubscription | null> {
+    // Stripe has never heard of a grant, nor of a sandbox subscription left from before the install moved to Stripe.
+    if (state.provider !== 'stripe' || !state.subscriptionId) return null;
+    const id = state.subscriptionId;
     try {
-      await this.stripe.subscriptions.cancel(open, {}, { idempotencyKey: `joy-cancel-now-${open}` });
+      const key = `joy-${cancel ? 'cancel' : 'resume'}-${id}${changeSuffix(state)}`;
+      return toProviderSubscription(await this.stripe.subscriptions.update(id, { cancel_at_period_end: cancel }, { idempotencyKey: key }), userId);
     } catch (err) {
-      // Already gone at Stripe (expired unpaid, or canceled): nothing of it can be charged.
+      // Stripe ended it already and its webhook has not been handled yet: that end is the answer, and is recorded.
+      const ended = err instanceof Stripe.errors.StripeInvalidRequestError ? await this.endedAtStripe(id, userId, state) : null;
+      if (!ended) throw err;
+      return ended;
+    }
+  }
+
+  /** The subscription as ended, when Stripe has ended it or does not know it (any more); null while it is live there. */
+  private async endedAtStripe(id: string, userId: string, state: SubscriptionState): Promise<ProviderSubscription | null> {
+    const sub = await this.retrieveOrNull(id);
+    if (sub) return ENDED.has(sub.status) ? toProviderSubscription(sub, userId) : null;
+    const customerId = state.customerIds?.stripe ?? state.customerId ?? '';
+    return { provider: 'stripe', userId, customerId, subscriptionId: id, status: 'ended', currentPeriodEnd: state.currentPeriodEnd, cancelAtPeriodEnd: false, endedAt: null };
+  }
+
+  /**
+   * Account deletion: cancels at once (no proration, no further invoice) the paid subscription and a checkout still
+   * open, Stripe's own only: a grant or a sandbox subscription ends by the record alone (`EndNow`).
+   */
+  async cancelNow(_userId: string, state: SubscriptionState): Promise<void> {
+    const paid = hasLiveSubscription(state) && state.provider === 'stripe' && state.subscriptionId ? state.subscriptionId : null;
+    const open = state.pending?.provider === 'stripe' && state.pending.subscriptionId !== paid ? state.pending.subscriptionId : null;
+    for (const id of [paid, open]) if (id) await this.cancelIfLive(id);
+  }
+
+  /**
+   * Cancels now, unless Stripe has ended it already or does not know it: its `deleted` webhook may not have been
+   * handled yet (delayed, or the endpoint failing), and cancelling it again would be refused. Either way nothing of it
+   * can be charged any more. A refusal while it is still live at Stripe is not taken for done.
+   */
+  private async cancelIfLive(id: string): Promise<void> {
+    const sub = await this.retrieveOrNull(id);
+    if (!sub || ENDED.has(sub.status)) return;
+    try {
+      await this.stripe.subscriptions.cancel(id, {}, { idempotencyKey: `joy-cancel-now-${id}` });
+    } catch (err) {
       if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+      const after = await this.retrieveOrNull(id); // ended in between (expired unpaid, or canceled)
+      if (after && !ENDED.has(after.status)) throw err;
+    }
+  }
+
+  /** Stripe's subscription; null when Stripe does not know it (404), any other failure thrown. */
+  private async retrieveOrNull(id: string, expand?: string[]): Promise<Stripe.Subscription | null> {
+    try {
+      return await this.stripe.subscriptions.retrieve(id, expand ? { expand } : {});
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
     }
   }
 
@@ -183,19 +263,36 @@ export class StripeBillingProvider implements BillingProvider {
     return sub ? (typeof sub === 'string' ? sub : sub.id) : null;
   }
 
-  /** The subscription's CURRENT state at Stripe (the source of truth), with its user; null if not Joy's. */
+  /**
+   * The subscription's CURRENT state at Stripe (the source of truth), with its user; null if not Joy's, or if Stripe
+   * does not know it (test data deleted, say): Stripe would deliver it again for days, and nothing would change.
+   * Any other failure (network, Stripe's 5xx) is thrown: the webhook answers 500 and Stripe delivers it again.
+   */
   async current(subscriptionId: string): Promise<ProviderSubscription | null> {
-    const sub = await this.stripe.subscriptions.retrieve(subscriptionId);
+    const sub = await this.retrieveOrNull(subscriptionId, ['pending_setup_intent']);
+    if (!sub) {
+      this.logger.warn(`Subscription ${subscriptionId} is unknown to Stripe: ignored`);
+      return null;
+    }
     let userId: string | undefined = sub.metadata?.userId;
     if (!userId) {
-      const customer = typeof sub.customer === 'string' ? await this.stripe.customers.retrieve(sub.customer) : sub.customer;
-      userId = customer.deleted ? undefined : customer.metadata?.userId;
+      const customer = typeof sub.customer === 'string' ? await this.customerOrNull(sub.customer) : sub.customer;
+      userId = !customer || customer.deleted ? undefined : customer.metadata?.userId;
     }
     if (!userId) {
       this.logger.warn(`Subscription ${subscriptionId} has no Joy user in its or its customer's metadata: ignored`);
       return null;
     }
     return toProviderSubscription(sub, userId);
+  }
+
+  private async customerOrNull(id: string): Promise<Stripe.Customer | Stripe.DeletedCustomer | null> {
+    try {
+      return await this.stripe.customers.retrieve(id);
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
   }
 
   /** STRIPE_PRICE_ID, else the active price with lookup key `joy_premium_monthly`, created ($4.99/month) if missing. */

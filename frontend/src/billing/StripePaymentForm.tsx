@@ -23,7 +23,13 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return promise;
 }
 
-function CheckoutForm({ onPaid }: { onPaid: () => void }) {
+/**
+ * A SetupIntent's secret (`seti_…`): a checkout following on from the operator's grant takes the card now and is
+ * charged when the grant ends (a trial at Stripe), so there is no payment to confirm, only the card to set up.
+ */
+export const takesCardOnly = (clientSecret: string) => clientSecret.startsWith('seti_');
+
+function CheckoutForm({ clientSecret, onPaid }: { clientSecret: string; onPaid: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -35,7 +41,8 @@ function CheckoutForm({ onPaid }: { onPaid: () => void }) {
     if (!stripe || !elements || !ready || processing) return; // SPEC §5: nothing until the form is ready
     setProcessing(true);
     try {
-      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: window.location.origin } });
+      const confirmParams = { return_url: window.location.origin };
+      const { error } = takesCardOnly(clientSecret) ? await stripe.confirmSetup({ elements, confirmParams }) : await stripe.confirmPayment({ elements, confirmParams });
       if (error) {
         result.failed(error.message ?? 'Your payment could not be processed. Please try again.');
       } else {
@@ -57,14 +64,14 @@ function CheckoutForm({ onPaid }: { onPaid: () => void }) {
   );
 }
 
-/** Stripe's Payment Element for the subscription's first payment. */
+/** Stripe's Payment Element for the subscription's first payment (or, following on from a grant, its card). */
 export function StripePaymentForm({ publishableKey, clientSecret, onPaid }: { publishableKey: string; clientSecret: string; onPaid: () => void }) {
   return (
     <Elements
       stripe={stripeFor(publishableKey)}
       options={{ clientSecret, appearance: { theme: 'stripe', variables: { colorPrimary: PRIMARY, borderRadius: '12px' } } }}
     >
-      <CheckoutForm onPaid={onPaid} />
+      <CheckoutForm clientSecret={clientSecret} onPaid={onPaid} />
     </Elements>
   );
 }

@@ -73,6 +73,12 @@ export function useConfirmSandboxPayment(clientSecret: string) {
   });
 }
 
+/** Stripe had ended the subscription before its news reached Joy: the answer to Cancel or Resume is that end. */
+const endedAlready = (date: string) => ({
+  title: 'Joy Premium has ended',
+  description: `${date ? `It ended on ${date}` : 'It has ended'}, so there is nothing to cancel or resume. You can subscribe again whenever you like.`,
+});
+
 /** POST /api/subscription/cancel: ends Joy Premium at the end of the paid period. */
 export function useCancelSubscription() {
   const client = useQueryClient();
@@ -81,11 +87,15 @@ export function useCancelSubscription() {
     onSuccess: (status) => {
       client.setQueryData(SUBSCRIPTION_STATUS_KEY, status);
       const date = formatPlanDate(status.currentPeriodEnd);
-      toast({
-        title: 'Subscription canceled',
-        description: date ? `Joy Premium stays active until ${date}.` : 'Joy Premium stays active until the end of the billing period.',
-        variant: 'success',
-      });
+      if (!status.isPremium) {
+        toast(endedAlready(date));
+      } else {
+        toast({
+          title: 'Subscription canceled',
+          description: date ? `Joy Premium stays active until ${date}.` : 'Joy Premium stays active until the end of the billing period.',
+          variant: 'success',
+        });
+      }
       return client.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
     },
     onError: (error) => {
@@ -103,7 +113,8 @@ export function useResumeSubscription() {
     onSuccess: (status) => {
       client.setQueryData(SUBSCRIPTION_STATUS_KEY, status);
       const date = formatPlanDate(status.currentPeriodEnd);
-      toast({ title: 'Joy Premium resumed', description: date ? `It renews on ${date}.` : 'It renews as before.', variant: 'success' });
+      if (!status.isPremium) toast(endedAlready(date));
+      else toast({ title: 'Joy Premium resumed', description: date ? `It renews on ${date}.` : 'It renews as before.', variant: 'success' });
       return client.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
     },
     onError: (error) => {

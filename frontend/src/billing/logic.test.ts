@@ -64,6 +64,19 @@ describe('the Account page’s rules', () => {
     expect(summary.detail).toContain('Your last payment did not go through, so Joy Premium is paused. Update your card in the billing portal to continue');
   });
 
+  it("says the operator's grant is given, until when, with no Cancel or Resume, and how to keep Premium after it", () => {
+    const summary = planSummary(status({ isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true, granted: true }), 'en-US');
+    expect(summary).toMatchObject({
+      name: 'Joy Premium', dateLine: 'Given until Dec 20, 2026', granted: true, canCancel: false, canResume: false, canUpgrade: true,
+      upgradeLabel: 'Keep Joy Premium after Dec 20, 2026',
+    });
+    expect(summary.detail).toBe('Joy Premium, given by the person who runs this install, until Dec 20, 2026. Nothing is charged for it, and it ends by itself.');
+    expect(summary.detail).not.toMatch(/cancel|resume/i);
+    expect(summary.upgradeNote).toBe('To keep Joy Premium after that, subscribe before then: you pay $4.99 per month from Dec 20, 2026 on, nothing for the days given.');
+    // A grant that is over is the free plan, as any other end.
+    expect(planSummary(status({ status: 'ended', currentPeriodEnd: end, granted: false }), 'en-US')).toMatchObject({ name: 'Free', granted: false });
+  });
+
   it('is back on the free plan once ended', () => {
     expect(planSummary(status({ status: 'ended', currentPeriodEnd: end }), 'en-US')).toMatchObject({
       name: 'Free', dateLine: 'Joy Premium ended on Dec 20, 2026', canUpgrade: true, canCancel: false,

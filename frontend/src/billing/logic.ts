@@ -48,9 +48,15 @@ export function formatPlanDate(iso: string | null, locale?: string): string {
 
 export interface PlanSummary {
   name: 'Free' | 'Joy Premium';
-  /** "Renews on …", "Ends on …", "Paused since …", "Ended on …", or null. */
+  /** "Renews on …", "Ends on …", "Given until …", "Paused since …", "Ended on …", or null. */
   dateLine: string | null;
   detail: string;
+  /** The operator's grant: nobody subscribed or cancelled, so there is no Cancel or Resume, and no "canceled". */
+  granted: boolean;
+  /** What subscribing does for this plan, where payments are set up (a grant: Premium goes on after it); else null. */
+  upgradeNote: string | null;
+  /** The label of the link to /subscribe. */
+  upgradeLabel: string;
   /** Premium is paused until a payment goes through: the billing portal is the way on (Stripe's unpaid or paused). */
   needsPayment: boolean;
   canCancel: boolean;
@@ -66,9 +72,26 @@ export const LAPSED_MESSAGE =
 /** What the Account page shows for a status. */
 export function planSummary(status: SubscriptionStatusView | undefined, locale?: string): PlanSummary {
   const date = formatPlanDate(status?.currentPeriodEnd ?? null, locale);
+  const plain = { granted: false, upgradeNote: null, upgradeLabel: 'Upgrade to Joy Premium' };
+  if (status?.granted && status.isPremium) {
+    // The server answers it as canceling (it ends by itself), but nobody cancelled anything: never "Resume it".
+    return {
+      name: 'Joy Premium',
+      dateLine: date ? `Given until ${date}` : null,
+      detail: `Joy Premium, given by the person who runs this install${date ? `, until ${date}` : ''}. Nothing is charged for it, and it ends by itself.`,
+      granted: true,
+      upgradeNote: `To keep Joy Premium after that, subscribe before then: you pay ${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period} from ${date || 'that day'} on, nothing for the days given.`,
+      upgradeLabel: date ? `Keep Joy Premium after ${date}` : 'Keep Joy Premium after that',
+      needsPayment: false,
+      canCancel: false,
+      canResume: false,
+      canUpgrade: true,
+    };
+  }
   switch (status?.status) {
     case 'active':
       return {
+        ...plain,
         name: 'Joy Premium',
         dateLine: date ? `Renews on ${date}` : null,
         detail: `${PREMIUM_PRICE_LABEL.amount} ${PREMIUM_PRICE_LABEL.period}. Care Actions, unlimited groups and advanced analytics are yours.`,
@@ -79,6 +102,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
       };
     case 'canceling':
       return {
+        ...plain,
         name: 'Joy Premium',
         dateLine: date ? `Ends on ${date}` : null,
         detail: 'Your subscription is canceled and will not renew. You keep every premium feature until then; after that you move to the free plan. Changed your mind? Resume it before then.',
@@ -90,6 +114,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
     case 'lapsed':
       // Not ended: paying (or resuming) the same subscription brings Premium back, so no Upgrade to a second one.
       return {
+        ...plain,
         name: 'Joy Premium',
         dateLine: date ? `Paused since ${date}` : null,
         detail: `${LAPSED_MESSAGE} Until then the free plan applies: up to ${FREE_PLAN_GROUP_LIMIT} groups and no Care Actions.`,
@@ -100,6 +125,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
       };
     case 'ended':
       return {
+        ...plain,
         name: 'Free',
         dateLine: date ? `Joy Premium ended on ${date}` : null,
         detail: 'Up to 3 groups. Upgrade again for Care Actions, unlimited groups and advanced analytics.',
@@ -110,6 +136,7 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
       };
     default:
       return {
+        ...plain,
         name: 'Free',
         dateLine: null,
         detail: 'Up to 3 groups. Upgrade for Care Actions, unlimited groups and advanced analytics.',

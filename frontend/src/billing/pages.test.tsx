@@ -107,6 +107,30 @@ describe('Subscribe page', () => {
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joy Premium resumed' }));
   });
 
+  it("says how a payment follows on from the operator's grant, above the payment form", async () => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'canceling', currentPeriodEnd: '2026-12-20T08:00:00.000Z', cancelAtPeriodEnd: true, granted: true } },
+    });
+    expect(await screen.findByText(/^Joy Premium, given by the person who runs this install, until Dec 20, 2026\./)).toBeInTheDocument();
+    expect(screen.getByText(/you pay \$4\.99 per month from Dec 20, 2026 on, nothing for the days given/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Card number')).toBeInTheDocument();
+  });
+
+  it("shows the operator's grant as given, not as a canceled plan to resume, when no checkout opens during it", async () => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: {} },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'canceling', currentPeriodEnd: '2029-12-20T08:00:00.000Z', cancelAtPeriodEnd: true, granted: true } },
+    });
+    expect(await screen.findByText('Joy Premium is given to you')).toBeInTheDocument();
+    expect(screen.getByText(/given by the person who runs this install, until Dec 20, 2029/)).toBeInTheDocument();
+    expect(screen.queryByText('Your Joy Premium is canceled')).not.toBeInTheDocument();
+    expect(screen.queryByText('Resume Joy Premium')).not.toBeInTheDocument();
+    expect(notifier.info).not.toHaveBeenCalledWith(expect.objectContaining({ title: 'Already Subscribed' }));
+  });
+
   it('says "Error" and logs when the subscription cannot be created', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     renderPage(<SubscribePage />, { ...sandbox, 'POST /api/create-subscription': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
@@ -224,6 +248,56 @@ describe('Account page', () => {
     expect(screen.queryByText('Resume Joy Premium')).not.toBeInTheDocument();
     fireEvent.click(await screen.findByText('Update your card in the billing portal'));
     await waitFor(() => expect(calls(fetchMock, 'POST /api/billing/portal')).toHaveLength(1));
+  });
+
+  const grant = { isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true, granted: true };
+
+  it("shows the operator's grant as given until its date, with no Resume and no Cancel, and a way to keep Premium after it", async () => {
+    renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: grant },
+      'GET /api/billing/config': { status: 200, body: { provider: 'stripe', publishableKey: 'pk_test_joy' } },
+    });
+    expect(await screen.findByTestId('plan-date')).toHaveTextContent('Given until Dec 20, 2026');
+    expect(screen.getByTestId('plan-name')).toHaveTextContent('Joy Premium');
+    expect(screen.getByText('Joy Premium, given by the person who runs this install, until Dec 20, 2026. Nothing is charged for it, and it ends by itself.')).toBeInTheDocument();
+    expect(screen.getByText('Given').closest('.ant-tag')).toHaveClass('ant-tag-green');
+    expect((await screen.findByText('Keep Joy Premium after Dec 20, 2026')).closest('a')).toHaveAttribute('href', '/subscribe');
+    for (const absent of ['Canceled', 'Resume Joy Premium', 'Cancel Subscription', 'Manage payment method and invoices', /Resume it/]) {
+      expect(screen.queryByText(absent)).not.toBeInTheDocument();
+    }
+  });
+
+  it('offers no way to pay after a grant on an install without payments', async () => {
+    renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: grant },
+      'GET /api/billing/config': { status: 200, body: { provider: 'none' } },
+    });
+    expect(await screen.findByTestId('plan-date')).toHaveTextContent('Given until Dec 20, 2026');
+    await waitFor(() => expect(screen.queryByText(/Keep Joy Premium after/)).not.toBeInTheDocument());
+    expect(screen.queryByText(/subscribe before then/)).not.toBeInTheDocument();
+  });
+
+  it('says Joy Premium has ended when Stripe had ended it before Cancel (not "stays active")', async () => {
+    const ended = { isPremium: false, status: 'ended', currentPeriodEnd: '2026-11-20T08:00:00.000Z', cancelAtPeriodEnd: false };
+    renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: end, cancelAtPeriodEnd: false } },
+      'POST /api/subscription/cancel': { status: 200, body: ended },
+    });
+    fireEvent.click(await screen.findByText('Cancel Subscription'));
+    const dialogButtons = await screen.findAllByText('Cancel Subscription');
+    fireEvent.click(dialogButtons[dialogButtons.length - 1].closest('button')!);
+    await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joy Premium has ended' })));
+    expect(notifier.success).not.toHaveBeenCalledWith(expect.objectContaining({ title: 'Subscription canceled' }));
+  });
+
+  it('says Joy Premium has ended when Stripe had ended it before Resume (not "resumed")', async () => {
+    renderPage(<AccountPage />, {
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'canceling', currentPeriodEnd: end, cancelAtPeriodEnd: true } },
+      'POST /api/subscription/resume': { status: 200, body: { isPremium: false, status: 'ended', currentPeriodEnd: end, cancelAtPeriodEnd: false } },
+    });
+    fireEvent.click(await screen.findByText('Resume Joy Premium'));
+    await waitFor(() => expect(notifier.info).toHaveBeenCalledWith(expect.objectContaining({ title: 'Joy Premium has ended', description: expect.stringContaining('It ended on Dec 20, 2026') })));
+    expect(notifier.success).not.toHaveBeenCalledWith(expect.objectContaining({ title: 'Joy Premium resumed' }));
   });
 
   it('has no payment settings button on the sandbox', async () => {

@@ -17,12 +17,13 @@ import { CareSettingCard } from '../settings/CareSettingCard';
 import { theme } from '../theme';
 
 /**
- * "Active", "Canceled" or "Paused" beside the plan: antd's green, orange and red tags, with the theme's success, warning
- * and error colours as text (antd's own green and orange, #389e0d and #d46b08, have only 3.4:1 on those backgrounds;
- * these have 4.9:1 and 4.7:1).
+ * "Active" (or "Given", the operator's grant), "Canceled" or "Paused" beside the plan: antd's green, orange and red
+ * tags, with the theme's success, warning and error colours as text (antd's own green and orange, #389e0d and #d46b08,
+ * have only 3.4:1 on those backgrounds; these have 4.9:1 and 4.7:1).
  */
 const PLAN_TAGS = {
   active: { color: 'green', text: 'Active', ink: theme.token!.colorSuccess! },
+  given: { color: 'green', text: 'Given', ink: theme.token!.colorSuccess! },
   canceled: { color: 'orange', text: 'Canceled', ink: theme.token!.colorWarning! },
   paused: { color: 'red', text: 'Paused', ink: theme.token!.colorError! },
 } as const;
@@ -74,8 +75,11 @@ function PlanCard() {
   }
   const summary = planSummary(plan.data);
   const premium = summary.name === 'Joy Premium';
-  // Stripe keeps the payment method and the invoices of anyone who has subscribed through it.
-  const canManagePayments = billing.data?.provider === 'stripe' && plan.data !== undefined && plan.data.status !== 'free';
+  // Stripe keeps the payment method and the invoices of anyone who has subscribed through it (a grant pays nothing).
+  const canManagePayments = billing.data?.provider === 'stripe' && plan.data !== undefined && plan.data.status !== 'free' && !summary.granted;
+  // Keeping a grant going means paying: only where payments are set up (elsewhere /subscribe would only say they are not).
+  const paymentsSetUp = billing.data !== undefined && billing.data.provider !== 'none';
+  const canUpgrade = summary.canUpgrade && (!summary.granted || paymentsSetUp);
 
   const confirmCancel = () =>
     modal.confirm({
@@ -101,7 +105,9 @@ function PlanCard() {
         <span id="plan-name" className="account-plan__name" data-testid="plan-name">
           {summary.name}
         </span>
-        {premium && <PlanTag kind={summary.needsPayment ? 'paused' : plan.data?.status === 'canceling' ? 'canceled' : 'active'} />}
+        {premium && (
+          <PlanTag kind={summary.needsPayment ? 'paused' : summary.granted ? 'given' : plan.data?.status === 'canceling' ? 'canceled' : 'active'} />
+        )}
       </div>
       {summary.dateLine && (
         <div className="account-plan__date" data-testid="plan-date">
@@ -114,10 +120,11 @@ function PlanCard() {
       ) : (
         <Typography.Paragraph className="account-plan__detail">{summary.detail}</Typography.Paragraph>
       )}
+      {canUpgrade && summary.upgradeNote && <Typography.Paragraph className="account-plan__detail">{summary.upgradeNote}</Typography.Paragraph>}
       <div className="account-plan__actions">
-        {summary.canUpgrade && (
+        {canUpgrade && (
           <LinkButton to="/subscribe" type="primary" icon={<CrownOutlined aria-hidden="true" />}>
-            Upgrade to Joy Premium
+            {summary.upgradeLabel}
           </LinkButton>
         )}
         {summary.canCancel && (

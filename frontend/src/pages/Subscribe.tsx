@@ -1,5 +1,5 @@
 import { BarChartOutlined, CheckCircleFilled, CrownFilled, GiftOutlined, TeamOutlined } from '@ant-design/icons';
-import { Button, Card, Result, Typography } from 'antd';
+import { Alert, Button, Card, Result, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import '../billing/billing.css';
 import { useBillingConfig, useCreateSubscription, usePlan, useResumeSubscription } from '../billing/api';
@@ -88,12 +88,33 @@ function PlanState() {
   const plan = usePlan();
   const resume = useResumeSubscription();
   const status = plan.data?.status;
+  const granted = plan.data?.granted === true;
   useEffect(() => {
-    // 'Already Subscribed' (SPEC) for a plan that is; a paused one is told what to do instead, below.
-    if (status && status !== 'lapsed') toast(TOASTS.alreadySubscribed);
-  }, [status]);
+    // 'Already Subscribed' (SPEC) for a plan that is; a paused one is told what to do instead, below, and a grant is no subscription.
+    if (status && status !== 'lapsed' && !granted) toast(TOASTS.alreadySubscribed);
+  }, [status, granted]);
   if (plan.isLoading || !plan.data) return <PageLoading />;
   const summary = planSummary(plan.data);
+  if (summary.granted) {
+    // No checkout opened during the grant: it runs for longer than a first payment can wait (two years).
+    return (
+      <div className="premium">
+        <PremiumHero />
+        <Card>
+          <Result
+            status="success"
+            title="Joy Premium is given to you"
+            subTitle={`${summary.detail} Subscribing to keep it after that opens two years before it ends.`}
+            extra={
+              <LinkButton to="/account" type="primary">
+                Go to Your Account
+              </LinkButton>
+            }
+          />
+        </Card>
+      </div>
+    );
+  }
   if (summary.needsPayment) {
     return (
       <div className="premium">
@@ -163,6 +184,8 @@ function PaymentsNotSetUp() {
 export default function SubscribePage() {
   const create = useCreateSubscription();
   const config = useBillingConfig();
+  const plan = usePlan();
+  const summary = planSummary(plan.data);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [paid, setPaid] = useState(false);
   const [alreadyPremium, setAlreadyPremium] = useState(false);
@@ -201,6 +224,10 @@ export default function SubscribePage() {
             <Paid />
           ) : (
             <>
+              {summary.granted && (
+                // Paying during the operator's grant: say when the money is taken, so nobody thinks the given days are paid for.
+                <Alert className="premium-pay__grant" type="info" showIcon title={summary.detail} description={summary.upgradeNote} />
+              )}
               <Typography.Paragraph className="premium-pay__hint">Enter your payment details below to unlock premium features</Typography.Paragraph>
               {config.data.provider === 'stripe' ? (
                 <StripePaymentForm publishableKey={config.data.publishableKey} clientSecret={clientSecret} onPaid={() => setPaid(true)} />

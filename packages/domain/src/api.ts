@@ -136,6 +136,12 @@ export interface SubscriptionStatusView {
   /** Active: the renewal date; canceling: the end date; lapsed: since when; ended: when it ended. */
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
+  /**
+   * True while Joy Premium is the operator's grant (`npm run users -- grant-premium`): nobody pays, nothing renews,
+   * and there is nothing to cancel or resume; it ends at `currentPeriodEnd`. Absent otherwise (answers before it
+   * existed never carried it).
+   */
+  granted?: boolean;
 }
 
 /** POST /api/create-subscription: a client secret to pay with, or none when the user already has Joy Premium. */
