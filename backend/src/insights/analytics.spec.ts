@@ -1,4 +1,5 @@
-import { advancedInsights, forecastWeek, weekdayPattern, weeklyFactorMeans, type RatingInput } from './analytics';
+import { advancedInsights, FORECAST_MIN_DAYS, FORECAST_RECENT_DAYS, FORECAST_WINDOW_DAYS, forecastWeek, weekdayPattern, weeklyFactorMeans, type RatingInput } from './analytics';
+import { studentT975, T975_DF } from './student-t';
 
 const DAY = 86_400_000;
 /** A rating with all five factors equal to `score` (so overall = score) at an instant. */
@@ -14,6 +15,17 @@ const at = (createdAt: string, score: number, factors: Partial<RatingInput> = {}
 });
 /** One rating a day at noon UTC from `first`, with the given overall scores. */
 const daily = (first: string, scores: number[]) => scores.map((s, i) => at(new Date(Date.parse(`${first}T12:00:00Z`) + i * DAY).toISOString(), s));
+/** A rating of these five factor scores on `day` (its overall score the mean, as the app computes it). */
+const rated = (day: string, [relationships, health, purpose, growth, joy]: number[]): RatingInput => ({
+  relationships,
+  health,
+  purpose,
+  growth,
+  joy,
+  overallScore: Math.round(((relationships + health + purpose + growth + joy) / 5) * 10) / 10,
+  createdAt: `${day}T12:00:00Z`,
+  day,
+});
 
 describe('weeklyFactorMeans', () => {
   it('given ratings in two ISO weeks (unordered), when grouped, then each week has its factor and overall means, oldest first', () => {
@@ -33,6 +45,15 @@ describe('weeklyFactorMeans', () => {
   it('is empty without ratings', () => {
     expect(weeklyFactorMeans([])).toEqual([]);
   });
+
+  it('rounds an exact half up: 8 ratings of mean 4.225 → 4.23 (was 4.22), a factor at 169/40 = 4.225 → 4.23', () => {
+    // Seven at 4.2 (5,4,4,4,4) and one at 4.4 (5,5,4,4,4) in the week of Nov 16: 33.8 / 8 = 4.225.
+    const eight = [...Array.from({ length: 7 }, () => rated('2026-11-17', [5, 4, 4, 4, 4])), rated('2026-11-18', [5, 5, 4, 4, 4])];
+    expect(weeklyFactorMeans(eight)).toEqual([{ week: '2026-W47', weekStart: '2026-11-16', count: 8, relationships: 5, health: 4.13, purpose: 4, growth: 4, joy: 4, overall: 4.23 }]);
+    // Forty: relationships 9 × 5 + 31 × 4 = 169, over 40 = 4.225; overall 1618 tenths / 40 = 4.045.
+    const forty = [...Array.from({ length: 9 }, () => rated('2026-11-17', [5, 4, 4, 4, 4])), ...Array.from({ length: 31 }, () => rated('2026-11-19', [4, 4, 4, 4, 4]))];
+    expect(weeklyFactorMeans(forty)[0]).toMatchObject({ count: 40, relationships: 4.23, overall: 4.05 });
+  });
 });
 
 describe('weekdayPattern', () => {
@@ -47,6 +68,11 @@ describe('weekdayPattern', () => {
       { weekday: 'Sat', count: 0, mean: null },
       { weekday: 'Sun', count: 1, mean: 5 },
     ]);
+  });
+
+  it('rounds an exact half up: 8 Tuesday ratings of mean 4.225 → 4.23', () => {
+    const tuesdays = [...Array.from({ length: 7 }, () => rated('2026-11-17', [5, 4, 4, 4, 4])), rated('2026-11-24', [5, 5, 4, 4, 4])];
+    expect(weekdayPattern(tuesdays)[1]).toEqual({ weekday: 'Tue', count: 8, mean: 4.23 });
   });
 });
 
@@ -103,6 +129,53 @@ describe('forecastWeek', () => {
     expect(forecast[6].high).toBe(5);
   });
 
+  it('gives no forecast when the ratings ended weeks ago: the review\'s slide 40 to 31 days back read "1.0, range 1.0 – 1.0"', () => {
+    const slide = [4, 3.8, 4, 3.6, 3.4, 3.6, 3.2, 3, 3.2, 2.8];
+    const today = new Date('2026-11-27T21:20:00Z');
+    expect(forecastWeek(daily('2026-10-18', slide), today)).toBeNull();
+    // Ratings that end in 2020: no 5.0 "for certain" six years on.
+    expect(forecastWeek(daily('2020-02-20', [3, 3.4, 3.8, 4.2, 4.6, 5, 5, 5, 5, 5]), today)).toBeNull();
+    // The same slide ending yesterday: a forecast, with its range.
+    expect(forecastWeek(daily('2026-11-17', slide), today)![0]).toEqual({ date: '2026-11-28', expected: 2.63, low: 2.18, high: 3.08 });
+  });
+
+  it(`forecasts only while the last rated day is one of the last ${FORECAST_RECENT_DAYS} (today and the 2 before)`, () => {
+    const ten = [3, 3.2, 2.8, 3, 3.2, 2.8, 3, 3.2, 2.8, 3];
+    expect(forecastWeek(daily('2026-10-31', ten), now)).not.toBeNull(); // last Nov 9: yesterday
+    expect(forecastWeek(daily('2026-10-30', ten), now)).not.toBeNull(); // Nov 8
+    expect(forecastWeek(daily('2026-10-29', ten), now)).toBeNull(); // Nov 7: three days without a rating
+  });
+
+  it(`needs 7 rated days in the ${FORECAST_WINDOW_DAYS} days ending today, however many there were before`, () => {
+    const older = daily('2026-08-01', [4, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
+    // Six days up to today: it used to fall back to the latest 7 days, reaching back to August.
+    expect(forecastWeek([...older, ...daily('2026-11-05', [3, 3, 3, 3, 3, 3])], now)).toBeNull();
+    expect(forecastWeek([...older, ...daily('2026-11-04', [3, 3, 3, 3, 3, 3, 3])], now)!.map((d) => d.expected)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    // The window is the 56 days ending today: Sep 16 is in it, Sep 15 is not.
+    const sixRecent = daily('2026-11-05', [3, 3, 3, 3, 3, 3]);
+    expect(forecastWeek([...daily('2026-09-16', [3]), ...sixRecent], now)).not.toBeNull();
+    expect(forecastWeek([...daily('2026-09-15', [3]), ...sixRecent], now)).toBeNull();
+  });
+
+  it("gives the 95% band with Student's t for n − 2 degrees of freedom: 2.5706 × se × √(1 + 1/n + (x − x̄)² / Sxx) for 7 days", () => {
+    // Nov 4..10, flat at 3 (Sxy = 0) with residuals 0, ±0.2: se = √(0.16 / 5). Tomorrow lies 4 days past x̄ (Sxx = 28):
+    // 2.5706 × 0.17889 × √(12/7) = 0.602, the band 2.40 – 3.60 (1.96 gave 2.54 – 3.46); a week ahead 2.00 – 4.00.
+    const forecast = forecastWeek(daily('2026-11-04', [3, 3.2, 2.8, 3, 2.8, 3.2, 3]), now)!;
+    expect(forecast[0]).toEqual({ date: '2026-11-11', expected: 3, low: 2.4, high: 3.6 });
+    expect(forecast[6]).toEqual({ date: '2026-11-17', expected: 3, low: 2, high: 4 });
+  });
+
+  it('keeps the band when the trend leaves the scale: the expectation at the scale\'s end, the band measured from it', () => {
+    // A steep fall to today: the line is below 1 from tomorrow on; the band used to be "1.0 – 1.0" from the 2nd day.
+    const falling = forecastWeek(daily('2026-11-04', [4.2, 3.6, 3.4, 2.6, 2.4, 1.6, 1.4]), now)!;
+    expect(falling.map((d) => [d.expected, d.low])).toEqual(Array.from({ length: 7 }, () => [1, 1]));
+    expect(falling.map((d) => d.high)).toEqual([1.53, 1.58, 1.63, 1.69, 1.75, 1.81, 1.88]);
+    // The same at the top.
+    const rising = forecastWeek(daily('2026-11-04', [1.8, 2.4, 2.6, 3.4, 3.6, 4.4, 4.6]), now)!;
+    expect(rising.map((d) => [d.expected, d.high])).toEqual(Array.from({ length: 7 }, () => [5, 5]));
+    expect(rising.map((d) => d.low)).toEqual([4.47, 4.42, 4.37, 4.31, 4.25, 4.19, 4.12]);
+  });
+
   it('regresses on the last 8 weeks only: an old low period does not drag a flat recent series', () => {
     const old = daily('2026-08-01', [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]); // more than 56 days before Nov 10
     const recent = daily('2026-11-01', [4, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
@@ -143,9 +216,39 @@ describe('days in the person\'s zone (issue 19)', () => {
   });
 
   it("forecasts from today in the person's zone", () => {
-    const ratings = daily('2026-11-10', [3, 3, 3, 3, 3, 3, 3]);
+    const ratings = daily('2026-11-13', [3, 3, 3, 3, 3, 3, 3]); // to the 19th: recent enough on the 20th and the 21st
     const now = new Date('2026-11-20T20:00:00.000Z'); // already the 21st in Tokyo
     expect(forecastWeek(ratings, now, 'UTC')![0].date).toBe('2026-11-21');
     expect(forecastWeek(ratings, now, 'Asia/Tokyo')![0].date).toBe('2026-11-22');
+  });
+});
+
+describe("Student's t quantile of the forecast band", () => {
+  /**
+   * P(|T| ≤ t) for ν degrees of freedom, from the density itself: with x = √ν·tan θ it is the integral of cos^(ν−1) θ
+   * from 0 to atan(t/√ν) over the same from 0 to π/2 (Simpson's rule: the integrand is smooth).
+   */
+  const central = (t: number, df: number) => {
+    const integral = (to: number, steps = 20_000) => {
+      const h = to / steps;
+      let sum = 0;
+      for (let i = 0; i <= steps; i++) sum += (i === 0 || i === steps ? 1 : i % 2 ? 4 : 2) * Math.cos(i * h) ** (df - 1);
+      return (sum * h) / 3;
+    };
+    return integral(Math.atan(t / Math.sqrt(df))) / integral(Math.PI / 2);
+  };
+
+  it('covers every n the forecast can have (7 days to the 8 weeks and two days rated ahead)', () => {
+    expect(T975_DF.first).toBeLessThanOrEqual(FORECAST_MIN_DAYS - 2);
+    expect(T975_DF.last).toBeGreaterThanOrEqual(FORECAST_WINDOW_DAYS + 2 - 2);
+    expect(studentT975(5)).toBe(2.5706);
+    expect(studentT975(200)).toBe(studentT975(T975_DF.last)); // past the table: its last, slightly wider figure
+  });
+
+  it('has each figure the 95% two-sided quantile to four decimals, by the t distribution', () => {
+    for (let df = T975_DF.first; df <= T975_DF.last; df++) {
+      const t = studentT975(df);
+      expect([df, central(t - 0.00005, df) < 0.95 && central(t + 0.00005, df) > 0.95]).toEqual([df, true]);
+    }
   });
 });

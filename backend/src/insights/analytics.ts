@@ -5,6 +5,8 @@ import {
   daySumsByDay,
   daySumsOf,
   meanOverallOf,
+  roundedMeanOverallOf,
+  roundRatio,
   dayNumber,
   dayOf,
   FACTOR_NAMES,
@@ -19,6 +21,7 @@ import {
   weekdayOfDay,
   type WeeklyFactorMeans,
 } from '@joy/domain';
+import { studentT975 } from './student-t';
 
 /**
  * Joy Premium's advanced analytics (PRODUCT.md "Joy Premium"): pure functions over a user's ratings (as their days'
@@ -28,22 +31,28 @@ import {
  *
  * - weeklyFactorMeans: per ISO week (Monday to Sunday, UTC), the mean of each factor and of the overall score;
  * - weekdayPattern: the mean overall score per weekday, Monday first, with how many ratings it rests on;
- * - forecastWeek: the coming 7 days' overall score from daily means, by ordinary least squares on the last
- *   8 weeks' daily means, with a 95% prediction band (±1.96 × the OLS prediction standard error, which
- *   widens with the horizon), everything clamped to the 1..5 scale. Null with fewer than 7 distinct days.
+ * - forecastWeek: the coming 7 days' overall score, by ordinary least squares on the daily means of the 8 weeks
+ *   ending today, with a 95% prediction band (± Student's t for n − 2 degrees of freedom × the OLS prediction
+ *   standard error, which widens with the horizon). Null unless the window holds at least 7 rated days, one of
+ *   them in the last 3 days (today and the 2 before): a trend is not carried across a gap it has no data for.
+ *   The expectation is clamped to the 1..5 scale and the band is centred on it, an end beyond the scale set to
+ *   the scale's end, so that the band never shrinks to a point because the trend left the scale.
  *
- * Numbers are rounded to two decimals on the way out (never in the middle of a calculation).
+ * Numbers are rounded to two decimals on the way out (never in the middle of a calculation); means from their
+ * whole-number sums (`roundRatio`), so that an exact half such as 4.225 rounds up.
  */
 
 export type RatingInput = FactorScores & { overallScore: number; createdAt: string; day?: string };
 
-/** The forecast needs at least this many distinct days with ratings. */
+/** The forecast needs at least this many distinct rated days in its window. */
 export const FORECAST_MIN_DAYS = 7;
-/** Daily means of this many days before the last rated day (inclusive) feed the regression. */
+/** The daily means of the days of this many days ending today (inclusive) feed the regression. */
 export const FORECAST_WINDOW_DAYS = 56;
+/** The last rated day must be one of this many days ending today, or there is no forecast. */
+export const FORECAST_RECENT_DAYS = 3;
 export const FORECAST_HORIZON_DAYS = 7;
-const Z95 = 1.96;
 
+/** A computed figure (the regression's) to two decimals; a mean goes through `roundRatio` on its sums instead. */
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const clamp = (n: number) => Math.min(MAX_SCORE, Math.max(MIN_SCORE, n));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -67,8 +76,8 @@ export function weeklyFactorMeansOfDays(days: ReadonlyArray<DaySums>): WeeklyFac
   return [...weeks.entries()]
     .sort(([, a], [, b]) => a.weekStart.localeCompare(b.weekStart))
     .map(([week, { weekStart, sums }]) => {
-      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, round2(sums[f] / sums.count)])) as FactorScores;
-      return { week, weekStart, count: sums.count, ...factors, overall: round2(meanOverallOf(sums)) };
+      const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, roundRatio(sums[f], sums.count, 2)])) as FactorScores;
+      return { week, weekStart, count: sums.count, ...factors, overall: roundedMeanOverallOf(sums, 2) };
     });
 }
 
@@ -81,7 +90,7 @@ export function weekdayPatternOfDays(days: ReadonlyArray<DaySums>): WeekdayMean[
     const i = weekdayOfDay(d.day);
     sums[i] = added(sums[i], d);
   }
-  return WEEKDAYS.map((weekday, i) => ({ weekday, count: sums[i].count, mean: sums[i].count ? round2(meanOverallOf(sums[i])) : null }));
+  return WEEKDAYS.map((weekday, i) => ({ weekday, count: sums[i].count, mean: sums[i].count ? roundedMeanOverallOf(sums[i], 2) : null }));
 }
 
 export const weekdayPattern = (ratings: ReadonlyArray<RatingInput>) => weekdayPatternOfDays(daySumsOfRatings(ratings));
@@ -95,16 +104,15 @@ export function dailyMeans(days: ReadonlyArray<DaySums>): { day: number; mean: n
 }
 
 /**
- * The overall score of the 7 days after today in `timeZone`. The regression runs on the daily means of the
- * 8 weeks up to the last rated day (the latest 7 daily means when that window holds fewer). Null with fewer
- * than 7 distinct days of data.
+ * The overall score of the 7 days after today in `timeZone`, from the daily means of the FORECAST_WINDOW_DAYS days
+ * ending today (a day rated ahead of today, in a zone west of the present one, counts too). Null with fewer than
+ * FORECAST_MIN_DAYS of them, or when the last rated day is older than FORECAST_RECENT_DAYS: the line through data
+ * that ended weeks ago says nothing about next week (a slide that ended a month back read "1.0, range 1.0 – 1.0").
  */
 export function forecastWeekOfDays(days: ReadonlyArray<DaySums>, now: Date = new Date(), timeZone = 'UTC'): ForecastDay[] | null {
-  const all = dailyMeans(days);
-  if (all.length < FORECAST_MIN_DAYS) return null;
-  const last = all[all.length - 1].day;
-  let points = all.filter((p) => p.day > last - FORECAST_WINDOW_DAYS);
-  if (points.length < FORECAST_MIN_DAYS) points = all.slice(-FORECAST_MIN_DAYS);
+  const today = dayNumber(dayOf(now, timeZone)!);
+  const points = dailyMeans(days).filter((p) => p.day > today - FORECAST_WINDOW_DAYS);
+  if (points.length < FORECAST_MIN_DAYS || points[points.length - 1].day <= today - FORECAST_RECENT_DAYS) return null;
 
   const n = points.length;
   const xBar = mean(points.map((p) => p.day));
@@ -115,14 +123,17 @@ export function forecastWeekOfDays(days: ReadonlyArray<DaySums>, now: Date = new
   const intercept = yBar - slope * xBar;
   const ssr = points.reduce((s, p) => s + (p.mean - (intercept + slope * p.day)) ** 2, 0);
   const residualSe = Math.sqrt(ssr / (n - 2));
+  // The 95% quantile for the residuals' n − 2 degrees of freedom: 2.57 for 7 days where 1.96 is the normal's.
+  const t = studentT975(n - 2);
 
-  const today = dayNumber(dayOf(now, timeZone)!);
   return Array.from({ length: FORECAST_HORIZON_DAYS }, (_, i) => {
     const x = today + 1 + i;
-    const fit = intercept + slope * x;
+    const expected = clamp(intercept + slope * x);
     // The OLS prediction interval: wider the further x lies from the data.
-    const half = Z95 * residualSe * Math.sqrt(1 + 1 / n + (x - xBar) ** 2 / sxx);
-    return { date: addDays('1970-01-01', x), expected: round2(clamp(fit)), low: round2(clamp(fit - half)), high: round2(clamp(fit + half)) };
+    const half = t * residualSe * Math.sqrt(1 + 1 / n + (x - xBar) ** 2 / sxx);
+    // Centred on the clamped expectation, each end stopped at the scale: clamping the fit's own ends made a trend
+    // beyond the scale read as a certainty (low = high = 1.0).
+    return { date: addDays('1970-01-01', x), expected: round2(expected), low: round2(Math.max(MIN_SCORE, expected - half)), high: round2(Math.min(MAX_SCORE, expected + half)) };
   });
 }
 

@@ -12,7 +12,7 @@ const DAY = 86_400_000;
 
 describe('advanced insights over HTTP', () => {
   let app: TestApp;
-  let ada: string; // premium, ten days of ratings in January plus one today
+  let ada: string; // premium, ten days of ratings in January plus one today (too few recent days for a forecast)
   let bob: string; // free, low ratings on the same days
   let cy: string; // premium, no ratings
   const ids: Record<string, string> = {};
@@ -70,7 +70,7 @@ describe('advanced insights over HTTP', () => {
     expect(ADVANCED_INSIGHTS_PREMIUM_ONLY).toBe(res.body.message);
   });
 
-  it("gives a premium user weekly factor means, the weekday pattern and a forecast over the whole history, and only their own ratings", async () => {
+  it('gives a premium user weekly factor means and the weekday pattern over the whole history, only their own, and no forecast from January', async () => {
     expect((await as(ada).post('/api/joy-ratings', { relationships: 4, health: 4, purpose: 4, growth: 4, joy: 4 })).status).toBe(201);
     const res = await as(ada).get('/api/insights/advanced');
     expect(res.status).toBe(200);
@@ -96,11 +96,31 @@ describe('advanced insights over HTTP', () => {
       expect(d).toEqual({ weekday: d.weekday, count: january + (d.weekday === today ? 1 : 0), mean: 4 });
     }
 
-    // Every day's mean is 4: a flat forecast of the 7 days after today with no spread.
+    // Ten days in January and today: one rated day in the 8 weeks up to today, no trend to carry into next week.
+    expect(res.body.forecast).toBeNull();
+  });
+
+  it('forecasts the 7 days after today for a premium user who rated on 7 of the days up to today', async () => {
+    const dee = await signIn(app.baseUrl, 'dee@example.com', 'Dee');
+    await subscribe(dee);
+    const deeId = (await as(dee).get('/api/auth/user')).body.id;
+    for (let i = 6; i >= 1; i--) await rateAt(deeId, new Date(Date.now() - i * DAY), ADA_SCORES);
+    expect((await as(dee).post('/api/joy-ratings', ADA_SCORES)).status).toBe(201);
+    // Every day's mean is 4: a flat forecast with no spread.
     const tomorrow = Math.floor(Date.now() / DAY) + 1;
-    expect(res.body.forecast).toEqual(
+    expect((await as(dee).get('/api/insights/advanced')).body.forecast).toEqual(
       Array.from({ length: 7 }, (_, i) => ({ date: new Date((tomorrow + i) * DAY).toISOString().slice(0, 10), expected: 4, low: 4, high: 4 })),
     );
+  });
+
+  it('shows an average at an exact half rounded up: 12 ratings of mean 4.15 average 4.2 in the summary and on the calendar day', async () => {
+    const eve = await signIn(app.baseUrl, 'eve@example.com', 'Eve');
+    for (let i = 0; i < 11; i++) expect((await as(eve).post('/api/joy-ratings', { relationships: 5, health: 4, purpose: 4, growth: 4, joy: 4 })).status).toBe(201);
+    const last = await as(eve).post('/api/joy-ratings', { relationships: 4, health: 4, purpose: 3, growth: 4, joy: 3 });
+    expect(last.body.overallScore).toBe(3.6);
+    expect((await as(eve).get('/api/joy-ratings/summary')).body.averages.overall).toBe(4.2);
+    const calendar = (await as(eve).get(`/api/joy-ratings/calendar?year=${last.body.day.slice(0, 4)}`)).body;
+    expect(calendar.days).toEqual([{ day: last.body.day, overallScore: 4.2, count: 12 }]);
   });
 
   it('answers a premium user without ratings with empty analytics', async () => {

@@ -1,4 +1,4 @@
-import type { AdvancedInsights, RatingView } from '@joy/domain';
+import { addDays, type AdvancedInsights, dayOf, type RatingView } from '@joy/domain';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -78,6 +78,17 @@ describe('Joy Insights by plan', () => {
     expect(requested(fetchMock, '/api/insights/advanced')).toBe(false);
   });
 
+  it('counts the last 30 days as today and the 29 before: a rating of the day 30 days back is left out', async () => {
+    const today = dayOf(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)!;
+    const onDay = (daysBack: number, score: number): RatingView => ({ ...ratingsFrom([score], new Date().toISOString())[0], id: `back-${daysBack}`, day: addDays(today, -daysBack) });
+    renderWith({ ...ratingRoutes([onDay(29, 5), onDay(30, 1)]), 'GET /api/subscription-status': free });
+    expect(await screen.findByText('Showing your last 30 days')).toBeInTheDocument();
+    // Only the 5s of 29 days back: the 1s of 30 days back made it "2 ratings", every area at 3.0.
+    expect(within(screen.getByTestId('card-days')).getByText('1 rating in total')).toBeInTheDocument();
+    expect(within(screen.getByTestId('card-strongest')).getByText('Every area at 5.0/5')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /Your Ratings \(Last 30 Days\)/ })).toBeInTheDocument();
+  });
+
   it('tells a free user with only older ratings that nothing is in the last 30 days, with the Premium card', async () => {
     const old = ratingsFrom([3, 3], new Date(Date.now() - 40 * DAY).toISOString(), DAY);
     renderWith({ ...ratingRoutes(old), 'GET /api/subscription-status': free });
@@ -115,6 +126,6 @@ describe('Joy Insights by plan', () => {
       'GET /api/subscription-status': premium,
       'GET /api/insights/advanced': { status: 200, body: { ...advanced, forecast: null } },
     });
-    expect(await screen.findByTestId('forecast-unavailable')).toHaveTextContent('The forecast appears once you have rated on at least 7 different days.');
+    expect(await screen.findByTestId('forecast-unavailable')).toHaveTextContent('The forecast appears when you have rated on at least 7 different days in the last 8 weeks, one of them in the last 3 days.');
   });
 });

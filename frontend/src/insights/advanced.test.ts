@@ -1,5 +1,5 @@
-import { addDays, type WeeklyFactorMeans } from '@joy/domain';
-import { forecastRows, weekdayRows, weeklyRows } from './advanced';
+import { addDays, lastWeekFirstDay, type WeeklyFactorMeans } from '@joy/domain';
+import { forecastRows, weekdayRows, weeklyRows, windowFirstDay } from './advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from './advancedChartOptions';
 
 const week: WeeklyFactorMeans = { week: '2026-W47', weekStart: '2026-11-16', count: 3, relationships: 4, health: 3, purpose: 3, growth: 3.67, joy: 3.33, overall: 3.4 };
@@ -18,6 +18,32 @@ describe('text alternatives', () => {
 
   it('lists the forecast days with the expected score and the range', () => {
     expect(forecastRows([{ date: '2026-11-23', expected: 3.46, low: 2.71, high: 4.2 }])).toEqual([['Mon, Nov 23', '3.5/5', '2.7 – 4.2']]);
+  });
+});
+
+describe('figures with one decimal', () => {
+  it('rounds a two-decimal mean at an exact half up, as every other average: 4.35 → 4.4 (toFixed gave 4.3), 4.45 → 4.5', () => {
+    expect(weekdayRows([{ weekday: 'Mon', count: 4, mean: 4.35 }, { weekday: 'Tue', count: 4, mean: 4.45 }]).map((r) => r[1])).toEqual(['4.4/5', '4.5/5']);
+    expect(weeklyRows([{ ...week, relationships: 1.15, health: 2.35, purpose: 4.05 }])[0].slice(1, 4)).toEqual(['1.2/5', '2.4/5', '4.1/5']);
+    expect(forecastRows([{ date: '2026-11-23', expected: 4.35, low: 1.15, high: 4.95 }])).toEqual([['Mon, Nov 23', '4.4/5', '1.2 – 5.0']]);
+  });
+
+  it('shows the same in the charts\' tooltips and labels', () => {
+    const bars = weekdayBarOption([{ weekday: 'Mon', count: 4, mean: 4.35 }]) as { tooltip: { valueFormatter: (v: unknown) => string }; series: Array<{ label: { formatter: (p: { value: unknown }) => string } }> };
+    expect(bars.tooltip.valueFormatter(4.35)).toBe('4.4/5');
+    expect(bars.series[0].label.formatter({ value: 4.35 })).toBe('4.4');
+    const coming = forecastOption([{ date: '2026-11-23', expected: 4.35, low: 3.65, high: 5 }]) as { tooltip: { formatter: (p: unknown) => string } };
+    expect(coming.tooltip.formatter([{ dataIndex: 0 }])).toBe('Mon, Nov 23<br/>Expected 4.4/5<br/>Range 3.7 – 5.0');
+  });
+});
+
+describe("the free plan's window", () => {
+  it('is today and the 29 days before for 30 days, as the last 7 days are today and the 6 before', () => {
+    const now = new Date('2026-11-27T21:20:00Z');
+    expect(windowFirstDay(30, 'UTC', now)).toBe('2026-10-29');
+    expect(windowFirstDay(7, 'UTC', now)).toBe(lastWeekFirstDay(now, 'UTC'));
+    // Already the 28th in Tokyo.
+    expect(windowFirstDay(30, 'Asia/Tokyo', now)).toBe('2026-10-30');
   });
 });
 

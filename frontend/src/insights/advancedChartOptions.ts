@@ -1,11 +1,11 @@
 /** ECharts options of the Advanced Analytics charts (types only from the chart module: it imports ECharts). */
 import { addDays, FACTORS, type ForecastDay, type WeekdayMean, type WeeklyFactorMeans } from '@joy/domain';
 import type { ChartOption } from '../charts/echarts';
-import { dayLabel, weekLabel } from './advanced';
+import { dayLabel, oneDecimal, weekLabel } from './advanced';
 import { CATEGORY_COLORS, CATEGORY_SYMBOLS } from './insights';
 
 const CHART_TEXT_STYLE = { fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", color: '#4a3b31' };
-const outOfFive = (value: unknown) => (typeof value === 'number' ? `${value.toFixed(1)}/5` : String(value ?? '–'));
+const outOfFive = (value: unknown) => (typeof value === 'number' ? `${oneDecimal(value)}/5` : String(value ?? '–'));
 const AXIS_LABEL = { color: '#5c4a3e' };
 const SCORE_AXIS = { type: 'value' as const, min: 1, max: 5, interval: 1, axisLabel: AXIS_LABEL, splitLine: { lineStyle: { color: '#f1e4d9' } } };
 const FORECAST_COLOR = '#b45309';
@@ -63,7 +63,7 @@ export function weekdayBarOption(pattern: ReadonlyArray<WeekdayMean>, { compact 
         barMaxWidth: 40,
         data: pattern.map((d) => d.mean),
         itemStyle: { color: '#d97706', borderRadius: [6, 6, 0, 0] },
-        label: { show: !compact, position: 'top', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? p.value.toFixed(1) : ''), color: '#2f241d' },
+        label: { show: !compact, position: 'top', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? oneDecimal(p.value) : ''), color: '#2f241d' },
       },
     ],
   };
@@ -82,7 +82,7 @@ export function forecastOption(forecast: ReadonlyArray<ForecastDay>, { compact =
       formatter: (params: unknown) => {
         const i = (Array.isArray(params) ? (params[0] as { dataIndex: number }) : (params as { dataIndex: number })).dataIndex;
         const d = forecast[i];
-        return d ? `${dayLabel(d.date)}<br/>Expected ${d.expected.toFixed(1)}/5<br/>Range ${d.low.toFixed(1)} – ${d.high.toFixed(1)}` : '';
+        return d ? `${dayLabel(d.date)}<br/>Expected ${oneDecimal(d.expected)}/5<br/>Range ${oneDecimal(d.low)} – ${oneDecimal(d.high)}` : '';
       },
     },
     xAxis: { type: 'category', boundaryGap: false, data: forecast.map((d) => dayLabel(d.date)), axisLabel: { ...AXIS_LABEL, rotate: compact ? 35 : 0 } },

@@ -21,6 +21,7 @@ import { formatTrend, trendColor, TREND_WINDOW } from '../dashboard/summary';
 import { categoriesBarOption, categoriesDonutOption } from '../insights/chartOptions';
 import {
   ADVANCED_INSIGHTS_KEY,
+  FORECAST_UNAVAILABLE_NOTE,
   FREE_WINDOW_DAYS,
   FREE_WINDOW_NOTE,
   PREMIUM_ADDS,
@@ -203,7 +204,7 @@ function AdvancedCharts({ data }: { data: AdvancedInsights }) {
               description={<ChartTable caption="Forecast of your overall score for the next 7 days" columns={['Day', 'Expected', 'Range']} rows={forecastRows(forecast)} />}
             />
           ) : (
-            <Typography.Paragraph data-testid="forecast-unavailable">The forecast appears once you have rated on at least 7 different days.</Typography.Paragraph>
+            <Typography.Paragraph data-testid="forecast-unavailable">{FORECAST_UNAVAILABLE_NOTE}</Typography.Paragraph>
           )}
         </ChartCard>
       </Col>

@@ -43,6 +43,11 @@ describe('a calendar of rated days', () => {
     ]);
   });
 
+  it('rounds a day whose mean is an exact half up: 12 ratings of mean 4.15 make a 4.2 day, not 4.1', () => {
+    // 11 × 4.2 + 3.6 = 498 tenths over 12.
+    expect(dayScoresOf([{ day: '2026-11-27', count: 12, overallTenths: 498 }])).toEqual([{ day: '2026-11-27', overallScore: 4.2, count: 12 }]);
+  });
+
   it('counts the current streak up to today, or up to yesterday while today is not rated', () => {
     const rated = ['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-10-01', '2026-10-02'];
     expect(streaksOf(rated, '2026-11-23')).toEqual({ currentStreak: 4, longestStreak: 4 });

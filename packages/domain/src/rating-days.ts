@@ -3,8 +3,7 @@
  * may be rated later, up to RATEABLE_DAYS_BACK days back, never ahead; a year's calendar and the streaks are
  * counted on these days. Pure: the server and the browser share it.
  */
-import { type DaySums, meanOverallOf } from './rating-summary';
-import { roundToOneDecimal } from './score';
+import { type DaySums, roundedMeanOverallOf } from './rating-summary';
 import { addDays, dayNumber } from './time';
 
 /** How far back a missed day can still be rated (today minus this many days is the earliest). */
@@ -66,7 +65,7 @@ export interface DayScore {
 export function dayScoresOf(days: Iterable<Pick<DaySums, 'day' | 'count' | 'overallTenths'>>): DayScore[] {
   return [...days]
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
-    .map((d) => ({ day: d.day, overallScore: roundToOneDecimal(meanOverallOf(d)), count: d.count }));
+    .map((d) => ({ day: d.day, overallScore: roundedMeanOverallOf(d, 1), count: d.count }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { FACTOR_NAMES, type FactorName, type FactorScores } from './factors';
-import { roundToOneDecimal } from './score';
+import { roundRatio, tenthsOf } from './score';
 import type { RatingSummaryView } from './api';
 
 /**
@@ -15,9 +15,6 @@ export interface DaySums extends FactorScores {
   /** The sum of the overall scores × 10. */
   overallTenths: number;
 }
-
-/** An overall score (one decimal) in tenths, as a whole number. */
-export const tenthsOf = (overallScore: number): number => Math.round(overallScore * 10);
 
 /** The sums of some ratings of one day (none: zero sums). */
 export function daySumsOf(day: string, ratings: Iterable<FactorScores & { overallScore: number }>): DaySums {
@@ -41,8 +38,12 @@ export function daySumsByDay(ratings: Iterable<FactorScores & { overallScore: nu
   return [...byDay.keys()].sort().map((day) => daySumsOf(day, byDay.get(day)!));
 }
 
-/** The mean overall score (unrounded) of some day sums; NaN for none. */
-export const meanOverallOf = (s: Pick<DaySums, 'count' | 'overallTenths'>): number => s.overallTenths / 10 / s.count;
+/** The mean overall score (unrounded: for further calculation, never shown as it is) of some day sums; NaN for none. */
+export const meanOverallOf = (s: Pick<DaySums, 'count' | 'overallTenths'>): number => s.overallTenths / (10 * s.count);
+
+/** The mean overall score of some day sums to `decimals` decimals, half away from zero (`roundRatio`); NaN for none. */
+export const roundedMeanOverallOf = (s: Pick<DaySums, 'count' | 'overallTenths'>, decimals: number): number =>
+  roundRatio(s.overallTenths, 10 * s.count, decimals);
 
 /**
  * The ratings of many days in aggregate: their count and sums, and how many days had any. What the rating-totals
@@ -76,13 +77,14 @@ export function ratingSummaryOf(days: Iterable<DaySums>, range: { from: string |
 
 /** The summary (GET /api/joy-ratings/summary) of some ratings' totals: the means to one decimal, null without ratings. */
 export function summaryOfTotals(totals: RatingTotals, range: { from: string | null; to: string | null }): RatingSummaryView {
-  const mean = (sum: number) => (totals.count === 0 ? null : roundToOneDecimal(sum / totals.count));
+  // On the whole-number sums: an exact half such as 12 ratings of mean 4.15 rounds up (roundRatio).
+  const mean = (sum: number) => (totals.count === 0 ? null : roundRatio(sum, totals.count, 1));
   const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, mean(totals[f])])) as Record<FactorName, number | null>;
   return {
     from: range.from,
     to: range.to,
     count: totals.count,
     daysTracked: totals.daysTracked,
-    averages: { overall: mean(totals.overallTenths / 10), ...factors },
+    averages: { overall: totals.count === 0 ? null : roundedMeanOverallOf(totals, 1), ...factors },
   };
 }
