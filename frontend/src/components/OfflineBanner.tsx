@@ -59,7 +59,7 @@ export function OfflineBanner() {
   return (
     <div ref={banner} className="offline-banner" role="alert">
       {/* Short: two lines on a narrow phone, where it stays on the screen with the bar. */}
-      <WifiOutlined aria-hidden="true" /> <strong>You are offline.</strong> Joy reconnects by itself; saving ratings needs a connection.
+      <WifiOutlined aria-hidden="true" /> <strong>You are offline.</strong> Joy reconnects by itself; a rating you save now is sent once you are back online.
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { BarChartOutlined, DashboardOutlined, TeamOutlined } from '@ant-design/icons';
 import { Card, Col, Grid, Row, Statistic, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../auth';
 import { CareReceived } from '../care/CareReceived';
 import { JoyGauge } from '../components/JoyGauge';
@@ -44,7 +45,9 @@ function YourGroups() {
         <ul className="home-groups">
           {list.slice(0, HOME_GROUPS_SHOWN).map((group) => (
             <li key={group.id} className="home-groups__item">
-              <span className="home-groups__name">{group.name}</span>
+              <Link to={`/groups?group=${encodeURIComponent(group.id)}`} className="home-groups__name" title={group.name}>
+                {group.name}
+              </Link>
               <Tag className="tag-active">Active</Tag>
             </li>
           ))}
