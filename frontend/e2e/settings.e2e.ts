@@ -14,6 +14,12 @@ async function settingsOf(page: Page, baseUrl: string) {
   return (await page.request.get(`${baseUrl}/api/settings`)).json();
 }
 
+/** The reminder time, set as Settings sets it (00:00: due all day, whatever the hour the test runs at). */
+async function setReminder(page: Page, baseUrl: string, reminderTime: string | null) {
+  const res = await page.request.patch(`${baseUrl}/api/settings`, { data: { reminderTime }, headers: { Origin: baseUrl } });
+  expect(res.status()).toBe(200);
+}
+
 /** Polls `read` until `ok` holds; after `timeoutMs` fails naming what was awaited (nothing here waits forever). */
 async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -46,10 +52,18 @@ describe('settings and the in-app reminder in the browser', () => {
       acceptCareActions: true,
     });
 
-    // Nothing rated today: the in-app reminder, with a link to the form.
+    // Nothing rated today, but no reminder set: no in-app reminder (it comes at the reminder time).
     const reminder = page.getByTestId('reminder-card');
+    await page.locator('#rate-today').waitFor();
+    expect(await reminder.count()).toBe(0);
+    // With a reminder time that has come: the in-app reminder, with a link to the form.
+    await setReminder(page, server.baseUrl, '00:00');
+    await page.reload();
     await reminder.getByText("You haven't rated today yet").waitFor();
     await screenshot(page, 'h5-home-reminder-1280');
+    await setReminder(page, server.baseUrl, null); // Settings below turns it on itself
+    await page.reload();
+    await page.locator('#rate-today').waitFor();
 
     // Settings, from the navigation.
     await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Settings' }).click();
@@ -91,6 +105,7 @@ describe('settings and the in-app reminder in the browser', () => {
     expect(focused).toEqual({ inCard: true, disabled: false });
 
     // Rated today: the Home reminder is gone.
+    await setReminder(page, server.baseUrl, '00:00');
     await page.goto(server.baseUrl);
     await reminder.waitFor();
     await rateOnHome(page);
@@ -103,6 +118,8 @@ describe('settings and the in-app reminder in the browser', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await signInThroughLanding(page, server.baseUrl, 'sam.phone@example.com', 'Sam');
+    await setReminder(page, server.baseUrl, '00:00');
+    await page.reload();
     await page.getByTestId('reminder-card').waitFor();
     await screenshot(page, 'h5-home-reminder-360');
     await page.goto(`${server.baseUrl}/settings`);

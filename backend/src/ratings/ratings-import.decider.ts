@@ -1,7 +1,7 @@
 import { dayOf, DEFAULT_TIME_ZONE, DomainError, FACTOR_NAMES, type FactorScores, isFactorScore, overallScore, RATINGS_PER_DAY_MAX } from '@joy/domain';
 import type { Decider } from '../event-store/decider';
 import { dayOfStoredRating } from './rating-events';
-import { ACCOUNT_DELETED, dayFullMessage, type RatingsClosed, type RatingSubmitted, type RatingWithdrawn } from './ratings.decider';
+import { ACCOUNT_DELETED, type RatingCorrected, type RatingsClosed, type RatingSubmitted, type RatingWithdrawn } from './ratings.decider';
 
 /*
  * Importing ratings from an export (POST /api/account/import, account/account-import.ts) into `ratings-<userId>`.
@@ -51,6 +51,8 @@ interface Node {
   key: string;
   /** The day a submission rates; null for the withdrawal of `ratingId`. */
   day: string | null;
+  /** A correction of `ratingId`: its new values are the same rating too (`key`); nothing else changes. */
+  corrected?: true;
   previous: Node | null;
 }
 export interface ImportState {
@@ -58,6 +60,14 @@ export interface ImportState {
   /** The account was deleted (`RatingsClosed`): nothing more is written here. */
   closed?: true;
 }
+
+/**
+ * A file that would fill a day: how many that day holds already, not "already has 100 ratings" (said of an empty day
+ * that 150 ratings of the file would overfill: a review, 11-27). Nothing of the file is stored.
+ */
+export const importDayFullMessage = (day: string, standing: number) =>
+  `The file would give ${day} more than ${RATINGS_PER_DAY_MAX} ratings, the most one day can hold (it has ${standing} in Joy now). ` +
+  'Take some of that day out of the file, or delete some of it in Joy, and import again.';
 
 /** What makes two ratings the same rating whatever their ids: the instant and the five factors. */
 export function sameRatingKey(createdAt: string, scores: FactorScores): string {
@@ -97,6 +107,10 @@ function indexOf(last: Node | null): Index {
   // Oldest first, as the events happened.
   for (let i = newer.length - 1; i >= 0; i--) {
     const n = newer[i];
+    if (n.corrected) {
+      index.keys.add(n.key);
+      continue;
+    }
     if (n.day === null) {
       const day = index.dayOf.get(n.ratingId);
       if (day !== undefined && !index.withdrawn.has(n.ratingId)) index.perDay.set(day, index.perDay.get(day)! - 1);
@@ -115,9 +129,14 @@ function indexOf(last: Node | null): Index {
 export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSubmitted> = {
   initialState: { last: null },
   evolve(state, stored) {
-    // The stream's other events (corrections) change neither ids, times, factors kept for the key, nor days.
-    const event = stored as RatingSubmitted | RatingWithdrawn | RatingsClosed;
+    const event = stored as RatingSubmitted | RatingCorrected | RatingWithdrawn | RatingsClosed;
     if (event.type === 'RatingsClosed') return { ...state, closed: true };
+    // A corrected rating, exported and imported back (A → B → A), carries its new values: those are its key too, or
+    // it was added beside itself (a review, 11-27). Its id, time and day stay.
+    if (event.type === 'RatingCorrected') {
+      const d = event.data;
+      return { ...state, last: { ratingId: d.ratingId, key: sameRatingKey(d.submittedAt, d), day: null, corrected: true, previous: state.last } };
+    }
     if (event.type === 'RatingWithdrawn') return { ...state, last: { ratingId: event.data.ratingId, key: '', day: null, previous: state.last } };
     if (event.type !== 'RatingSubmitted') return state;
     const d = event.data;
@@ -143,7 +162,7 @@ export const ratingsImportDecider: Decider<ImportState, ImportRatings, RatingSub
       const factors = Object.fromEntries(FACTOR_NAMES.map((f) => [f, r.scores[f]])) as FactorScores;
       const day = r.day ?? dayOf(r.createdAt, timeZone)!;
       const onDay = perDay.get(day) ?? index.perDay.get(day) ?? 0;
-      if (onDay >= RATINGS_PER_DAY_MAX) throw new DomainError('rating.day_full', dayFullMessage(day));
+      if (onDay >= RATINGS_PER_DAY_MAX) throw new DomainError('rating.day_full', importDayFullMessage(day, index.perDay.get(day) ?? 0));
       perDay.set(day, onDay + 1);
       events.push({
         type: 'RatingSubmitted',

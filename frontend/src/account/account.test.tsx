@@ -258,7 +258,7 @@ describe('Account page: importing ratings', () => {
   });
 
   it('shows the server’s words naming the day when a day of the file is full', async () => {
-    const message = '2025-06-01 already has 100 ratings, the most one day can hold. Delete one of them to add another.';
+    const message = 'The file would give 2025-06-01 more than 100 ratings, the most one day can hold (it has 0 in Joy now). Take some of that day out of the file, or delete some of it in Joy, and import again.';
     renderAccount({ 'POST /api/account/import': { status: 409, body: { statusCode: 409, code: 'rating.day_full', message } } });
     await choose(JSON.stringify(exportFile));
     expect(await screen.findByText(message)).toBeInTheDocument();

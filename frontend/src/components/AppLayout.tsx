@@ -6,6 +6,7 @@ import { useAuth, useSubscriptionStatus } from '../auth';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { dismissToasts } from '../lib/toast';
 import { dropUnsavedRating } from '../lib/unsavedRating';
+import { forgetDeviceReminders } from '../settings/push';
 import { displayName } from '../lib/user';
 import { ACCOUNT_LINK, CARE_SENT_LINK, NAV_LINKS } from '../routes';
 import { useAdoptBrowserTimeZone } from '../settings/api';
@@ -60,8 +61,9 @@ export function AppLayout() {
   // A paused plan (lapsed) is paid again through the billing portal, not bought twice: no Upgrade.
   const showUpgrade = subscription.data?.isPremium === false && subscription.data.status !== 'lapsed';
   const showCareSent = subscription.data?.isPremium === true;
-  const signOut = () => {
+  const signOut = async () => {
     dropUnsavedRating(); // a rating kept for after a sign-in is not for whoever signs in next
+    await forgetDeviceReminders(); // nor are this person's reminders (a shared browser)
     browser.navigate(LOGOUT_URL);
   };
   const avatar = (

@@ -17,6 +17,8 @@ import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries'
 import { usePersonTimeZone } from '../settings/api';
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+/** The first year with a calendar: days are counted from 1970 (FIRST_CALENDAR_DAY); before it the server answers 400. */
+const FIRST_CALENDAR_YEAR = Number(FIRST_CALENDAR_DAY.slice(0, 4));
 
 /**
  * /history: the year at a glance (GET /api/joy-ratings/calendar: an ECharts calendar heatmap, each day coloured
@@ -63,7 +65,7 @@ export default function HistoryPage() {
         title={<h2 className="card-title">{year}</h2>}
         extra={
           <Space>
-            <Button icon={<LeftOutlined aria-hidden="true" />} aria-label={`Show ${year - 1}`} onClick={() => setYear((y) => y - 1)} />
+            <Button icon={<LeftOutlined aria-hidden="true" />} aria-label={`Show ${year - 1}`} disabled={year <= FIRST_CALENDAR_YEAR} onClick={() => setYear((y) => y - 1)} />
             <Button icon={<RightOutlined aria-hidden="true" />} aria-label={`Show ${year + 1}`} disabled={year >= thisYear} onClick={() => setYear((y) => y + 1)} />
           </Space>
         }

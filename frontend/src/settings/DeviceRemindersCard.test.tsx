@@ -3,6 +3,7 @@ import { App as AntApp } from 'antd';
 import { bindNotifier } from '../lib/toast';
 import { installFakeServer } from '../testing/fakeServer';
 import { DeviceRemindersCard } from './DeviceRemindersCard';
+import { forgetDeviceReminders } from './push';
 
 jest.setTimeout(30_000);
 
@@ -120,5 +121,33 @@ describe('Reminders on This Device, where the browser cannot receive notificatio
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Reminders enabled on this device' }));
     // The button that took Enable's place has the focus.
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Turn off on this device' })));
+  });
+});
+
+// A review (11-27): after Sign out, the next person at a shared browser was told "This device shows your daily
+// reminder" and the first person's reminders kept coming.
+describe('Sign out on a browser that receives reminders', () => {
+  it('has the server forget this browser and drops its subscription, registering nothing', async () => {
+    installPush();
+    const unsubscribe = jest.fn(async () => true);
+    const subscription = { endpoint: 'https://push.example/abc', unsubscribe };
+    const register = jest.fn();
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { getRegistration: async () => ({ pushManager: { getSubscription: async () => subscription } }), register },
+    });
+    const fetchMock = installFakeServer({ 'DELETE /api/push/subscriptions': { status: 204 } });
+    await forgetDeviceReminders();
+    expect(fetchMock).toHaveBeenCalledWith('/api/push/subscriptions', expect.objectContaining({ method: 'DELETE', body: JSON.stringify({ endpoint: 'https://push.example/abc' }) }));
+    expect(unsubscribe).toHaveBeenCalled();
+    expect(register).not.toHaveBeenCalled();
+  });
+
+  it('never holds Sign out up for long: it gives up after its time', async () => {
+    installPush();
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: { getRegistration: () => new Promise(() => undefined) } });
+    const started = Date.now();
+    await forgetDeviceReminders(50);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

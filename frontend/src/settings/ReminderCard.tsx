@@ -1,8 +1,8 @@
 import { BellOutlined } from '@ant-design/icons';
-import type { MouseEvent } from 'react';
+import { type MouseEvent, useEffect, useState } from 'react';
 import { Alert } from 'antd';
 import { useRatingSummary } from '../queries';
-import { dayOf } from '@joy/domain';
+import { dayOf, timeOfDayIn } from '@joy/domain';
 import { usePersonTimeZone, useSettings } from './api';
 
 /**
@@ -20,10 +20,30 @@ export function useTodayUnrated(): { known: boolean; unrated: boolean } {
   return { known, unrated: rated.data !== undefined && rated.data.count === 0 };
 }
 
-/** Home's in-app reminder: shown while today (in the person's zone) has no rating, with a link to the form. */
+/**
+ * Whether the person's reminder time has come today in their zone ("HH:MM" strings compare as times): false with
+ * reminders off. Looked at again every minute, so that a Home left open shows the reminder when its time comes.
+ */
+function useReminderDue(reminderTime: string | null | undefined, zone: string | undefined): boolean {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    if (!reminderTime) return;
+    const tick = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(tick);
+  }, [reminderTime]);
+  return !!reminderTime && timeOfDayIn(now, zone ?? 'UTC') >= reminderTime;
+}
+
+/**
+ * Home's in-app reminder (PRODUCT.md: "a daily reminder at the person's chosen time, in their zone, only when the day
+ * is not rated … in the app, and as Web Push"): from the reminder time on, while today has no rating, with a link to
+ * the form. None with reminders off (a review, 11-27: it showed at any hour, reminders on or off).
+ */
 export function ReminderCard() {
   const { unrated } = useTodayUnrated();
-  if (!unrated) return null;
+  const zone = usePersonTimeZone();
+  const due = useReminderDue(useSettings().data?.reminderTime, zone);
+  if (!unrated || !due) return null;
   return (
     <Alert
       type="info"

@@ -108,6 +108,24 @@ export async function enableDeviceReminders(): Promise<DeviceReminders> {
   return 'on';
 }
 
+/**
+ * At Sign out: this browser stops receiving the person's reminders (the server forgets it, the browser drops the
+ * subscription), so that the next person at a shared browser neither gets them nor is told "This device shows your
+ * daily reminder" (a review, 11-27). Registers no service worker, and gives up after `ms`: signing out never waits on it.
+ */
+export async function forgetDeviceReminders(ms = 2000): Promise<void> {
+  if (!pushSupported()) return;
+  const forget = async () => {
+    const subscription = await (await navigator.serviceWorker.getRegistration('/'))?.pushManager.getSubscription();
+    if (!subscription) return;
+    await apiJson('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+    await subscription.unsubscribe();
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([forget().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Stops reminders on this browser (the server forgets it, the browser drops the subscription). */
 export async function disableDeviceReminders(): Promise<DeviceReminders> {
   if (!pushSupported()) return 'unsupported';

@@ -6,6 +6,8 @@ describe('time zones and reminder times', () => {
     expect(canonicalTimeZone('UTC')).toBe('UTC');
     expect(canonicalTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
     expect(canonicalTimeZone('Europe/Kyiv')).toBe('Europe/Kyiv');
+    // A link the runtime does not list, in any case: the zone it stands for, not the letters as typed (a review, 11-27).
+    expect(canonicalTimeZone('us/pacific')).toBe('America/Los_Angeles');
   });
 
   it('refuses what is not an IANA zone', () => {

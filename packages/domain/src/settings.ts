@@ -9,7 +9,8 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 /**
  * The spelling of an IANA time zone to store ("europe/paris" → "Europe/Paris"), or null when this runtime does not
  * know it. A current name that the runtime's ICU data still maps to an older one (Asia/Kolkata → Asia/Calcutta,
- * Europe/Kyiv → Europe/Kiev) is kept as the person chose it: both count the same days.
+ * Europe/Kyiv → Europe/Kiev) is kept as the person chose it: both count the same days. A link the runtime does not
+ * list (US/Pacific, in any case) is stored as the zone it stands for (America/Los_Angeles).
  */
 export function canonicalTimeZone(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 64 || !ZONE_NAME.test(value)) return null;
@@ -21,7 +22,11 @@ export function canonicalTimeZone(value: unknown): string | null {
   }
   const lower = value.toLowerCase();
   if (resolved.toLowerCase() === lower) return resolved;
-  return timeZoneNames().find((zone) => zone.toLowerCase() === lower) ?? value;
+  const listed = timeZoneNames().find((zone) => zone.toLowerCase() === lower);
+  if (listed) return listed;
+  // A name the runtime does not list: kept when written as IANA writes names (each part capitalised: Asia/Kolkata),
+  // else ("us/pacific") the zone it stands for, never the letters as typed.
+  return value.split('/').every((part) => /^[A-Z]/.test(part)) ? value : resolved;
 }
 
 /** Whether `value` is an IANA time zone (in any letter case). */
