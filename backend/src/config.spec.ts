@@ -30,6 +30,10 @@ describe('loadConfig: safe by default', () => {
     }
   });
 
+  it('refuses an empty DATA_DIR, naming it, instead of making the current folder the data directory', () => {
+    for (const empty of ['', '  ']) expect(() => loadConfig({ DATA_DIR: empty })).toThrow('DATA_DIR is empty: set it to the data directory (./data when left unset)');
+  });
+
   it('turns on no development convenience unless asked: no password-less form, no sandbox checkout', () => {
     const config = load({});
     expect(config.devLogin).toBe(false);

@@ -81,6 +81,9 @@ export type BillingConfig =
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = portNumber(env.PORT);
+  // Empty is a mistake (an unset variable in a script), not the current directory (a review, 11-27: a new install in
+  // the app's own folder).
+  if (env.DATA_DIR !== undefined && env.DATA_DIR.trim() === '') throw new Error('DATA_DIR is empty: set it to the data directory (./data when left unset)');
   const dataDir = resolve(env.DATA_DIR ?? './data');
   keepPrivate(dataDir);
   const role = (env.ROLE ?? 'all') as AppConfig['role'];

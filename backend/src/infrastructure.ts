@@ -16,7 +16,8 @@ import { migrateIdentityLinksInSqlite } from './identity/identity-link-migration
 import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { indexedRedisSessions } from './identity/redis-session-store';
-import { checkKeyFile, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
+import { RELAY_CHECKPOINT } from './projections/pipeline/jobs';
+import { checkEventsPresent, checkKeyFile, checkReadModelsNotAhead, lastPositionOf, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { collectionsOf } from './projections/projector';
@@ -172,6 +173,7 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
   const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
   const eventsFile = join(config.dataDir, 'events.sqlite');
   if (keyFile && !config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkKeyFile(keyFile, eventsFile, config.acceptLostKeys));
+  if (!config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkEventsPresent(eventsFile, keyFile, join(config.dataDir, 'accounts.sqlite')));
   const keys = createKeyStore(config);
   const lookup = await lookupHasher(keys);
   const vapid = await loadVapidKeys(config.push, keys);
@@ -186,6 +188,16 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
       throw err;
     });
   }
+  const readModels = createReadModels(config);
+  if (!config.eventStoreUrl) {
+    // Positions of the embedded store are 1..n, so a checkpoint past the last one is the events gone back in time.
+    const checkpoints = [RELAY_CHECKPOINT, ...PROJECTIONS.map((p) => p.name)];
+    const files = { events: eventsFile, readModels: config.mongoUrl ? 'MongoDB (MONGO_URL)' : join(config.dataDir, 'read-models.sqlite') };
+    await checkReadModelsNotAhead(lastPositionOf(eventsFile), (name) => readModels.getCheckpoint(name), checkpoints, files).catch(async (err: unknown) => {
+      await Promise.all([store.close(), readModels.close(), keys.close()]);
+      throw err;
+    });
+  }
   if (config.role === 'api' && !config.oidc) {
     // Each api process would have accounts of its own (and oidc-provider keeps its sign-in steps in memory).
     new Logger('Infrastructure').warn(
@@ -194,7 +206,6 @@ export async function createInfrastructure(config: AppConfig): Promise<Infrastru
     );
   }
   const accounts = config.oidc || config.role === 'worker' ? null : new LocalAccounts(openAccountStore(config.dataDir), keys, lookup, config.publicUrl);
-  const readModels = createReadModels(config);
   const queue = createQueue(config);
   const redis = config.redisUrl ? new (production.redis().default)(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   redis?.on('error', reportOutage('Redis (sessions, rate limits)'));

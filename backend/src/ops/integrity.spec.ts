@@ -178,4 +178,47 @@ describe('start-up integrity', () => {
     expect(refused.output).toContain('restore DATA_DIR from your latest backup');
     expect(readFileSync(file, 'utf8')).toBe(damaged);
   });
+
+  // A review (11-27): an events.sqlite older than the rest (restored alone, or its -wal removed) started as if nothing
+  // were wrong: ratings no event holds were shown, and every new write answered 201 and never appeared.
+  it('refuses to start on an events.sqlite older than the read models, naming both; the read models moved aside, it serves those events', async () => {
+    app = await startAppProcess();
+    const cookie = await signIn(app.baseUrl, 'gus@integrity.example', 'Gus');
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(1))).status).toBe(201);
+    await app.stop();
+    const events = join(app.dataDir, 'events.sqlite');
+    copyFileSync(events, `${events}.older`);
+    await app.start();
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(2))).status).toBe(201);
+    await app.stop();
+    copyFileSync(`${events}.older`, events); // restored alone
+    for (const extra of ['-wal', '-shm']) rmSync(`${events}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    const readModels = join(app.dataDir, 'read-models.sqlite');
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(new RegExp(`Joy refuses to start: ${readModels.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has read up to position \\d+ \\(\\$relay\\), but ${events.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ends at position \\d+`));
+    expect(refused.output).toContain('Restore the whole data directory from one backup');
+
+    renameSync(readModels, `${readModels}.ahead`);
+    for (const extra of ['-wal', '-shm']) rmSync(`${readModels}${extra}`, { force: true });
+    await app.start();
+    expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(1);
+    expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(3))).status).toBe(201);
+    expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body).toHaveLength(2);
+  });
+
+  it('refuses to start without events.sqlite while the data directory holds people’s keys, naming it and the backup', async () => {
+    app = await startAppProcess();
+    await signIn(app.baseUrl, 'hal@integrity.example', 'Hal');
+    await app.stop();
+    const events = join(app.dataDir, 'events.sqlite');
+    for (const extra of ['', '-wal', '-shm']) rmSync(`${events}${extra}`, { force: true });
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${events} is missing, but ${join(app.dataDir, 'keys.sqlite')} holds the keys of 1 person`);
+    expect(refused.output).toMatch(/Restore events\.sqlite from your latest backup/);
+    expect(existsSync(events)).toBe(false); // the refusal created nothing
+  });
 });

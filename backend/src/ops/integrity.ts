@@ -117,3 +117,76 @@ export function keyFileProblem(keysFile: string | null): string | null {
     '(the app refuses to start without it while encrypted personal data exists)'
   );
 }
+
+/** Rows of `table` in a SQLite file of DATA_DIR that match `where`; 0 when the file or the table is not there. */
+function countRows(file: string, table: string, where = '1'): number {
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) return 0;
+    return db.prepare<[], number>(`SELECT COUNT(*) FROM ${table} WHERE ${where}`).pluck().get() ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * events.sqlite is the source of truth: missing, or holding no events, while the rest of DATA_DIR holds what was made
+ * from it (people's keys, built-in accounts), a start began a new, empty history over them: everyone signed in to an
+ * empty account, and what they wrote then was split from the history once it came back (a review, 11-27). Refuses.
+ */
+export function checkEventsPresent(eventsFile: string, keysFile: string | null, accountsFile: string): void {
+  if (countRows(eventsFile, 'events') > 0) return;
+  const people = keysFile ? countRows(keysFile, 'user_keys', "user_id NOT LIKE 'install:%'") : 0;
+  const accounts = countRows(accountsFile, 'accounts');
+  if (people === 0 && accounts === 0) return;
+  const held = [people > 0 ? `${keysFile} holds the keys of ${people} ${people === 1 ? 'person' : 'people'}` : null, accounts > 0 ? `${accountsFile} holds ${accounts} accounts` : null];
+  throw new RefusedToStart(
+    `${eventsFile} is ${existsSync(eventsFile) ? 'empty' : 'missing'}, but ${held.filter(Boolean).join(' and ')}: started like this, Joy would ` +
+      `begin a new, empty history and everyone would sign in to an empty account. Restore events.sqlite from your latest ` +
+      `backup of the data directory (npm run backup; see Backups in the README) to ${eventsFile}, then start again. ` +
+      `To start a new install instead, give it a new, empty DATA_DIR.`,
+  );
+}
+
+/**
+ * The highest position events.sqlite ever gave (AUTOINCREMENT's record of it): an event quarantined since, at the end,
+ * still counts as read by the read models, while a file restored from a backup, or without its -wal, has gone back.
+ */
+export function lastPositionOf(eventsFile: string): number {
+  if (!existsSync(eventsFile)) return 0;
+  const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
+  try {
+    const sequence = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").get()
+      ? (db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() ?? 0)
+      : 0;
+    return Math.max(sequence, countRows(eventsFile, 'events') > 0 ? db.prepare<[], number>('SELECT MAX(position) FROM events').pluck().get()! : 0);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Read models (and the relay) never run ahead of the events they were made from: a checkpoint past the last event means
+ * events.sqlite went back in time (restored alone from a backup, or its -wal removed after a crash). Served as they
+ * were, they showed ratings no event holds, and every new write answered 201 and never appeared: the relay took it for
+ * done (a review, 11-27). Refuses, naming both files. `checkpoints` are the names read (the relay's, each projection's).
+ */
+export async function checkReadModelsNotAhead(
+  head: number,
+  readCheckpoint: (name: string) => Promise<number>,
+  checkpoints: readonly string[],
+  files: { events: string; readModels: string },
+): Promise<void> {
+  for (const name of checkpoints) {
+    const at = await readCheckpoint(name);
+    if (at <= head) continue;
+    throw new RefusedToStart(
+      `${files.readModels} has read up to position ${at} (${name}), but ${files.events} ends at position ${head}: the events are ` +
+        `older than the rest of the data directory (restored alone from a backup, or its -wal file removed). Restore the whole ` +
+        `data directory from one backup (npm run backup; see Backups in the README). Only if these events are what you want to ` +
+        `keep, move the read models aside (mv "${files.readModels}" "${files.readModels}.ahead") and start again: they are ` +
+        `rebuilt from the events.`,
+    );
+  }
+}
