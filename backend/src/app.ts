@@ -168,7 +168,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   if (infra.accounts) {
     // A reset password ends every session of the account (someone else may hold one: e-mails are not verified).
     const endSessions = async (accountId: string) => {
-      const userId = await linkedAccount(infra.store, infra.lookup, `${config.publicUrl}${BUILT_IN_PATH}`, accountId);
+      const userId = await linkedAccount(infra.store, infra.lookup, infra.accounts!.store.linkIssuer(`${config.publicUrl}${BUILT_IN_PATH}`), accountId);
       if (userId && endsSessionsOfUser(infra.sessions)) await infra.sessions.destroyAllOf(userId);
     };
     const signInPagesLimit = signInPagesLimiter(config.rateLimits, limitCounts);

@@ -32,6 +32,8 @@ export interface OidcEndpoints {
   userInfoURL: string;
   clientID: string;
   clientSecret: string;
+  /** The issuer people's identity links are keyed by, when not `issuer` (the built-in provider: its first address). */
+  linkIssuer?: string;
 }
 
 export const BUILT_IN_CLIENT_ID = 'joy';
@@ -336,6 +338,7 @@ export async function mountBuiltInProvider(
     userInfoURL: `${issuer}/me`,
     clientID: BUILT_IN_CLIENT_ID,
     clientSecret,
+    linkIssuer: accounts.store.linkIssuer(issuer),
   };
 }
 

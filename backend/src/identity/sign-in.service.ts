@@ -117,11 +117,14 @@ export class SignInService {
   private async recordSignIn(issuer: string, profile: passport.Profile): Promise<SessionUser> {
     const claims = ((profile as { _json?: Record<string, unknown> })._json ?? {}) as Record<string, string | undefined>;
     const email = claims.email ?? profile.emails?.[0]?.value ?? null;
-    const userId = await resolveAccount(this.store, this.lookup, issuer, profile.id);
+    // The built-in provider's accounts are linked under its first address, whatever PUBLIC_URL is now.
+    const endpoints = await this.endpoints;
+    const linkIssuer = endpoints?.linkIssuer && issuer === endpoints.issuer ? endpoints.linkIssuer : issuer;
+    const userId = await resolveAccount(this.store, this.lookup, linkIssuer, profile.id);
     const signIn: SignIn = {
       type: 'SignIn',
       userId,
-      issuer,
+      issuer: linkIssuer,
       subject: profile.id,
       email,
       // A claimed name the name rule refuses (bidi overrides, invisible characters) is not shown at all.

@@ -46,6 +46,7 @@ export class AccountStore {
       CREATE INDEX IF NOT EXISTS passkeys_by_account ON passkeys(account_id);
       CREATE TABLE IF NOT EXISTS reset_tokens (
         token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS install (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
     this.stmt = {
       insert: this.db.prepare(
@@ -69,6 +70,16 @@ export class AccountStore {
       removeTokensOf: this.db.prepare('DELETE FROM reset_tokens WHERE account_id = ?'),
       sweepTokens: this.db.prepare('DELETE FROM reset_tokens WHERE expires_at <= ?'),
     };
+  }
+
+  /**
+   * The issuer these accounts' identity links are keyed by: the built-in provider's address at the first start
+   * that kept it (`current` then), kept however PUBLIC_URL changes since. Keyed by the address of the day, every
+   * account was a new, empty one after a move of host, port or scheme (a review, 11-27).
+   */
+  linkIssuer(current: string): string {
+    this.db.prepare("INSERT INTO install (name, value) VALUES ('link-issuer', ?) ON CONFLICT(name) DO NOTHING").run(current);
+    return this.db.prepare<[], string>("SELECT value FROM install WHERE name = 'link-issuer'").pluck().get()!;
   }
 
   /** false when an account with this e-mail hash exists already (nothing is written). */
