@@ -83,6 +83,27 @@ function PremiumHero({ tagline }: { tagline?: string }) {
   );
 }
 
+/** A plan that opens no checkout here (given, or paused), with the way to the Account page. */
+function PlanNotice({ status, title, text }: { status: 'success' | 'warning'; title: string; text: string }) {
+  return (
+    <div className="premium">
+      <PremiumHero />
+      <Card>
+        <Result
+          status={status}
+          title={title}
+          subTitle={text}
+          extra={
+            <LinkButton to="/account" type="primary">
+              Go to Your Account
+            </LinkButton>
+          }
+        />
+      </Card>
+    </div>
+  );
+}
+
 /** A premium (or cancelled, not yet ended) user opened /subscribe: their plan as it is, with Resume where it applies. */
 function PlanState() {
   const plan = usePlan();
@@ -97,43 +118,9 @@ function PlanState() {
   const summary = planSummary(plan.data);
   if (summary.granted) {
     // No checkout opened during the grant: it runs for longer than a first payment can wait (two years).
-    return (
-      <div className="premium">
-        <PremiumHero />
-        <Card>
-          <Result
-            status="success"
-            title="Joy Premium is given to you"
-            subTitle={`${summary.detail} Subscribing to keep it after that opens two years before it ends.`}
-            extra={
-              <LinkButton to="/account" type="primary">
-                Go to Your Account
-              </LinkButton>
-            }
-          />
-        </Card>
-      </div>
-    );
+    return <PlanNotice status="success" title="Joy Premium is given to you" text={`${summary.detail} Subscribing to keep it after that opens two years before it ends.`} />;
   }
-  if (summary.needsPayment) {
-    return (
-      <div className="premium">
-        <PremiumHero />
-        <Card>
-          <Result
-            status="warning"
-            title="Joy Premium is paused"
-            subTitle={summary.detail}
-            extra={
-              <LinkButton to="/account" type="primary">
-                Go to Your Account
-              </LinkButton>
-            }
-          />
-        </Card>
-      </div>
-    );
-  }
+  if (summary.needsPayment) return <PlanNotice status="warning" title="Joy Premium is paused" text={summary.detail} />;
   return (
     <div className="premium">
       <PremiumHero />
