@@ -18,11 +18,15 @@ const SIDE_FILES = ['-wal', '-shm', '-journal'];
 const ALL_PAGES = 0x7fffffff;
 
 /**
- * The order of the copies. Events first and keys last: a person whose event is in the copy had their key created
- * before that event was written, so the later copy of the keys holds it (a key created after the events' copy
- * only belongs to events that are not in it).
+ * The order of the copies. The read models first, then the events, and keys last:
+ * - the read models never run ahead of the events they were made from: copied before them, they hold only what
+ *   the events' copy holds, and the start catches up the rest (copied after, they were ahead, and the copy was
+ *   refused at start: the check for an events.sqlite older than its read models);
+ * - a person whose event is in the copy had their key created before that event was written, so the later copy of
+ *   the keys holds it (a key created after the events' copy only belongs to events that are not in it).
  */
 function rank(name: string): number {
+  if (name === 'read-models.sqlite') return -1;
   if (name === 'events.sqlite') return 0;
   if (name === 'keys.sqlite') return 2;
   return 1;
