@@ -118,12 +118,26 @@ export function keyFileProblem(keysFile: string | null): string | null {
   );
 }
 
-/** Rows of `table` in a SQLite file of DATA_DIR that match `where`; 0 when the file or the table is not there. */
-function countRows(file: string, table: string, where = '1'): number {
-  if (!existsSync(file)) return 0;
+/**
+ * Whether `table` of a SQLite file of DATA_DIR has a row matching `where` (false when the file or the table is not
+ * there). An existence test, not a count: it runs at every start, on an events table of millions of rows.
+ */
+function hasRows(file: string, table: string, where = '1'): boolean {
+  if (!existsSync(file)) return false;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) return 0;
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) return false;
+    return db.prepare(`SELECT 1 FROM ${table} WHERE ${where} LIMIT 1`).get() !== undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows of `table` matching `where` (0 without the file or the table); only where a count is said, never on events. */
+function countRows(file: string, table: string, where = '1'): number {
+  if (!hasRows(file, table, where)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
     return db.prepare<[], number>(`SELECT COUNT(*) FROM ${table} WHERE ${where}`).pluck().get() ?? 0;
   } finally {
     db.close();
@@ -136,7 +150,7 @@ function countRows(file: string, table: string, where = '1'): number {
  * empty account, and what they wrote then was split from the history once it came back (a review, 11-27). Refuses.
  */
 export function checkEventsPresent(eventsFile: string, keysFile: string | null, accountsFile: string): void {
-  if (countRows(eventsFile, 'events') > 0) return;
+  if (hasRows(eventsFile, 'events')) return;
   const people = keysFile ? countRows(keysFile, 'user_keys', "user_id NOT LIKE 'install:%'") : 0;
   const accounts = countRows(accountsFile, 'accounts');
   if (people === 0 && accounts === 0) return;
@@ -157,10 +171,11 @@ export function lastPositionOf(eventsFile: string): number {
   if (!existsSync(eventsFile)) return 0;
   const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
   try {
-    const sequence = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").get()
-      ? (db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() ?? 0)
-      : 0;
-    return Math.max(sequence, countRows(eventsFile, 'events') > 0 ? db.prepare<[], number>('SELECT MAX(position) FROM events').pluck().get()! : 0);
+    const tables = new Set(db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
+    // MAX of the primary key is one index lookup (no scan of the events at every start).
+    const last = tables.has('events') ? (db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck().get() ?? 0) : 0;
+    const ever = tables.has('sqlite_sequence') ? (db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() ?? 0) : 0;
+    return Math.max(ever, last);
   } finally {
     db.close();
   }
