@@ -20,6 +20,15 @@ export function ratingView(doc: RatingDoc, key: Buffer | null): RatingView {
 }
 
 /**
+ * The caller's ratings of these ids as their owner sees them, in the order given: a rating that a week names but
+ * the ratings projection has not reached yet (they are two projections) is left out, as is anyone else's.
+ */
+export async function ownRatingsByIds(readModels: ReadModelStore, keys: KeyStore, userId: string, ids: readonly string[]): Promise<RatingView[]> {
+  const [docs, key] = await Promise.all([Promise.all(ids.map((id) => readModels.get<RatingDoc>('ratings', id))), keys.existingKey(userId)]);
+  return docs.filter((doc): doc is NonNullable<(typeof docs)[number]> => doc !== null && doc.userId === userId).map((doc) => ratingView(doc, key));
+}
+
+/**
  * Ratings newest first by the time each was made, then by position (the order of the events), each time parsed once:
  * a page sorts the ratings of a chunk or two (up to 1,000), and parsing in the comparison was a tenth of a page's work.
  */
@@ -235,13 +244,9 @@ export class GetRatingsOfDayHandler implements IQueryHandler<GetRatingsOfDayQuer
   async execute({ userId, day }: GetRatingsOfDayQuery): Promise<RatingView[]> {
     const [rated] = await ratedDaysOf(this.readModels, userId, day, day);
     if (!rated) return [];
-    const [docs, key] = await Promise.all([
-      Promise.all(rated.ratings.map(([ratingId]) => this.readModels.get<RatingDoc>('ratings', ratingId))),
-      this.keys.existingKey(userId),
-    ]);
-    // A rating the week names but the ratings projection has not reached yet (they are two projections) is left out.
-    const standing = docs.filter((doc): doc is NonNullable<(typeof docs)[number]> => doc !== null && doc.userId === userId);
-    return newestRatingsFirst(standing).map((doc) => ratingView(doc, key));
+    // Newest first by the time made; a tie, the later event first (the entries are in the order of the events).
+    const newest = [...rated.ratings].reverse().sort((a, b) => Date.parse(b[1]) - Date.parse(a[1])).map(([ratingId]) => ratingId);
+    return ownRatingsByIds(this.readModels, this.keys, userId, newest);
   }
 }
 

@@ -3,10 +3,9 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { addDays, latestFirst, type RatingView } from '@joy/domain';
 import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { type RatingDaySpanDoc, ratingDaySpanProjector } from '../projections/rating-days.projector';
-import type { RatingDoc } from '../projections/ratings.projector';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { ratedDaysOf } from './rating-summary.handlers';
-import { ratingView } from './ratings.handlers';
+import { ownRatingsByIds } from './ratings.handlers';
 
 /** The most `GET /api/joy-ratings/recent` answers, and what it answers without `limit` (the Dashboard's 14-rating trend). */
 export const RECENT_RATINGS_MAX = 50;
@@ -46,8 +45,6 @@ export class GetRecentRatingsHandler implements IQueryHandler<GetRecentRatingsQu
       .flatMap((d) => d.ratings.map(([ratingId, submittedAt]) => ({ id: ratingId, createdAt: submittedAt, day: d.day })))
       .sort(latestFirst)
       .slice(0, limit);
-    const [docs, key] = await Promise.all([Promise.all(newest.map(({ id }) => this.readModels.get<RatingDoc>('ratings', id))), this.keys.existingKey(userId)]);
-    // A rating the week names but the ratings projection has not reached yet (two projections) is left out.
-    return docs.filter((doc): doc is NonNullable<(typeof docs)[number]> => doc !== null && doc.userId === userId).map((doc) => ratingView(doc, key));
+    return ownRatingsByIds(this.readModels, this.keys, userId, newest.map(({ id }) => id));
   }
 }
