@@ -117,9 +117,7 @@ export async function forgetDeviceReminders(ms = 2000): Promise<void> {
   if (!pushSupported()) return;
   const forget = async () => {
     const subscription = await (await navigator.serviceWorker.getRegistration('/'))?.pushManager.getSubscription();
-    if (!subscription) return;
-    await apiJson('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
-    await subscription.unsubscribe();
+    if (subscription) await dropSubscription(subscription);
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([forget().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
@@ -130,9 +128,12 @@ export async function forgetDeviceReminders(ms = 2000): Promise<void> {
 export async function disableDeviceReminders(): Promise<DeviceReminders> {
   if (!pushSupported()) return 'unsupported';
   const subscription = await (await registration()).pushManager.getSubscription();
-  if (subscription) {
-    await apiJson('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
-    await subscription.unsubscribe();
-  }
+  if (subscription) await dropSubscription(subscription);
   return 'off';
+}
+
+/** The server forgets the subscription (whatever it answers), then the browser drops it. */
+async function dropSubscription(subscription: PushSubscription): Promise<void> {
+  await apiJson('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+  await subscription.unsubscribe();
 }
