@@ -217,7 +217,7 @@ describe('start-up integrity', () => {
 
     const refused = await refusal(app);
     expect(refused.code).toBe(1);
-    expect(refused.output).toContain(`Joy refuses to start: ${events} is missing, but ${join(app.dataDir, 'keys.sqlite')} holds the keys of 1 person`);
+    expect(refused.output).toContain(`Joy refuses to start: ${events} is missing, but ${join(app.dataDir, 'keys.sqlite')} holds 1 personal-data key (of people and their accounts)`);
     expect(refused.output).toMatch(/Restore events\.sqlite from your latest backup/);
     expect(existsSync(events)).toBe(false); // the refusal created nothing
   });

@@ -154,7 +154,7 @@ export function checkEventsPresent(eventsFile: string, keysFile: string | null, 
   const people = keysFile ? countRows(keysFile, 'user_keys', "user_id NOT LIKE 'install:%'") : 0;
   const accounts = countRows(accountsFile, 'accounts');
   if (people === 0 && accounts === 0) return;
-  const held = [people > 0 ? `${keysFile} holds the keys of ${people} ${people === 1 ? 'person' : 'people'}` : null, accounts > 0 ? `${accountsFile} holds ${accounts} accounts` : null];
+  const held = [people > 0 ? `${keysFile} holds ${people} personal-data ${people === 1 ? 'key' : 'keys'} (of people and their accounts)` : null, accounts > 0 ? `${accountsFile} holds ${accounts} accounts` : null];
   throw new RefusedToStart(
     `${eventsFile} is ${existsSync(eventsFile) ? 'empty' : 'missing'}, but ${held.filter(Boolean).join(' and ')}: started like this, Joy would ` +
       `begin a new, empty history and everyone would sign in to an empty account. Restore events.sqlite from your latest ` +
