@@ -18,6 +18,7 @@ import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { indexedRedisSessions } from './identity/redis-session-store';
 import { RELAY_CHECKPOINT } from './projections/pipeline/jobs';
 import { checkEventsPresent, checkKeyFile, checkReadModelsNotAhead, lastPositionOf, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
+import { lockDataDir } from './ops/data-dir-lock';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { collectionsOf } from './projections/projector';
@@ -168,7 +169,31 @@ async function migrateOnEventStoreDb(store: EventStoreDbEventStore, connectionSt
   await production.scavenge().scavengeAfterMigration(connectionString, logger);
 }
 
+/**
+ * Opens what the app runs on. With the embedded read models, DATA_DIR is taken for this process alone first
+ * (ops/data-dir-lock.ts): a second app on the same files is refused by name, and the lock goes with `close`.
+ */
 export async function createInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  const lock = config.mongoUrl ? null : lockDataDir(config.dataDir, `the app on port ${config.port}`);
+  try {
+    const infra = await openInfrastructure(config);
+    return {
+      ...infra,
+      async close() {
+        try {
+          await infra.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function openInfrastructure(config: AppConfig): Promise<Infrastructure> {
   if (config.redisUrl) await checkRedisAnswers(config.redisUrl);
   const keyFile = config.mongoUrl ? null : join(config.dataDir, 'keys.sqlite');
   const eventsFile = join(config.dataDir, 'events.sqlite');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
+import { LOCK_FILES } from './data-dir-lock';
 import { Stopped, stopIfAsked, type CliIo } from './cli-io';
 import { table } from './projections-command';
 
@@ -57,7 +58,7 @@ function filesOf(dir: string, under = ''): string[] {
     else if (entry.isFile()) files.push(path);
   }
   const all = new Set(files);
-  return files.filter((f) => !SIDE_FILES.some((suffix) => f.endsWith(suffix) && all.has(f.slice(0, -suffix.length))));
+  return files.filter((f) => !LOCK_FILES.includes(f)).filter((f) => !SIDE_FILES.some((suffix) => f.endsWith(suffix) && all.has(f.slice(0, -suffix.length))));
 }
 
 /** Copies a live database through the online backup API, then checks the copy opens and is whole. */

@@ -12,6 +12,7 @@ import { progressBar } from './progress';
 import { PROJECTIONS } from '../projections/projections';
 import { quarantineEvent, verifyEvents } from './event-repair';
 import { rebuildAtNextStart } from './rebuild-at-start';
+import { type DataDirLock, lockForCommand } from './data-dir-lock';
 
 const PAGE = 500;
 const FOLLOW_POLL_MS = 250;
@@ -176,7 +177,9 @@ async function quarantine(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const file = sqliteFile(io.env);
+  let lock: DataDirLock | null = null;
   try {
+    lock = lockForCommand(io.env, 'npm run events -- quarantine');
     const { backup, reason } = await quarantineEvent(file, position);
     await io.out(`Moved the event at position ${position} (${reason}) into quarantined_events.\nBackup of the file before: ${backup}\n`);
     // The read models may hold what the event said: the next start builds them again from the events that remain.
@@ -187,6 +190,8 @@ async function quarantine(args: string[], io: CliIo): Promise<number> {
   } catch (err) {
     io.err(`${(err as Error).message}\n`);
     return 1;
+  } finally {
+    lock?.release();
   }
 }
 
@@ -286,6 +291,13 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     io.err(`No file ${file}\n`);
     return 1;
   }
+  let lock: DataDirLock | null;
+  try {
+    lock = lockForCommand(io.env, 'npm run events -- import');
+  } catch (err) {
+    io.err(`${(err as Error).message}\n`);
+    return 1;
+  }
   const target = openEventTarget(io.env);
   const where = io.env.EVENTSTORE_URL ? 'EventStoreDB' : `events.sqlite in ${resolve(io.env.DATA_DIR ?? './data')}`;
   const progress = progressBar(io, 'import |{bar}| {percentage}% | {value}/{total} events | {imported} written');
@@ -309,6 +321,7 @@ async function runImport(args: string[], io: CliIo): Promise<number> {
     return 1;
   } finally {
     await target.close();
+    lock?.release();
   }
 }
 

@@ -98,6 +98,45 @@ describe('start-up integrity', () => {
     await app.start(); // the loss was accepted once, for good
   });
 
+  it('refuses to start on a keys.sqlite older than the events, with the count of people it lacks; ACCEPT_LOST_KEYS=1 gives them new keys, once', async () => {
+    app = await startAppProcess();
+    const ann = await signIn(app.baseUrl, 'ann@integrity.example', 'Ann');
+    await app.stop();
+    const keys = join(app.dataDir, 'keys.sqlite');
+    copyFileSync(keys, `${keys}.old`); // a backup of the keys alone, before two more people joined
+    await app.start();
+    await signIn(app.baseUrl, 'ben@integrity.example', 'Ben');
+    await signIn(app.baseUrl, 'cal@integrity.example', 'Cal');
+    await app.stop();
+    const current = readFileSync(keys);
+    renameSync(`${keys}.old`, keys);
+
+    const refused = await refusal(app);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${keys} holds no key for 2 people of ${join(app.dataDir, 'events.sqlite')}`);
+    expect(refused.output).toContain('keys.sqlite is older than the events');
+    expect(refused.output).toContain('ACCEPT_LOST_KEYS=1');
+
+    // The right file back: everyone reads as they were.
+    writeFileSync(keys, current);
+    await app.start();
+    const ben = await signIn(app.baseUrl, 'ben@integrity.example', 'Ben');
+    const benNow = (await api(app.baseUrl, ben).get('/api/auth/user')).body;
+    expect(benNow.email).toBe('ben@integrity.example');
+    await app.stop();
+
+    // No backup holds Ben's key: the loss accepted, he gets a new key and Ann keeps hers; later starts agree.
+    const db = new Database(keys);
+    db.prepare('DELETE FROM user_keys WHERE user_id = ?').run(benNow.id);
+    db.close();
+    expect((await refusal(app)).output).toContain('holds no key for 1 person of');
+    await app.start({ ACCEPT_LOST_KEYS: '1' });
+    expect(app.output()).toContain('ACCEPT_LOST_KEYS=1: 1 person of');
+    expect((await api(app.baseUrl, ann).get('/api/auth/user')).body.firstName).toBe('Ann');
+    await app.stop();
+    await app.start();
+  });
+
   it('refuses to start on a keys.sqlite that is not a database, naming it as damaged and the backup, and changes nothing', async () => {
     app = await startAppProcess();
     const cookie = await signIn(app.baseUrl, 'di@integrity.example', 'Di');

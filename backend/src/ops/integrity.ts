@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { ENCRYPTED_PREFIX } from '../identity/personal-data';
+import { ENCRYPTED_PREFIX, newKey } from '../identity/personal-data';
 
 /**
  * A reason not to start: the data on disk is not what the app can run on safely. main.ts prints the message
@@ -59,7 +59,7 @@ export function damagedKeys(keysFile: string, eventsFile: string): string {
 export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: boolean): void {
   if (!existsSync(eventsFile)) return;
   const keysPresent = existsSync(keysFile) && refusingDamaged(keysFile, damagedKeys(keysFile, eventsFile), () => holdsKeysOrAcceptedLoss(keysFile));
-  if (keysPresent) return;
+  if (keysPresent) return checkKeysCoverPeople(keysFile, eventsFile, acceptLoss);
   const encryptedAt = firstEncryptedEvent(eventsFile);
   if (encryptedAt === null) return;
   if (!acceptLoss) {
@@ -82,6 +82,64 @@ export function checkKeyFile(keysFile: string, eventsFile: string, acceptLoss: b
   new Logger('Integrity').warn(
     `ACCEPT_LOST_KEYS=1: starting without the keys of the personal data in ${eventsFile}; names and e-mails written before now read as blank`,
   );
+}
+
+/**
+ * Every person of events.sqlite (a `user-<id>` stream) has a row in keys.sqlite: their key, or the tombstone of a
+ * deleted account. A keys.sqlite older than the events (restored alone from a backup) lacks the rows of those who
+ * joined since: their names and e-mails read as blank, and their next change made them a new key for good, so that
+ * restoring the right file later could not give back both (a review, 11-28). Refuses, with the count and the repair;
+ * ACCEPT_LOST_KEYS=1 gives those people new keys (their earlier personal data stays unreadable), once.
+ * Reads the user streams through the events' (stream_id, stream_version) index: no scan of the ratings.
+ */
+function checkKeysCoverPeople(keysFile: string, eventsFile: string, acceptLoss: boolean): void {
+  const keys = new Database(keysFile, { readonly: !acceptLoss, fileMustExist: true });
+  try {
+    if (keys.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'key_loss_accepted'").get()) return;
+    const known = new Set(keys.prepare<[], string>('SELECT user_id FROM user_keys').pluck().all());
+    const missing = peopleOf(eventsFile, (userId) => !known.has(userId));
+    if (missing.length === 0) return;
+    if (!acceptLoss) {
+      const first = missing.reduce((a, b) => (a.position < b.position ? a : b));
+      throw new RefusedToStart(
+        `${keysFile} holds no key for ${missing.length} ${missing.length === 1 ? 'person' : 'people'} of ${eventsFile} (the first joined at ` +
+          `position ${first.position}): keys.sqlite is older than the events (restored alone from a backup?). Started like this, ` +
+          `their names and e-mails would read as blank, and their next change would replace their key for good. Restore the whole ` +
+          `data directory from one backup (npm run backup copies keys.sqlite with the events; see Backups in the README), then ` +
+          `start again. Only if no backup holds their keys and you accept that this personal data is lost, start once with ACCEPT_LOST_KEYS=1.`,
+      );
+    }
+    const insert = keys.prepare('INSERT INTO user_keys (user_id, key) VALUES (?, ?) ON CONFLICT(user_id) DO NOTHING');
+    keys.transaction(() => missing.forEach((person) => insert.run(person.userId, newKey())))();
+    new Logger('Integrity').warn(
+      `ACCEPT_LOST_KEYS=1: ${missing.length} ${missing.length === 1 ? 'person' : 'people'} of ${eventsFile} had no key in ${keysFile} and were given new ones; ` +
+        'their names and e-mails written before now read as blank',
+    );
+  } finally {
+    keys.close();
+  }
+}
+
+/**
+ * The people of the events (each `user-<id>` stream, with the position of its first event) that `keyless` picks and
+ * whose stream holds encrypted personal data (one not yet migrated from plaintext gets its key from the migration).
+ */
+function peopleOf(eventsFile: string, keyless: (userId: string) => boolean): { userId: string; position: number }[] {
+  const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get()) return [];
+    const encrypted = db.prepare<[string, string], number>('SELECT 1 FROM events WHERE stream_id = ? AND data LIKE ? LIMIT 1').pluck();
+    // 'user.' is the first string after every 'user-...' ('.' follows '-'): a range of the index.
+    return db
+      .prepare<[], { stream_id: string; position: number }>(
+        "SELECT stream_id, MIN(position) AS position FROM events WHERE stream_id >= 'user-' AND stream_id < 'user.' GROUP BY stream_id",
+      )
+      .all()
+      .filter((row) => keyless(row.stream_id.slice('user-'.length)) && encrypted.get(row.stream_id, `%"${ENCRYPTED_PREFIX}%`) !== undefined)
+      .map((row) => ({ userId: row.stream_id.slice('user-'.length), position: row.position }));
+  } finally {
+    db.close();
+  }
 }
 
 /** Whether keys.sqlite holds keys (or an accepted loss). */
