@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { cannotUse } from './ops/integrity';
 import { type PushConfig, pushConfig } from './reminders/vapid';
 
 /**
@@ -340,8 +341,13 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
  */
 export function persistedSecret(dataDir: string, name: 'session-secret' | 'ops-token'): string {
   const file = join(dataDir, name);
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-  const secret = readFileSync(file, 'utf8').trim();
+  let secret: string;
+  try {
+    if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+    secret = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw cannotUse(file, err) ?? err;
+  }
   const after = name === 'session-secret' ? 'everyone signs in again' : 'the ops commands read the new token from the same file';
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new Error(

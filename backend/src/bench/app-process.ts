@@ -44,6 +44,8 @@ export interface AppProcess {
 export interface AppProcessOptions {
   /** The largest file the process may write, in KiB (`ulimit -f`): a small disk, filled by the app's own writes. */
   fileSizeLimitKb?: number;
+  /** Run the app as this user of the machine (`runuser -u`; the tests run as root): a DATA_DIR it does not own. */
+  runAs?: string;
   /** Use this data directory (kept on destroy) instead of a new one. */
   dataDir?: string;
   /** How long a start may take until the app answers (ms; 60 s unless set): a first start may build read models. */
@@ -71,9 +73,11 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
       // cores, and a late event loop there is not the app's own overload (the bench turns it on as in production).
       const optIns = { AUTH_DEV_LOGIN: '1', BILLING_SANDBOX: '1', SHED_EVENT_LOOP_DELAY_MS: '0' };
       const childEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: '', ...optIns, ...env, ...extraEnv };
-      child = options.fileSizeLimitKb
-        ? spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$1"`, process.execPath, MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+      if (options.fileSizeLimitKb) {
+        child = spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$1"`, process.execPath, MAIN], { env: childEnv, stdio });
+      } else if (options.runAs) child = spawn('runuser', ['-u', options.runAs, '--', process.execPath, MAIN], { env: childEnv, stdio });
+      else child = spawn(process.execPath, [MAIN], { env: childEnv, stdio });
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
       const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RefusedToStart } from './integrity';
+import { cannotUse, RefusedToStart } from './integrity';
 
 /** The embedded install's lock, held while a process runs on DATA_DIR; released by `release` or by the process ending. */
 export interface DataDirLock {
@@ -25,14 +25,19 @@ export const LOCK_FILES: readonly string[] = [LOCK_FILE, HOLDER_FILE];
 export function lockDataDir(dataDir: string, doing: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
   const holderFile = join(dataDir, HOLDER_FILE);
-  const db = new Database(file, { timeout: 0 });
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    throw cannotUse(file, err) ?? err;
+  }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = MEMORY'); // nothing to roll back here: no -journal file beside it
     db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (since TEXT); COMMIT');
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw cannotUse(file, err) ?? err;
     const holder = readHolder(holderFile);
     throw new RefusedToStart(
       `${dataDir} is in use by another Joy process${holder ? ` (${holder})` : ''}. One process at a time runs on a data ` +
@@ -40,7 +45,11 @@ export function lockDataDir(dataDir: string, doing: string): DataDirLock {
         `that process ends, however it ends.)`,
     );
   }
-  writeFileSync(holderFile, `process ${process.pid}, ${doing}, since ${new Date().toISOString()}`, { mode: 0o600 });
+  try {
+    writeFileSync(holderFile, `process ${process.pid}, ${doing}, since ${new Date().toISOString()}`, { mode: 0o600 });
+  } catch {
+    // Only the refusal's words; a DATA_DIR this user cannot write is named by the files opened next.
+  }
   let held = true;
   return {
     release() {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
@@ -135,6 +136,39 @@ describe('start-up integrity', () => {
     expect((await api(app.baseUrl, ann).get('/api/auth/user')).body.firstName).toBe('Ann');
     await app.stop();
     await app.start();
+  });
+
+  // Root reads and writes any file, so only a start as another user meets a DATA_DIR it may not write.
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  (asRoot ? it : it.skip)('refuses to start on files another user owns, naming the file and the user instead of a stack trace', async () => {
+    app = await startAppProcess();
+    await signIn(app.baseUrl, 'eve@integrity.example', 'Eve');
+    await app.stop();
+    const nobody = () => startAppProcess({}, { dataDir: app.dataDir, runAs: 'nobody' });
+    const refusedAs = async () => nobody().then(() => { throw new Error('The app started'); }, (err: unknown) => err as AppExited);
+
+    const secrets = await refusedAs();
+    expect(secrets.code).toBe(1);
+    expect(secrets.output).toMatch(/Joy refuses to start: Joy cannot write \S+\/session-secret \(EACCES: permission denied[^)]*\)\. The user running Joy \(uid \d+\) must own DATA_DIR/);
+
+    // Everything given to that user but the events (a copy restored as root, say): SQLite's "readonly database".
+    const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    const events = join(app.dataDir, 'events.sqlite');
+    chmodSync(app.dataDir, 0o755);
+    for (const file of readdirSync(app.dataDir)) if (!file.startsWith('events.sqlite')) chownSync(join(app.dataDir, file), uid, uid);
+    chownSync(app.dataDir, uid, uid);
+    for (const file of readdirSync(app.dataDir)) if (file.startsWith('events.sqlite')) chmodSync(join(app.dataDir, file), 0o644);
+    const readOnly = await refusedAs();
+    expect(readOnly.code).toBe(1);
+    expect(readOnly.output).toMatch(new RegExp(`Joy refuses to start: Joy cannot write ${events} \\(SQLITE_(READONLY|CANTOPEN)`));
+    expect(readOnly.output).not.toContain('    at ');
+
+    chownSync(events, uid, uid);
+    for (const file of readdirSync(app.dataDir)) chownSync(join(app.dataDir, file), uid, uid);
+    const started = await nobody();
+    const cookie = await signIn(started.baseUrl, 'eve@integrity.example', 'Eve');
+    expect((await api(started.baseUrl, cookie).get('/api/auth/user')).body.firstName).toBe('Eve');
+    await started.stop();
   });
 
   it('refuses to start on a keys.sqlite that is not a database, naming it as damaged and the backup, and changes nothing', async () => {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ENCRYPTED_PREFIX, newKey } from '../identity/personal-data';
 
@@ -22,6 +22,8 @@ export class RefusedToStart extends Error {
 export function refusingDamaged<T>(file: string, remedy: string, step: () => T): T {
   const refuse = (err: unknown): never => {
     const code = (err as { code?: string }).code;
+    const access = cannotUse(file, err);
+    if (access) throw access;
     if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw err;
     throw new RefusedToStart(`${file} is damaged (${code}: ${(err as Error).message}): ${remedy}`);
   };
@@ -31,6 +33,28 @@ export function refusingDamaged<T>(file: string, remedy: string, step: () => T):
   } catch (err) {
     return refuse(err);
   }
+}
+
+/**
+ * A file of DATA_DIR the app may not write (another owner, a read-only mount) or a disk that is full, as a refusal
+ * naming the file, the user and what to do; null for any other error. Before, such a start ended on a stack trace
+ * ("attempt to write a readonly database") that named neither (a review, 11-28).
+ */
+export function cannotUse(file: string, err: unknown): RefusedToStart | null {
+  const code = (err as { code?: string }).code ?? '';
+  const message = (err as Error).message;
+  const why = message.startsWith(code) ? message : `${code}: ${message}`;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return new RefusedToStart(`The disk of ${file} is full (${why}): free space on it, then start again.`);
+  }
+  const denied = ['EACCES', 'EPERM', 'EROFS', 'SQLITE_PERM', 'SQLITE_CANTOPEN', 'SQLITE_AUTH'].includes(code) || code.startsWith('SQLITE_READONLY');
+  if (!denied) return null;
+  const user = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
+  return new RefusedToStart(
+    `Joy cannot write ${file} (${why}). The user running Joy${user} must own DATA_DIR (${dirname(file)}) and every file in it, ` +
+      `on a disk mounted read-write: check with ls -ln "${dirname(file)}", then run Joy as the owner of those files, or give them ` +
+      `to this user (chown -R).`,
+  );
 }
 
 /** What to do about a damaged file of DATA_DIR that only a backup can give back (its name in the backup is its own). */
