@@ -9,6 +9,7 @@ import { AccountDeletion } from './account-deletion';
 import { AccountExport, exportFileName, type ExportFormat } from './account-export';
 import { AccountImport } from './account-import';
 import { ACCOUNT_MESSAGES, DeleteAccountDto } from './account.dto';
+import { UnreadableEventError } from '../event-store/event-store.port';
 
 /** The person's own data: export it (JSON or CSV, streamed as a download), import ratings, or delete the account. */
 @Controller('account')
@@ -36,7 +37,8 @@ export class AccountController {
     } catch (err) {
       // Headers are gone already: the download ends short, and the log says why (never what it contained).
       if (!res.writableEnded) res.destroy();
-      this.logger.warn(`Export ended early: ${(err as Error).name}`);
+      // A damaged event's message names only the file, the position and the repair: the operator's to act on.
+      this.logger.warn(`Export ended early: ${err instanceof UnreadableEventError ? err.message : (err as Error).name}`);
     }
   }
 

@@ -1,7 +1,7 @@
 import { type ApiError, DomainError, ERROR_CODES, LimitReachedError, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { EventStoreUnavailableError, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { EventStoreUnavailableError, UnreadableEventError, WrongExpectedVersionError } from '../event-store/event-store.port';
 import { isStoreOutage } from '../projections/pipeline/outage';
 
 /** Every API error leaves as JSON `{ statusCode, code, message, errors? }`; unexpected ones are logged, never shown. */
@@ -13,6 +13,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const body = toApiError(exception);
     if (exception instanceof EventStoreUnavailableError) this.logger.error(`Cannot store events: ${exception.reason}`);
+    else if (exception instanceof UnreadableEventError) this.logger.error(exception.message);
     else if (body.code === 'store.unavailable') this.logger.warn(`Store unavailable: ${(exception as Error).message}`);
     else if (body.statusCode >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (body.statusCode === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
@@ -86,6 +87,10 @@ export function toApiError(exception: unknown): ApiError {
   }
   if (exception instanceof EventStoreUnavailableError) {
     return apiError('store.unavailable', 'Saving is unavailable right now, so nothing was saved. Please try again later.');
+  }
+  if (exception instanceof UnreadableEventError) {
+    // A damaged event (or page) of the store: the log names it and the repair; the person is told it is not them.
+    return apiError('store.unavailable', 'Joy cannot read part of its data right now, so nothing was changed. Please try again later.');
   }
   if (isStoreOutage(exception)) {
     // The read models' store is out for a moment (MongoDB restarting or electing a primary): no 500, a retry later.

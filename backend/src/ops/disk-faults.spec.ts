@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -78,5 +79,32 @@ describe('a torn WAL tail after a crash', () => {
     expect((await api(app.baseUrl, cookie).post('/api/joy-ratings', rating(99))).status).toBe(201);
     await app.stop();
     expect(await storedRatingIds(app.dataDir)).toHaveLength(31);
+  });
+});
+
+describe('a damaged event under the running app', () => {
+  let app: AppProcess;
+  afterAll(() => app?.destroy());
+
+  it('answers 503 + Retry-After (not 500) to whoever reads it, logs the event and the repair, and serves everyone else', async () => {
+    app = await startAppProcess();
+    const ada = await signIn(app.baseUrl, 'ada@damaged.example', 'Ada');
+    const bo = await signIn(app.baseUrl, 'bo@damaged.example', 'Bo');
+    expect((await api(app.baseUrl, ada).patch('/api/settings').send({ timeZone: 'Europe/Paris' })).status).toBe(200);
+    const me = (await api(app.baseUrl, ada).get('/api/auth/user')).body.id as string;
+    const db = new Database(join(app.dataDir, 'events.sqlite'));
+    const position = db.prepare<[string], number>('SELECT MAX(position) FROM events WHERE stream_id = ?').pluck().get(`user-${me}`)!;
+    db.prepare('UPDATE events SET data = substr(data, 1, 25) WHERE position = ?').run(position);
+    db.close();
+
+    // The settings are read from the person's own events: the damaged one among them.
+    const res = await api(app.baseUrl, ada).get('/api/settings');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('30');
+    expect(res.body).toEqual({ statusCode: 503, code: 'store.unavailable', message: 'Joy cannot read part of its data right now, so nothing was changed. Please try again later.' });
+    await waitUntil(() => app.output().includes(`the event at position ${position} cannot be read`));
+    expect(app.output()).toContain(`npm run events -- quarantine ${position}`);
+    expect((await api(app.baseUrl, bo).get('/api/settings')).status).toBe(200);
+    expect((await api(app.baseUrl, bo).post('/api/joy-ratings', rating(1))).status).toBe(201);
   });
 });
