@@ -10,6 +10,7 @@ import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
 import { manyRatingsBody as rating } from '../bench/rating-bodies';
+import { LOCK_FILES } from './data-dir-lock';
 
 /**
  * `npm run backup` copies a running embedded install: the app runs in its own process (as people run it) and
@@ -76,9 +77,11 @@ describe('npm run backup during writes', () => {
     expect(stdout).toMatch(/keys\.sqlite\s+\d+\s+online backup, checked/);
     expect(stdout).toMatch(/sessions\.sqlite\s+\d+\s+online backup, checked/);
     expect(stdout).toMatch(/session-secret\s+\d+\s+copied/);
-    // Every file the install keeps (whatever features add to DATA_DIR), without SQLite's -wal/-shm side files.
+    // Every file the install keeps (whatever features add to DATA_DIR), without SQLite's -wal/-shm side files and
+    // the running process's lock (a copy started later takes its own).
     const sideFile = /-(wal|shm|journal)$/;
-    expect(readdirSync(to).sort()).toEqual(readdirSync(app.dataDir).filter((f) => !sideFile.test(f)).sort());
+    expect(readdirSync(app.dataDir)).toEqual(expect.arrayContaining([...LOCK_FILES]));
+    expect(readdirSync(to).sort()).toEqual(readdirSync(app.dataDir).filter((f) => !sideFile.test(f) && !LOCK_FILES.includes(f)).sort());
     expect(statSync(to).mode & 0o777).toBe(0o700);
     expect(readdirSync(work)).toEqual(['nightly']); // no half-written staging directory left beside it
     for (const file of ['events.sqlite', 'keys.sqlite', 'sessions.sqlite']) {
