@@ -131,11 +131,27 @@ export function jsonBody(limit: string = JSON_LIMIT, skip: readonly string[] = [
     type: 'application/json',
     verify: (_req, _res, buf) => {
       if (jsonDepthExceeds(buf, MAX_JSON_DEPTH)) throw new TooDeepError();
+      try {
+        strictUtf8.decode(buf);
+      } catch {
+        throw new NotUtf8Error();
+      }
     },
   }) as RequestHandler;
   const parsing: RequestHandler = skip.length === 0 ? parse : (req, res, next) => (skip.includes(pathOf(req)) ? next() : parse(req, res, next));
   return [parsing, refusePrototypeKeys, ...(arrays === 'refuse' ? [refuseArrays] : [])];
 }
+
+/** Bytes that are not UTF-8 (a Latin-1 "é", a cut sequence): decoded leniently they were stored as "�" for good. */
+class NotUtf8Error extends Error {
+  readonly status = 400;
+  readonly type = 'entity.not.utf8';
+  constructor() {
+    super('Request body is not valid UTF-8: send the JSON encoded as UTF-8');
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The body of a LARGE_BODY_PATHS route, up to `limit`, read only once the session is known to be signed in (mounted
@@ -179,6 +195,8 @@ export const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
     sendApiError(res, 'request.invalid', NOT_AN_OBJECT, [{ field: 'body', message: NOT_AN_OBJECT }]);
   } else if (type === 'entity.parse.failed') {
     sendApiError(res, 'request.malformed_json', 'Request body is not valid JSON');
+  } else if (type === 'entity.not.utf8') {
+    sendApiError(res, 'request.malformed_json', (err as Error).message);
   } else if (type === 'entity.too.deep') {
     sendApiError(res, 'request.invalid', (err as Error).message);
   } else if (type === 'entity.too.large') {
