@@ -3,7 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../identity/signed-in.guard';
 import { type BillingClientConfig, type CreateSubscriptionResponse, DomainError, type SubscriptionStatusView } from '@joy/domain';
-import { ConfirmSandboxPaymentDto, NoBodyDto } from './billing.dto';
+import { ConfirmSandboxPaymentDto } from './billing.dto';
+import { NoBodyDto } from '../http/no-body.dto';
 import {
   CancelSubscriptionCommand,
   OpenCustomerPortalCommand,

@@ -5,6 +5,7 @@ import type { SessionUser } from '../identity/signed-in.guard';
 import { SendCareActionDto } from './care.dto';
 import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand, ThankCareActionCommand } from './care.handlers';
 import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
+import { NoBodyDto } from '../http/no-body.dto';
 
 /** Care actions (Joy Premium): send to a member of a shared group; lists of care received and sent. */
 @Controller('care-actions')
@@ -31,7 +32,7 @@ export class CareActionsController {
    */
   @Post(':id/thank')
   @HttpCode(200)
-  thank(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<ReceivedCareActionView> {
+  thank(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<ReceivedCareActionView> {
     return this.commands.execute(new ThankCareActionCommand(user.id, id));
   }
 

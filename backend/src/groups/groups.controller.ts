@@ -14,6 +14,7 @@ import {
   OwnerActionCommand,
 } from './groups.handlers';
 import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
+import { NoBodyDto } from '../http/no-body.dto';
 
 /**
  * Groups (tribes). A group's routes answer 404 "Group not found" to anyone who is not a member; the owner's
@@ -44,7 +45,7 @@ export class GroupsController {
   /** Leaves the group (any member): it leaves the member's lists, and frees a place under the free plan. */
   @Post(':id/leave')
   @HttpCode(204)
-  async leave(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+  async leave(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<void> {
     await this.commands.execute(new LeaveGroupCommand(user.id, id));
   }
 
@@ -60,21 +61,21 @@ export class GroupsController {
    */
   @Post(':id/invite-code')
   @HttpCode(200)
-  newInviteCode(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<GroupView> {
+  newInviteCode(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<GroupView> {
     return this.commands.execute(new OwnerActionCommand({ kind: 'changeInviteCode', groupId: id, actorId: user.id }));
   }
 
   /** Deletes the group (owner only): it leaves every member's list, and its invite code answers 404. */
   @Delete(':id')
   @HttpCode(204)
-  async remove(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<void> {
     await this.commands.execute(new OwnerActionCommand({ kind: 'delete', groupId: id, actorId: user.id }));
   }
 
   /** Removes a member (owner only); they can join again with the code, until the owner gives the group a new one. */
   @Delete(':id/members/:userId')
   @HttpCode(204)
-  async removeMember(@CurrentUser() user: SessionUser, @Param('id') id: string, @Param('userId') userId: string): Promise<void> {
+  async removeMember(@CurrentUser() user: SessionUser, @Param('id') id: string, @Param('userId') userId: string, @Body() _body: NoBodyDto): Promise<void> {
     await this.commands.execute(new OwnerActionCommand({ kind: 'remove', groupId: id, actorId: user.id, userId }));
   }
 

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 
 /** Every endpoint that takes a body, with one valid body to mutate. */
@@ -167,5 +168,32 @@ describe('bad input never breaks anything', () => {
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toContain('y'.repeat(300));
     }
+  });
+
+  it('refuses a stray field on the routes that take no body (a "dryRun" on a delete is not ignored), and changes nothing', async () => {
+    const group = (await api(app.baseUrl, cookie).post('/api/groups', { name: 'Kept' })).body;
+    const rating = (await api(app.baseUrl, cookie).post('/api/joy-ratings', endpoints[0].valid)).body;
+    const before = await app.running.infra.store.headPosition();
+    const agent = request(app.baseUrl);
+    const routes: [string, string][] = [
+      ['delete', `/api/groups/${group.id}`],
+      ['post', `/api/groups/${group.id}/leave`],
+      ['post', `/api/groups/${group.id}/invite-code`],
+      ['delete', `/api/groups/${group.id}/members/someone`],
+      ['delete', `/api/joy-ratings/${rating.id}`],
+      ['post', '/api/care-actions/some-care/thank'],
+      ['post', '/api/account/passkeys/options'],
+      ['delete', '/api/account/passkeys/some-passkey'],
+    ];
+    for (const [method, path] of routes) {
+      const res = await (method === 'delete' ? agent.delete(path) : agent.post(path)).set('Cookie', cookie).send({ dryRun: true });
+      expect([path, res.body]).toEqual([path, { statusCode: 400, code: 'request.invalid', message: 'dryRun is not an accepted field', errors: [{ field: 'dryRun', message: 'dryRun is not an accepted field' }] }]);
+    }
+    expect(await app.running.infra.store.headPosition()).toBe(before);
+    expect((await api(app.baseUrl, cookie).get(`/api/groups/${group.id}`)).body.inviteCode).toBe(group.inviteCode);
+    expect((await api(app.baseUrl, cookie).get('/api/joy-ratings')).body.map((r: { id: string }) => r.id)).toContain(rating.id);
+    // Without a body, or with an empty one, they act.
+    expect((await agent.delete(`/api/joy-ratings/${rating.id}`).set('Cookie', cookie).send({})).status).toBe(204);
+    expect((await agent.delete(`/api/groups/${group.id}`).set('Cookie', cookie)).status).toBe(204);
   });
 });

@@ -82,7 +82,8 @@ export function accountFilesLimiter(settings: RateLimitSettings, counts: LimitCo
     // A refused export (a format it does not know, the limit itself) costs nothing and is not counted; an import is,
     // refused or not: checking a file of 20,000 ratings is work.
     skipFailedRequests: true,
-    requestWasSuccessful: (req, res) => req.method !== 'GET' || res.statusCode < 400,
+    // HEAD is routed to the export's GET by Express: counted as one when it runs it, never when refused.
+    requestWasSuccessful: (req, res) => (req.method !== 'GET' && req.method !== 'HEAD') || res.statusCode < 400,
     message: 'You have downloaded or imported your data many times in the last hour. Please try again later.',
   });
 }

@@ -1,4 +1,5 @@
 import { api, editStoredSession, signIn, startTestApp, TestApp } from '../testing/app-harness';
+import request from 'supertest';
 
 const rating = { relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 };
 
@@ -118,6 +119,9 @@ describe('rate limits', () => {
       const file = { formatVersion: 1, ratings: [{ id: 'r1', createdAt: '2026-01-05T08:00:00.000Z', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3 }] };
       // A mistyped export is refused and not counted.
       for (let i = 0; i < 4; i++) expect((await api(limited.baseUrl, cookie).get('/api/account/export?format=xml')).status).toBe(400);
+      // So is one asked with HEAD (Express answers it with the GET route).
+      const agent = request(limited.baseUrl);
+      for (let i = 0; i < 4; i++) expect((await agent.head('/api/account/export?format=xml').set('Cookie', cookie)).status).toBe(400);
       const statuses = [
         (await api(limited.baseUrl, cookie).get('/api/account/export?format=json')).status,
         (await api(limited.baseUrl, cookie).get('/api/account/export?format=csv')).status,

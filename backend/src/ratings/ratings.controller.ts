@@ -18,6 +18,7 @@ import {
 import { GetRatingSummaryQuery } from './rating-summary.handlers';
 import { GetRecentRatingsQuery, RECENT_RATINGS_DEFAULT, RECENT_RATINGS_MAX } from './recent-ratings.handlers';
 import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
+import { NoBodyDto } from '../http/no-body.dto';
 
 /** Ratings per page when a request names no limit, and the most it may name. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -66,7 +67,7 @@ export class RatingsController {
   /** Withdraws one of the caller's own ratings: it stops counting anywhere. 204; 404 for any other. */
   @Delete(':id')
   @HttpCode(204)
-  async withdraw(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+  async withdraw(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<void> {
     await this.commands.execute(new WithdrawRatingCommand(user.id, id));
   }
 

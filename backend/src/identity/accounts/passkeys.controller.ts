@@ -10,6 +10,7 @@ import { KEY_STORE, type KeyStore } from '../key-store';
 import { CurrentUser, type SessionUser, SignedInGuard } from '../signed-in.guard';
 import type { LocalAccounts } from './local-accounts';
 import type { PasskeyView } from './passkeys';
+import { NoBodyDto } from '../../http/no-body.dto';
 
 export class RegisterPasskeyDto {
   /** The browser's answer (startRegistration of @simplewebauthn/browser), checked by @simplewebauthn/server. */
@@ -63,7 +64,7 @@ export class PasskeysController {
   /** The options of a registration (a challenge for this account, valid five minutes). */
   @Post('options')
   @HttpCode(200)
-  async options(@CurrentUser() user: SessionUser) {
+  async options(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto) {
     const { accounts, accountId } = await this.requireAccount(user.id);
     const profile = await accounts.profile(accountId);
     return accounts.passkeys.registrationOptions(accountId, profile?.email ?? 'Joy account');
@@ -80,7 +81,7 @@ export class PasskeysController {
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@CurrentUser() user: SessionUser, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() user: SessionUser, @Param('id') id: string, @Body() _body: NoBodyDto): Promise<void> {
     const { accounts, accountId } = await this.requireAccount(user.id);
     if (!accounts.passkeys.remove(accountId, id)) throw new DomainError('passkey.not_found', PASSKEY_MESSAGES.notFound);
   }
