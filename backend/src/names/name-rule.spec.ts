@@ -20,6 +20,13 @@ const refused = [
   ['a line separator', 'Ada\u2028Bob'],
   ['a lone surrogate', 'Ada\uD800'],
   ['a tag character', 'Ada\u{E0041}'],
+  ['a Hangul filler alone (reads as blank)', '\u3164'],
+  ['two Hangul fillers', '\u3164\u3164'],
+  ['a Hangul choseong filler', '\u115F'],
+  ['a halfwidth Hangul filler', '\uFFA0'],
+  ['a blank braille pattern', '\u2800'],
+  ['a combining grapheme joiner', '\u034F'],
+  ['a Hangul filler inside a name', 'Ada\u3164Lovelace'],
 ];
 
 describe('the name rule', () => {
@@ -29,7 +36,17 @@ describe('the name rule', () => {
   });
 
   it.each([
+    ['a lone combining accent', '\u0301'],
+    ['two combining accents', '\u0301\u0301'],
+  ])('refuses %s (nothing to see), naming the field', (_label, value) => {
+    expect(nameProblem(value, 'firstName')).toBe('firstName must contain a letter, a digit or a symbol');
+  });
+
+  it.each([
     ['plain Latin', 'Ada Lovelace'],
+    ['a heart with its emoji variation selector', 'Team \u2764\uFE0F'],
+    ['Korean', '김민준'],
+    ['a letter with a combining accent', 'Zoe\u0301'],
     ['accents', 'Zoë Ångström'],
     ['Arabic (right-to-left by itself, no override)', 'عائلة'],
     ['Hebrew', 'משפחה'],

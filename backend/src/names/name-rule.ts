@@ -23,6 +23,15 @@ const TAG_FLAG = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
  */
 const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
 const SCRIPT_JOINERS = JOINING_SCRIPTS.map((s) => new RegExp(`(?<=\\p{Script=${s}}\\p{M}*)[\\u200C\\u200D](?=\\p{Script=${s}})`, 'gu'));
+/**
+ * Characters that show as nothing although they are letters or symbols (so not Cf): the Hangul fillers
+ * (U+115F, U+1160, U+3164, U+FFA0), the combining grapheme joiner and the other default-ignorable code points, and
+ * the blank braille pattern U+2800. A name of them reads as blank to everyone who sees it (a review, 11-28).
+ * Variation selectors are default-ignorable too, but they choose how the character before them looks (❤️): kept.
+ */
+const BLANK_LOOKING = /(?![\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}])[\p{Default_Ignorable_Code_Point}\u2800]/u;
+/** What a name needs at least one of: a character that is neither a mark, a space, nor blank-looking. */
+const VISIBLE_BASE = /(?![\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u2800])[^\p{M}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
 /** In multi-line text (a note, a message, a description) a line break and a tab are allowed. */
 const LINE_BREAKS = /\r\n|[\n\t]/g;
 /**
@@ -51,11 +60,12 @@ export function nameProblem(value: string, field: string, options: NameRuleOptio
   let text = value.replace(EMOJI_ZWJ, '$1').replace(TAG_FLAG, '\u{1F3F4}');
   for (const joiner of SCRIPT_JOINERS) text = text.replace(joiner, '');
   if (options.multiline) text = text.replace(LINE_BREAKS, ' ').replace(WRITING_MARKS, '');
-  if (FORBIDDEN.test(text)) {
+  if (FORBIDDEN.test(text) || (!options.multiline && BLANK_LOOKING.test(text))) {
     return options.multiline
       ? `${field} must not contain control or direction-changing characters`
       : `${field} must not contain control, direction-changing or invisible characters`;
   }
+  if (!options.multiline && text !== '' && !VISIBLE_BASE.test(text)) return `${field} must contain a letter, a digit or a symbol`;
   return null;
 }
 

@@ -23,6 +23,10 @@ describe('the day a rating rates', () => {
   it('trims notes and reads a blank one as none', () => {
     expect(normalizeNote('  a walk by the sea \n')).toBe('a walk by the sea');
     expect(normalizeNote('   ')).toBeNull();
+    // Nothing visible is no note (a review, 11-28: a zero-width space was kept as a note, shown as an empty quote).
+    expect(normalizeNote('\u200B')).toBeNull();
+    expect(normalizeNote(' \u2060 \u200D ')).toBeNull();
+    expect(normalizeNote('ok\u200B')).toBe('ok\u200B');
     expect(normalizeNote(undefined)).toBeNull();
   });
 });

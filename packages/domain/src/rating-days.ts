@@ -49,7 +49,8 @@ export function rateableDayProblem(day: unknown, today: string): string | null {
 export function normalizeNote(value: string | null | undefined): string | null {
   if (typeof value !== 'string') return null;
   const note = value.normalize('NFC').trim();
-  return note === '' ? null : note;
+  // A note of nothing visible (a zero-width space, a joiner) is no note: it would show as an empty quote.
+  return note.replace(/[\p{Default_Ignorable_Code_Point}\s]/gu, '') === '' ? null : note;
 }
 
 export interface DayScore {
