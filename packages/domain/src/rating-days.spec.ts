@@ -8,6 +8,10 @@ describe('the day a rating rates', () => {
     expect(rateableDayProblem('2026-11-25', '2026-11-24')).toMatch(/future/);
     expect(rateableDayProblem('2026-02-30', '2026-11-24')).toMatch(/YYYY-MM-DD/);
     expect(rateableDayProblem(20261124, '2026-11-24')).toMatch(/YYYY-MM-DD/);
+    // Written right but before 1970: too far back, not badly written (a review, 11-28).
+    expect(rateableDayProblem('1900-01-01', '2026-11-24')).toBe('day must be at most 365 days back');
+    expect(rateableDayProblem('1904-02-29', '2026-11-24')).toBe('day must be at most 365 days back');
+    expect(rateableDayProblem('1900-02-29', '2026-11-24')).toMatch(/YYYY-MM-DD/);
     expect(isCalendarDay('2024-02-29')).toBe(true);
     expect(isCalendarDay('2026-1-05')).toBe(false);
   });

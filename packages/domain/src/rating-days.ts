@@ -27,7 +27,12 @@ export const FIRST_CALENDAR_DAY = '1970-01-01';
 
 /** Whether `value` is a real calendar day written `YYYY-MM-DD` (2026-02-30 is not), from 1970 on. */
 export function isCalendarDay(value: unknown): value is string {
-  if (typeof value !== 'string' || !DAY_PATTERN.test(value) || value < FIRST_CALENDAR_DAY) return false;
+  return isRealDate(value) && value >= FIRST_CALENDAR_DAY;
+}
+
+/** A date that exists, written YYYY-MM-DD (2026-02-30 does not), whatever its year. */
+function isRealDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !DAY_PATTERN.test(value)) return false;
   const t = Date.parse(`${value}T00:00:00Z`);
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
 }
@@ -39,6 +44,8 @@ export function earliestRateableDay(today: string): string {
 
 /** Why `day` cannot be rated when it is `today` in the person's zone, or null when it can. */
 export function rateableDayProblem(day: unknown, today: string): string | null {
+  // A real date before the calendar's first day (1900-01-01) is too far back, not badly written.
+  if (isRealDate(day) && day < FIRST_CALENDAR_DAY) return `day must be at most ${RATEABLE_DAYS_BACK} days back`;
   if (!isCalendarDay(day)) return 'day must be a date written YYYY-MM-DD';
   if (day > today) return 'day must not be in the future';
   if (day < earliestRateableDay(today)) return `day must be at most ${RATEABLE_DAYS_BACK} days back`;
