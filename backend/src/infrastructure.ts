@@ -17,8 +17,9 @@ import { type LookupHash, lookupHasher } from './identity/lookup-hash';
 import { SqliteSessionStore } from './identity/sqlite-session-store';
 import { indexedRedisSessions } from './identity/redis-session-store';
 import { RELAY_CHECKPOINT } from './projections/pipeline/jobs';
-import { checkEventsPresent, checkKeyFile, checkReadModelsNotAhead, lastPositionOf, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
+import { checkAccountsPresent, checkEventsPresent, checkKeyFile, checkReadModelsNotAhead, lastPositionOf, damagedKeys, damagedMoveAside, damagedRestore, RefusedToStart, refusingDamaged } from './ops/integrity';
 import { lockDataDir } from './ops/data-dir-lock';
+import { BUILT_IN_PATH } from './identity/built-in-provider';
 import { ProjectionPipeline } from './projections/projection-pipeline';
 import { PROJECTIONS } from './projections/projections';
 import { collectionsOf } from './projections/projector';
@@ -199,6 +200,9 @@ async function openInfrastructure(config: AppConfig): Promise<Infrastructure> {
   const eventsFile = join(config.dataDir, 'events.sqlite');
   if (keyFile && !config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkKeyFile(keyFile, eventsFile, config.acceptLostKeys));
   if (!config.eventStoreUrl) refusingDamagedEvents(eventsFile, () => checkEventsPresent(eventsFile, keyFile, join(config.dataDir, 'accounts.sqlite')));
+  if (!config.eventStoreUrl && !config.oidc && config.role !== 'worker') {
+    refusingDamagedEvents(eventsFile, () => checkAccountsPresent(join(config.dataDir, 'accounts.sqlite'), eventsFile, BUILT_IN_PATH));
+  }
   const keys = createKeyStore(config);
   const lookup = await lookupHasher(keys);
   const vapid = await loadVapidKeys(config.push, keys);

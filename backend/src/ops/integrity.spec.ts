@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
+import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
 import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
 import { manyRatingsBody as rating } from '../bench/rating-bodies';
@@ -136,6 +137,32 @@ describe('start-up integrity', () => {
     expect((await api(app.baseUrl, ann).get('/api/auth/user')).body.firstName).toBe('Ann');
     await app.stop();
     await app.start();
+  });
+
+  it('refuses to start without accounts.sqlite while people signed up with the built-in sign-in; restored, they sign in as before', async () => {
+    app = await startAppProcess({ AUTH_DEV_LOGIN: '0' });
+    const person = { firstName: 'Fay', email: 'fay@integrity.example', password: 'Correct-horse-42x' };
+    const id = (await api(app.baseUrl, await signUp(app.baseUrl, person)).get('/api/auth/user')).body.id as string;
+    await app.stop();
+    const accounts = join(app.dataDir, 'accounts.sqlite');
+    renameSync(accounts, `${accounts}.aside`);
+
+    const refused = await refusal(app, { AUTH_DEV_LOGIN: '0' });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`Joy refuses to start: ${accounts} is missing, but ${join(app.dataDir, 'events.sqlite')} holds 1 person who signed up with the built-in sign-in`);
+    expect(refused.output).toContain(`touch "${accounts}"`);
+    expect(existsSync(accounts)).toBe(false); // the refusal created nothing
+
+    renameSync(`${accounts}.aside`, accounts);
+    await app.start({ AUTH_DEV_LOGIN: '0' });
+    const again = await signInWithPassword(app.baseUrl, person.email, person.password);
+    expect((await api(app.baseUrl, again.cookie!).get('/api/auth/user')).body.id).toBe(id);
+    await app.stop();
+
+    // An operator who knows no password was ever set here makes the empty file the message names.
+    rmSync(accounts);
+    writeFileSync(accounts, '');
+    await app.start({ AUTH_DEV_LOGIN: '0' });
   });
 
   // Root reads and writes any file, so only a start as another user meets a DATA_DIR it may not write.

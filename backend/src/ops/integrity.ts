@@ -246,6 +246,39 @@ export function checkEventsPresent(eventsFile: string, keysFile: string | null, 
 }
 
 /**
+ * accounts.sqlite holds the built-in sign-in's passwords and passkeys, which no event holds. Missing while the events
+ * hold people who signed up through it (their registration names the built-in issuer, `…/oidc`), a start made a new,
+ * empty one: none of them could sign in again, and signing up anew gave them new, empty accounts (a review, 11-28).
+ * Refuses; an install that signed in only elsewhere until now (OIDC_ISSUER, the development sign-in) starts the
+ * built-in sign-in with an empty file, which the message says how to make.
+ */
+export function checkAccountsPresent(accountsFile: string, eventsFile: string, builtInPath: string): void {
+  if (existsSync(accountsFile) || !hasRows(eventsFile, 'events')) return;
+  const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
+  let people: number;
+  try {
+    // The user streams' first events (a range of the (stream_id, stream_version) index), by their plaintext issuer.
+    people = db
+      .prepare<[string], number>(
+        "SELECT COUNT(*) FROM events WHERE stream_id >= 'user-' AND stream_id < 'user.' AND stream_version = 1 AND json_extract(data, '$.issuer') LIKE ?",
+      )
+      .pluck()
+      .get(`%${builtInPath}`)!;
+  } finally {
+    db.close();
+  }
+  if (people === 0) return;
+  throw new RefusedToStart(
+    `${accountsFile} is missing, but ${eventsFile} holds ${people} ${people === 1 ? 'person' : 'people'} who signed up with the built-in ` +
+      `sign-in: their passwords and passkeys are kept only in accounts.sqlite. Started like this, none of them could sign in again, ` +
+      `and signing up anew would give them new, empty accounts. Restore accounts.sqlite from your latest backup of the data ` +
+      `directory (npm run backup; see Backups in the README) to ${accountsFile}, then start again. Only if these people signed in ` +
+      `through the development sign-in (AUTH_DEV_LOGIN=1) or another provider until now, start the built-in sign-in with an empty ` +
+      `file: touch "${accountsFile}".`,
+  );
+}
+
+/**
  * The highest position events.sqlite ever gave (AUTOINCREMENT's record of it): an event quarantined since, at the end,
  * still counts as read by the read models, while a file restored from a backup, or without its -wal, has gone back.
  */
