@@ -12,6 +12,7 @@ import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { ScrollToTop } from './components/ScrollToTop';
+import { FocusNewPage } from './components/FocusNewPage';
 import { SignInFirst } from './components/SignInFirst';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
 import NotFound from './pages/NotFound';
@@ -140,6 +141,7 @@ export default function App() {
       <OfflineBanner />
       <BrowserRouter>
         <ScrollToTop />
+        <FocusNewPage />
         <AppRoutes />
       </BrowserRouter>
     </Providers>

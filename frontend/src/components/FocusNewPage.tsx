@@ -1,0 +1,53 @@
+import { useLayoutEffect, useRef } from 'react';
+import { useLocation, useNavigationType } from 'react-router-dom';
+import { dropped } from '../lib/focus';
+
+/** How long a new page may take to show its heading (a lazy page's code, its first data). */
+const WAIT_MS = 5_000;
+
+/** The heading of the page shown now. */
+const pageHeading = () => document.querySelector<HTMLElement>('main h1');
+
+/**
+ * A new page takes the focus to its heading, so a screen reader says where the person is: the router changes the
+ * page without the browser's own navigation, and the focus stayed on the link that was followed (or fell to the
+ * page), with nothing said (a keyboard review, 11-28). Only for links and the app's own moves (not Back/Forward,
+ * whose pages put the focus back where it was, nor a #part), and only while the focus is where the move left it:
+ * the link, the header and its menu, or nowhere. A page that focuses something of its own keeps it.
+ */
+export function FocusNewPage() {
+  const { key, hash } = useLocation();
+  const type = useNavigationType();
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (type === 'POP' || hash) return;
+    // The layout effect runs once the new location is on the page: its heading, or a lazy page's placeholder.
+    const from = document.activeElement;
+    const untouched = () => {
+      const focused = document.activeElement;
+      return dropped(focused) || focused === from || !!focused?.closest('header, nav, .ant-drawer');
+    };
+    const tryFocus = () => {
+      const heading = pageHeading();
+      if (!heading) return false;
+      if (untouched()) {
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        heading.focus({ preventScroll: true });
+      }
+      return true;
+    };
+    if (tryFocus()) return;
+    const observer = new MutationObserver(() => tryFocus() && observer.disconnect());
+    observer.observe(document.body, { childList: true, subtree: true });
+    const timer = setTimeout(() => observer.disconnect(), WAIT_MS);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [key, hash, type]);
+  return null;
+}
