@@ -110,18 +110,18 @@ describe('Joy Premium over HTTP, sandbox provider', () => {
   );
 
   it.each([
-    [DECLINED_CARD, {}, BILLING_MESSAGES.declined],
-    ['4242 4242 4242', {}, BILLING_MESSAGES.incompleteNumber],
-    ['4242 4242 4242 4241', {}, BILLING_MESSAGES.invalidNumber],
-    ['5555 5555 5555 4444', {}, BILLING_MESSAGES.notTestCard],
-    [GOOD_CARD, { expiry: '12 / 20' }, BILLING_MESSAGES.pastExpiry],
-    [GOOD_CARD, { expiry: '13/40' }, BILLING_MESSAGES.incompleteExpiry],
-    [GOOD_CARD, { expiry: '12/40', cvc: '1' }, BILLING_MESSAGES.incompleteCvc],
-  ])('refuses card %s %j with 400 "%s" and changes nothing', async (cardNumber, extra, message) => {
+    [DECLINED_CARD, {}, BILLING_MESSAGES.declined, 'cardNumber'],
+    ['4242 4242 4242', {}, BILLING_MESSAGES.incompleteNumber, 'cardNumber'],
+    ['4242 4242 4242 4241', {}, BILLING_MESSAGES.invalidNumber, 'cardNumber'],
+    ['5555 5555 5555 4444', {}, BILLING_MESSAGES.notTestCard, 'cardNumber'],
+    [GOOD_CARD, { expiry: '12 / 20' }, BILLING_MESSAGES.pastExpiry, 'expiry'],
+    [GOOD_CARD, { expiry: '13/40' }, BILLING_MESSAGES.incompleteExpiry, 'expiry'],
+    [GOOD_CARD, { expiry: '12/40', cvc: '1' }, BILLING_MESSAGES.incompleteCvc, 'cvc'],
+  ])('refuses card %s %j with 400 "%s", naming the field %s, and changes nothing', async (cardNumber, extra, message, field) => {
     const before = await head();
     const res = await as(ada).post('/api/billing/sandbox/confirm', { clientSecret: secret, cardNumber, ...extra });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, code: 'billing.card_refused', message });
+    expect(res.body).toEqual({ statusCode: 400, code: 'billing.card_refused', message, errors: [{ field, message }] });
     expect(await head()).toBe(before);
     expect((await as(ada).get('/api/subscription-status')).body.isPremium).toBe(false);
   });

@@ -25,21 +25,23 @@ function luhnValid(digits: string): boolean {
  * outcome of the test card. Throws a DomainError (`billing.card_refused`) with the provider-style message.
  */
 export function chargeTestCard(card: TestCard, now: Date): void {
+  // The refusal names the field at fault, as every 400 does: the form marks it and takes the focus there.
+  const refused = (field: 'cardNumber' | 'expiry' | 'cvc', message: string) => new DomainError('billing.card_refused', message, [{ field, message }]);
   const digits = card.number.replace(/[\s-]/g, '');
-  if (!/^\d*$/.test(digits)) throw new DomainError('billing.card_refused', BILLING_MESSAGES.invalidNumber);
-  if (digits.length < 16) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteNumber);
-  if (digits.length > 19 || !luhnValid(digits)) throw new DomainError('billing.card_refused', BILLING_MESSAGES.invalidNumber);
+  if (!/^\d*$/.test(digits)) throw refused('cardNumber', BILLING_MESSAGES.invalidNumber);
+  if (digits.length < 16) throw refused('cardNumber', BILLING_MESSAGES.incompleteNumber);
+  if (digits.length > 19 || !luhnValid(digits)) throw refused('cardNumber', BILLING_MESSAGES.invalidNumber);
   if (card.expiry !== undefined) {
     const match = /^\s*(\d{2})\s*\/\s*(\d{2})\s*$/.exec(card.expiry);
     const month = match ? Number(match[1]) : 0;
-    if (!match || month < 1 || month > 12) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteExpiry);
+    if (!match || month < 1 || month > 12) throw refused('expiry', BILLING_MESSAGES.incompleteExpiry);
     // Valid through the last moment of the expiry month.
     const endOfMonth = Date.UTC(2000 + Number(match[2]), month, 1);
-    if (endOfMonth <= now.getTime()) throw new DomainError('billing.card_refused', BILLING_MESSAGES.pastExpiry);
+    if (endOfMonth <= now.getTime()) throw refused('expiry', BILLING_MESSAGES.pastExpiry);
   }
-  if (card.cvc !== undefined && !/^\d{3,4}$/.test(card.cvc.trim())) throw new DomainError('billing.card_refused', BILLING_MESSAGES.incompleteCvc);
-  if (digits === SANDBOX_CARDS.declined) throw new DomainError('billing.card_refused', BILLING_MESSAGES.declined);
-  if (digits !== SANDBOX_CARDS.succeeds) throw new DomainError('billing.card_refused', BILLING_MESSAGES.notTestCard);
+  if (card.cvc !== undefined && !/^\d{3,4}$/.test(card.cvc.trim())) throw refused('cvc', BILLING_MESSAGES.incompleteCvc);
+  if (digits === SANDBOX_CARDS.declined) throw refused('cardNumber', BILLING_MESSAGES.declined);
+  if (digits !== SANDBOX_CARDS.succeeds) throw refused('cardNumber', BILLING_MESSAGES.notTestCard);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { apiRequest, isUnauthorizedError } from '../api';
 import { parseApiError } from '../lib/apiError';
+import { focusWhenEnabled } from '../lib/focus';
 import { toast } from '../lib/toast';
 import { EXPORT_URLS } from './api';
 
@@ -20,7 +21,9 @@ function fileNameOf(res: Response, format: Format): string {
  */
 export function DataExportCard() {
   const [busy, setBusy] = useState<Format | null>(null);
-  const download = async (format: Format) => {
+  const download = async (format: Format, event: MouseEvent<HTMLElement>) => {
+    // Both buttons are disabled meanwhile, and the browser drops the focus of a disabled one: back on it after.
+    if (document.activeElement === event.currentTarget) focusWhenEnabled(event.currentTarget);
     setBusy(format);
     try {
       const res = await apiRequest('GET', EXPORT_URLS[format]);
@@ -45,10 +48,10 @@ export function DataExportCard() {
         the care actions you sent and received.
       </Typography.Paragraph>
       <div className="account-data__actions">
-        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'json'} disabled={busy !== null} onClick={() => download('json')}>
+        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'json'} disabled={busy !== null} onClick={(event) => download('json', event)}>
           Download JSON
         </Button>
-        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'csv'} disabled={busy !== null} onClick={() => download('csv')}>
+        <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy === 'csv'} disabled={busy !== null} onClick={(event) => download('csv', event)}>
           Download CSV
         </Button>
       </div>

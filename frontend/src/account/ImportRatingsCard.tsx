@@ -1,5 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Typography, Upload } from 'antd';
+import { useEffect, useRef } from 'react';
+import { dropped } from '../lib/focus';
 import { importFailureOf, importResultText, useImportRatings } from './api';
 
 /**
@@ -9,6 +11,23 @@ import { importFailureOf, importResultText, useImportRatings } from './api';
 export function ImportRatingsCard() {
   const importRatings = useImportRatings();
   const failure = importRatings.isError ? importFailureOf(importRatings.error) : null;
+  const picker = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  // The upload blurs the button that opens the file picker (so that the Enter choosing a file does not open it
+  // again): once a file is chosen or the picker cancelled, the focus goes back to the button, not to the page.
+  useEffect(() => {
+    const wrapper = picker.current!;
+    const back = () => {
+      if (dropped()) button.current?.focus();
+    };
+    // Both bubble from the file input (which the upload replaces after each file).
+    wrapper.addEventListener('change', back);
+    wrapper.addEventListener('cancel', back);
+    return () => {
+      wrapper.removeEventListener('change', back);
+      wrapper.removeEventListener('cancel', back);
+    };
+  }, []);
   return (
     <Card title={<h2 className="card-title">Import ratings</h2>}>
       <Typography.Paragraph className="account-data__text">
@@ -16,7 +35,7 @@ export function ImportRatingsCard() {
         here at the times they were made; ratings already here are skipped, so importing a file twice adds
         nothing. Only ratings are imported, not groups or care actions.
       </Typography.Paragraph>
-      <div className="account-data__actions">
+      <div className="account-data__actions" ref={picker}>
         <Upload
           accept=".json,application/json"
           showUploadList={false}
@@ -27,15 +46,17 @@ export function ImportRatingsCard() {
             return false; // read here, never uploaded as a form
           }}
         >
-          <Button icon={<UploadOutlined aria-hidden="true" />} loading={importRatings.isPending}>
+          <Button ref={button} icon={<UploadOutlined aria-hidden="true" />} loading={importRatings.isPending}>
             Choose a JSON export
           </Button>
         </Upload>
       </div>
+      {/* The one live region: the alerts in it are not alerts of their own (read once, not twice). */}
       <div aria-live="polite" className="account-import__result">
-        {importRatings.isSuccess && <Alert type="success" showIcon title={importResultText(importRatings.data)} />}
+        {importRatings.isSuccess && <Alert role="none" type="success" showIcon title={importResultText(importRatings.data)} />}
         {failure && (
           <Alert
+            role="none"
             type={failure.alert}
             showIcon
             title={failure.title}

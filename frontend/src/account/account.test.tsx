@@ -7,6 +7,8 @@ import { browser } from '../lib/session';
 import { bindNotifier } from '../lib/toast';
 import AccountPage from '../pages/Account';
 import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
+
+type FakeAnswer = Exclude<FakeRoutes[string], (url: string) => unknown>;
 import { EXPORT_URLS, IMPORT_MESSAGES, IMPORT_TITLES, importResultText, isConfirmation, readableProblem } from './api';
 
 jest.setTimeout(30_000);
@@ -15,6 +17,26 @@ const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warnin
 const free = { 'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: 'free', currentPeriodEnd: null, cancelAtPeriodEnd: false } } };
 const button = (name: string) => screen.getAllByText(name).at(-1)!.closest('button')!;
 const deletes = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => url === '/api/account' && init?.method === 'DELETE');
+
+/** What a browser does when the focused button is disabled or leaves the page: the focus falls to the page (jsdom keeps it). */
+const dropFocus = () => {
+  const away = document.createElement('input');
+  document.body.append(away);
+  away.focus();
+  away.remove();
+};
+
+/** A route answering `reply` only once `answer` has been called (before or after the request came). */
+function held(reply: FakeAnswer) {
+  let answered = false;
+  let waiting: ((reply: FakeAnswer) => void) | null = null;
+  const route = () => new Promise<FakeAnswer>((resolve) => (answered ? resolve(reply) : (waiting = resolve)));
+  const answer = () => {
+    answered = true;
+    waiting?.(reply);
+  };
+  return { route, answer };
+}
 
 function renderAccount(routes: FakeRoutes) {
   const fetchMock = installFakeServer({ ...free, ...routes });
@@ -82,13 +104,6 @@ describe('Account page: passkeys', () => {
     { id: 'pk-2', createdAt: '2026-11-28T10:00:00.000Z' },
   ];
   const removals = (fetchMock: jest.Mock) => fetchMock.mock.calls.filter(([url, init]) => String(url).startsWith('/api/account/passkeys/') && init?.method === 'DELETE');
-  /** What a browser does when the focused button is disabled or leaves the page: the focus falls to the page (jsdom keeps it). */
-  const dropFocus = () => {
-    const away = document.createElement('input');
-    document.body.append(away);
-    away.focus();
-    away.remove();
-  };
   /** The passkeys card over a server that removes a passkey when told to (answering when `answer` is called). */
   function renderPasskeys(kept: { id: string; createdAt: string }[]) {
     let list = [...kept];
@@ -180,6 +195,26 @@ describe('Account page: your data', () => {
       expect(fetchMock).toHaveBeenCalledWith(EXPORT_URLS.json, expect.anything());
       expect(fetchMock).toHaveBeenCalledWith('/api/account/export?format=csv', expect.anything());
       expect(notifier.error).not.toHaveBeenCalled();
+    } finally {
+      click.mockRestore();
+    }
+  });
+
+  it.each(['JSON', 'CSV'] as const)('gives the focus back to Download %s once its download is done (both are disabled meanwhile)', async (format) => {
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:joy-export'), revokeObjectURL: jest.fn() });
+    const exported = held({ status: 200, body: {} });
+    try {
+      renderAccount({ [`GET ${EXPORT_URLS[format === 'JSON' ? 'json' : 'csv']}`]: exported.route });
+      await screen.findByText('Your Data');
+      const pressed = screen.getByRole('button', { name: new RegExp(`Download ${format}`) });
+      act(() => pressed.focus());
+      fireEvent.click(pressed);
+      await waitFor(() => expect(pressed).toBeDisabled());
+      act(dropFocus);
+      exported.answer();
+      await waitFor(() => expect(pressed).toBeEnabled());
+      await waitFor(() => expect(pressed).toHaveFocus());
     } finally {
       click.mockRestore();
     }
@@ -295,6 +330,41 @@ describe('Account page: importing ratings', () => {
     if (title !== IMPORT_TITLES.nothing) expect(screen.queryByText(IMPORT_TITLES.nothing)).not.toBeInTheDocument();
   });
 
+  it('gives the focus back to its button (blurred by the upload when it opens the picker) once a file is chosen, and says the result once', async () => {
+    const imported = held({ status: 200, body: { imported: 12, skipped: 3 } });
+    renderAccount({ 'POST /api/account/import': imported.route });
+    const opener = await screen.findByRole('button', { name: /Choose a JSON export/ });
+    act(() => opener.focus());
+    fireEvent.click(opener);
+    expect(opener).not.toHaveFocus();
+    await choose(JSON.stringify(exportFile));
+    expect(opener).toHaveFocus();
+    imported.answer();
+    const result = await screen.findByText('12 ratings imported, 3 already here');
+    expect(opener).toHaveFocus();
+    // Read by the live region it is in, not again as an alert of its own.
+    expect(result.closest('[aria-live="polite"]')).not.toBeNull();
+    expect(result.closest('[role="alert"]')).toBeNull();
+  });
+
+  it('gives the focus back to its button when the file picker is cancelled', async () => {
+    renderAccount({});
+    const opener = await screen.findByRole('button', { name: /Choose a JSON export/ });
+    act(() => opener.focus());
+    fireEvent.click(opener);
+    expect(opener).not.toHaveFocus();
+    fireEvent(document.querySelector('.ant-upload input[type="file"]')!, new Event('cancel', { bubbles: true }));
+    expect(opener).toHaveFocus();
+  });
+
+  it('says a refusal once too: no alert inside its live region', async () => {
+    renderAccount({ 'POST /api/account/import': { status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } } });
+    await choose(JSON.stringify(exportFile));
+    const title = await screen.findByText(IMPORT_TITLES.unknown);
+    expect(title.closest('[aria-live="polite"]')).not.toBeNull();
+    expect(title.closest('[role="alert"]')).toBeNull();
+  });
+
   it('sends nothing for a file that is not JSON, and says which file to choose', async () => {
     const fetchMock = renderAccount({});
     await choose('section,id,date\r\nrating,r1,2026-11-19', 'joy-export.csv');
@@ -319,6 +389,28 @@ describe('Account page: care actions setting', () => {
     expect(patches).toHaveLength(1);
     expect(JSON.parse(String(patches[0][1]!.body))).toEqual({ acceptCareActions: false });
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Settings saved' }));
+  });
+
+  it('keeps the switch enabled and focused while saving, saying its new state; a press meanwhile sends nothing', async () => {
+    const saving = held({ status: 200, body: { acceptCareActions: false } });
+    const fetchMock = renderAccount({ 'GET /api/settings': { status: 200, body: { acceptCareActions: true } }, 'PATCH /api/settings': saving.route });
+    const toggle = await screen.findByRole('switch', { name: /Accept care actions from my groups/ });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    act(() => toggle.focus());
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-busy', 'true'));
+    // A disabled switch would have dropped the focus to the page in a browser.
+    expect(toggle).toBeEnabled();
+    expect(toggle).toHaveFocus();
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    saving.answer();
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-busy', 'false'));
+    const patches = fetchMock.mock.calls.filter(([url, init]) => url === '/api/settings' && init?.method === 'PATCH');
+    expect(patches.map(([, init]) => JSON.parse(String(init!.body)))).toEqual([{ acceptCareActions: false }]);
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    expect(toggle).toHaveFocus();
   });
 
   it('keeps the switch as it was and says so when saving fails', async () => {

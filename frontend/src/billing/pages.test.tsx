@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
@@ -11,6 +11,14 @@ import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 // antd in jsdom is slow, and role queries walk the whole tree: generous time, text queries where possible.
 jest.setTimeout(30_000);
 const button = (name: string | RegExp) => screen.getByText(name).closest('button')!;
+
+/** What a browser does when the focused button is disabled: the focus falls to the page. */
+function dropFocus() {
+  const away = document.createElement('input');
+  document.body.append(away);
+  away.focus();
+  away.remove();
+}
 
 const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
 
@@ -47,7 +55,9 @@ describe('Subscribe page', () => {
     for (const text of ['Care Actions', 'Unlimited Groups', 'Advanced Analytics', '$4.99', 'per month', 'Cancel anytime', 'Start Your Premium Journey', 'Enter your payment details below to unlock premium features']) {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
-    expect(screen.getByText('Test mode — no money moves.')).toBeInTheDocument();
+    // A static note, not an alert announced at every page load.
+    expect(screen.getByText('Test mode — no money moves.').closest('.ant-alert')).toHaveAttribute('role', 'note');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Card number')).toBeInTheDocument();
     expect(screen.getByLabelText('Expiry date')).toBeInTheDocument();
     expect(screen.getByLabelText('CVC')).toBeInTheDocument();
@@ -115,6 +125,8 @@ describe('Subscribe page', () => {
     });
     expect(await screen.findByText(/^Joy Premium, given by the person who runs this install, until Dec 20, 2026\./)).toBeInTheDocument();
     expect(screen.getByText(/you pay \$4\.99 per month from Dec 20, 2026 on, nothing for the days given/)).toBeInTheDocument();
+    // Static, there from the start: a note, not an alert announced at load.
+    expect(screen.getByText(/you pay \$4\.99 per month/).closest('.ant-alert')).toHaveAttribute('role', 'note');
     expect(screen.getByLabelText('Card number')).toBeInTheDocument();
   });
 
@@ -148,6 +160,8 @@ describe('Subscribe page', () => {
     });
     fireEvent.change(await screen.findByLabelText('Card number'), { target: { value: '4242424242424242' } });
     expect(screen.getByLabelText('Card number')).toHaveValue('4242 4242 4242 4242');
+    // As a keyboard does: Enter on the focused button.
+    act(() => button('Subscribe to Joy Premium').focus());
     fireEvent.click(button('Subscribe to Joy Premium'));
     await screen.findByText('Processing...');
     expect(button('Processing...')).toBeDisabled();
@@ -157,20 +171,79 @@ describe('Subscribe page', () => {
     })));
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/subscription-status'] });
     expect(JSON.parse(calls(fetchMock, 'POST /api/billing/sandbox/confirm')[0][1].body)).toEqual({ clientSecret: 'sandbox_s', cardNumber: '4242 4242 4242 4242' });
+    // The form (and the focused button) gave way to the news: the focus is on it, not on the page.
     await screen.findByText('Joy Premium is active.');
+    await waitFor(() => expect(document.activeElement).toHaveTextContent(/^Joy Premium is active\.$/));
   });
 
   it('shows "Payment Failed" with the provider’s message for a declined card, and is ready again', async () => {
     renderPage(<SubscribePage />, {
       ...sandbox,
       'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
-      'POST /api/billing/sandbox/confirm': { status: 400, body: { statusCode: 400, code: 'billing.card_refused', message: 'Your card was declined.' } },
+      'POST /api/billing/sandbox/confirm': {
+        status: 400,
+        body: { statusCode: 400, code: 'billing.card_refused', message: 'Your card was declined.', errors: [{ field: 'cardNumber', message: 'Your card was declined.' }] },
+      },
     });
-    fireEvent.change(await screen.findByLabelText('Card number'), { target: { value: '4000000000000002' } });
+    const cardNumber = await screen.findByLabelText('Card number');
+    fireEvent.change(cardNumber, { target: { value: '4000000000000002' } });
+    act(() => button('Subscribe to Joy Premium').focus());
     fireEvent.click(button('Subscribe to Joy Premium'));
     await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Failed', description: 'Your card was declined.' })));
     await screen.findByText('Subscribe to Joy Premium');
     expect(button('Subscribe to Joy Premium')).toBeEnabled();
+    // Told on the card number too (the toast goes after a few seconds), which has the focus.
+    await waitFor(() => expect(cardNumber).toHaveFocus());
+    expect(cardNumber).toHaveAttribute('aria-invalid', 'true');
+    expect(cardNumber).toHaveAccessibleDescription('Your card was declined.');
+  });
+
+  it.each([
+    ['Your card number is incomplete.', 'cardNumber', 'Card number'],
+    ["Your card's expiration date is incomplete.", 'expiry', 'Expiry date'],
+    ["Your card's security code is incomplete.", 'cvc', 'CVC'],
+  ])('says "%s" (the server names %s) under the field at fault, marked invalid, and puts the focus there', async (message, named, field) => {
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
+      'POST /api/billing/sandbox/confirm': { status: 400, body: { statusCode: 400, code: 'billing.card_refused', message, errors: [{ field: named, message }] } },
+    });
+    await screen.findByLabelText('Card number');
+    act(() => button('Subscribe to Joy Premium').focus());
+    fireEvent.click(button('Subscribe to Joy Premium'));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Failed', description: message })));
+    const input = screen.getByLabelText(field);
+    await waitFor(() => expect(input).toHaveFocus());
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(message);
+    expect(screen.getByText(message)).toBeInTheDocument();
+    for (const other of ['Card number', 'Expiry date', 'CVC'].filter((f) => f !== field)) {
+      expect(screen.getByLabelText(other)).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByLabelText(other)).not.toHaveAttribute('aria-describedby');
+    }
+    // Editing the field takes its error away.
+    fireEvent.change(input, { target: { value: '1' } });
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+  });
+
+  it('gives the focus back to the button after a failure that is not about the card', async () => {
+    let answer!: (value: { status: number; body: unknown }) => void;
+    renderPage(<SubscribePage />, {
+      ...sandbox,
+      'POST /api/create-subscription': { status: 200, body: { clientSecret: 'sandbox_s' } },
+      'POST /api/billing/sandbox/confirm': () => new Promise((resolve) => (answer = resolve)),
+    });
+    await screen.findByLabelText('Card number');
+    act(() => button('Subscribe to Joy Premium').focus());
+    fireEvent.click(button('Subscribe to Joy Premium'));
+    await screen.findByText('Processing...');
+    // A browser drops the focus of the disabled button to the page (jsdom keeps it there).
+    act(dropFocus);
+    answer({ status: 500, body: { statusCode: 500, code: 'internal', message: 'Internal server error' } });
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Failed' })));
+    await waitFor(() => expect(button('Subscribe to Joy Premium')).toHaveFocus());
+    expect(screen.getByLabelText('Card number')).not.toHaveAttribute('aria-invalid');
   });
 });
 

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '../api';
 import { browser, resetUnauthorizedForTests } from '../lib/session';
 import { antdPageTests } from '../testing/antdPages';
-import { installFakeServer } from '../testing/fakeServer';
+import { installFakeServer, type FakeRoutes } from '../testing/fakeServer';
 import { CreateGroupDialog, JoinGroupDialog } from './GroupDialogs';
 
 const FREE_PLAN = 'Free plan allows up to 3 groups. Upgrade to Joy Premium for unlimited groups.';
@@ -36,6 +36,9 @@ describe('Create Group dialog', () => {
     expect(await screen.findByRole('dialog', { name: 'Create Group' })).toBeInTheDocument();
     const name = screen.getByLabelText('Group Name');
     expect(name).toHaveAttribute('aria-required', 'true');
+    // Named by its own aria-label: Chrome puts the label's CSS asterisk (::before, which jsdom does not compute) in
+    // the label's text, "* Group Name".
+    expect(name).toHaveAttribute('aria-label', 'Group Name');
     const description = screen.getByLabelText('Description (Optional)');
     expect(description.tagName).toBe('TEXTAREA');
     expect(description).toHaveAttribute('rows', '3');
@@ -66,6 +69,22 @@ describe('Create Group dialog', () => {
     expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Group name is required.' }));
     expect(fetchMock).not.toHaveBeenCalled();
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('tells a blank name under the field too: invalid, described by the message, and focused', async () => {
+    installFakeServer({});
+    renderDialog('create');
+    const name = await screen.findByLabelText('Group Name');
+    expect(name).not.toHaveAttribute('aria-invalid');
+    const submit = screen.getByRole('button', { name: 'Create Group' });
+    act(() => submit.focus());
+    fireEvent.click(submit);
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('Group name is required.');
+    expect(name).toHaveFocus();
+    fireEvent.change(name, { target: { value: 'Garcia' } });
+    expect(name).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Group name is required.')).not.toBeInTheDocument();
   });
 
   it('shows Creating... while pending, then toasts, refetches the list, closes and clears', async () => {
@@ -139,7 +158,32 @@ describe('Join Group dialog', () => {
     installFakeServer({});
     renderDialog('join');
     expect(await screen.findByRole('dialog', { name: 'Join Group' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Invite Code')).toHaveAttribute('aria-required', 'true');
+    const code = screen.getByLabelText('Invite Code');
+    expect(code).toHaveAttribute('aria-required', 'true');
+    // Without the label's CSS asterisk in its name (see Group Name), and with the hint as its description.
+    expect(code).toHaveAttribute('aria-label', 'Invite Code');
+    expect(code).toHaveAccessibleDescription('Ask a member of the group for its 8-character code.');
+    expect(code).not.toHaveAttribute('aria-invalid');
+  });
+
+  const unknownCode = { status: 404, body: { statusCode: 404, code: 'group.invite_not_found', message: 'Invite code not found.' } };
+  it.each<[string, string, FakeRoutes, string]>([
+    ['a blank code', ' ', {}, 'Invite code is required.'],
+    ['an unknown code', 'ZZZZZZZZ', { 'POST /api/groups/join': unknownCode }, 'Invite code not found.'],
+  ])('tells %s under the field: invalid, described by the message and the hint, and focused', async (_, value, routes, message) => {
+    installFakeServer(routes);
+    renderDialog('join');
+    const code = await screen.findByLabelText('Invite Code');
+    fireEvent.change(code, { target: { value } });
+    const submit = screen.getByRole('button', { name: 'Join Group' });
+    act(() => submit.focus());
+    fireEvent.click(submit);
+    await waitFor(() => expect(code).toHaveAttribute('aria-invalid', 'true'));
+    expect(code).toHaveAccessibleDescription(`${message} Ask a member of the group for its 8-character code.`);
+    await waitFor(() => expect(code).toHaveFocus());
+    fireEvent.change(code, { target: { value: 'K7PX9QMB' } });
+    expect(code).not.toHaveAttribute('aria-invalid');
+    expect(code).toHaveAccessibleDescription('Ask a member of the group for its 8-character code.');
   });
 
   it('refuses a blank code with the toast', async () => {

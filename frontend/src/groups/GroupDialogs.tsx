@@ -2,7 +2,8 @@ import { CrownOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, type InputRef } from 'antd';
 import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { LinkButton } from '../components/LinkButton';
-import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from '@joy/domain';
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, type GroupView } from '@joy/domain';
+import { errorKind, parseApiError } from '../lib/apiError';
 import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
 import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
@@ -11,6 +12,23 @@ import { useCreateGroup, useJoinGroup, useRenameGroup } from './queries';
 interface DialogProps {
   open: boolean;
   onClose: () => void;
+}
+
+/** Create or Join: told the group once the dialog has closed (its opener may have gone with the empty list). */
+interface AddDialogProps extends DialogProps {
+  onAdded?: (group: GroupView) => void;
+}
+
+/** A field's error shown under it: invalid, and described by the message (antd ties them only for its own fields). */
+function fieldError(id: string, message: string | null, describedBy?: string) {
+  const errorId = `${id}-error`;
+  return {
+    item: { validateStatus: message ? ('error' as const) : undefined, help: message ? <span id={errorId}>{message}</span> : undefined },
+    input: {
+      'aria-invalid': message ? true : undefined,
+      'aria-describedby': [message ? errorId : null, describedBy].filter(Boolean).join(' ') || undefined,
+    },
+  };
 }
 
 /** The free plan's limit, with the way to Joy Premium (PRODUCT.md: "the UI offers the Upgrade"). */
@@ -32,8 +50,8 @@ function FreePlanLimit({ message }: { message: string }) {
 
 /**
  * Dialog frame: a form (so Enter submits), the fields, Cancel and the submit button. Native validation is
- * off: a blank value is told by the spec's toast; the fields are still marked required (asterisk and
- * aria-required).
+ * off: a blank value is told by the spec's toast and under the field; the fields are still marked required
+ * (asterisk and aria-required).
  */
 function GroupDialog({
   open,
@@ -44,9 +62,11 @@ function GroupDialog({
   pendingText,
   onSubmit,
   onClose,
+  afterClose,
   focusRef,
   children,
 }: DialogProps & {
+  afterClose?: () => void;
   /** The field that gets the focus each time the dialog opens. */
   focusRef: RefObject<InputRef | null>;
   title: string;
@@ -69,6 +89,7 @@ function GroupDialog({
       afterOpenChange={(isOpen) => {
         if (isOpen) focusRef.current?.focus();
       }}
+      afterClose={afterClose}
       footer={null}
       className="group-dialog"
       width={480}
@@ -96,6 +117,7 @@ function GroupDetailsFields({
   id,
   nameRef,
   name,
+  nameError,
   description,
   onName,
   onDescription,
@@ -103,15 +125,20 @@ function GroupDetailsFields({
   id: string;
   nameRef: RefObject<InputRef | null>;
   name: string;
+  nameError: string | null;
   description: string;
   onName: (value: string) => void;
   onDescription: (value: string) => void;
 }) {
+  const error = fieldError(`${id}-name`, nameError);
   return (
     <>
-      <Form.Item label="Group Name" htmlFor={`${id}-name`} required>
+      <Form.Item label="Group Name" htmlFor={`${id}-name`} required {...error.item}>
         <Input
           id={`${id}-name`}
+          // The label's asterisk (CSS) is in Chrome's name of the field: "* Group Name". aria-required says it.
+          aria-label="Group Name"
+          {...error.input}
           value={name}
           onChange={(e) => onName(e.target.value)}
           placeholder="e.g. The Garcia Family"
@@ -137,32 +164,46 @@ function GroupDetailsFields({
 }
 
 /** Create Group: Group Name (required), Description (optional, 3 rows). */
-export function CreateGroupDialog({ open, onClose }: DialogProps) {
+export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const id = useId();
   const nameRef = useRef<InputRef>(null);
   const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
   const [description, setDescription] = useState('');
+  const created = useRef<GroupView | null>(null);
   const create = useCreateGroup();
   const limit = freePlanLimitMessage(create.error);
 
   const close = () => {
     create.reset();
+    setNameError(null);
     onClose();
   };
   const submit = () => {
     const result = validateCreateGroup(name, description);
     if (!result.ok) {
       toast(result.toast);
+      setNameError(result.toast.description ?? null);
+      nameRef.current?.focus();
       return;
     }
     create.mutate(result.value, {
-      onSuccess: () => {
+      onSuccess: (group) => {
+        created.current = group;
         setName('');
         setDescription('');
         create.reset();
         onClose();
       },
     });
+  };
+  const afterClose = () => {
+    if (created.current) onAdded?.(created.current);
+    created.current = null;
+  };
+  const editName = (value: string) => {
+    setName(value);
+    setNameError(null);
   };
 
   return (
@@ -175,9 +216,10 @@ export function CreateGroupDialog({ open, onClose }: DialogProps) {
       pendingText="Creating..."
       onSubmit={submit}
       onClose={close}
+      afterClose={afterClose}
       focusRef={nameRef}
     >
-      <GroupDetailsFields id={id} nameRef={nameRef} name={name} description={description} onName={setName} onDescription={setDescription} />
+      <GroupDetailsFields id={id} nameRef={nameRef} name={name} nameError={nameError} description={description} onName={editName} onDescription={setDescription} />
       {limit && <FreePlanLimit message={limit} />}
     </GroupDialog>
   );
@@ -192,6 +234,7 @@ export function RenameGroupDialog({
   const id = useId();
   const nameRef = useRef<InputRef>(null);
   const [name, setName] = useState(group.name);
+  const [nameError, setNameError] = useState<string | null>(null);
   const [description, setDescription] = useState(group.description ?? '');
   const rename = useRenameGroup(group.id);
 
@@ -199,6 +242,8 @@ export function RenameGroupDialog({
     const result = validateCreateGroup(name, description);
     if (!result.ok) {
       toast(result.toast);
+      setNameError(result.toast.description ?? null);
+      nameRef.current?.focus();
       return;
     }
     rename.mutate({ name: result.value.name, description: result.value.description ?? null }, { onSuccess: onClose });
@@ -213,39 +258,73 @@ export function RenameGroupDialog({
       submitText="Save"
       pendingText="Saving..."
       onSubmit={submit}
-      onClose={onClose}
+      onClose={() => {
+        setNameError(null);
+        onClose();
+      }}
       focusRef={nameRef}
     >
-      <GroupDetailsFields id={id} nameRef={nameRef} name={name} description={description} onName={setName} onDescription={setDescription} />
+      <GroupDetailsFields
+        id={id}
+        nameRef={nameRef}
+        name={name}
+        nameError={nameError}
+        description={description}
+        onName={(value) => {
+          setName(value);
+          setNameError(null);
+        }}
+        onDescription={setDescription}
+      />
     </GroupDialog>
   );
 }
 
 /** Join Group: Invite Code (required; sent as issued, whatever the case and the spaces or dashes typed). */
-export function JoinGroupDialog({ open, onClose }: DialogProps) {
+export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const id = useId();
   const codeRef = useRef<InputRef>(null);
   const [inviteCode, setInviteCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const joined = useRef<GroupView | null>(null);
   const join = useJoinGroup();
   const limit = freePlanLimitMessage(join.error);
+  const codeId = `${id}-code`;
+  const error = fieldError(codeId, codeError, `${codeId}-hint`);
 
   const close = () => {
     join.reset();
+    setCodeError(null);
     onClose();
+  };
+  const showCodeError = (message: string | null) => {
+    setCodeError(message);
+    codeRef.current?.focus();
   };
   const submit = () => {
     const result = validateJoinGroup(inviteCode);
     if (!result.ok) {
       toast(result.toast);
+      showCodeError(result.toast.description ?? null);
       return;
     }
     join.mutate(result.value, {
-      onSuccess: () => {
+      onSuccess: (group) => {
+        joined.current = group;
         setInviteCode('');
         join.reset();
         onClose();
       },
+      onError: (failure) => {
+        // The server's reason about the code (unknown, or not a code at all) goes under it too.
+        const kind = errorKind(failure);
+        if (kind === 'invalid' || kind === 'not_found') showCodeError(parseApiError(failure).message);
+      },
     });
+  };
+  const afterClose = () => {
+    if (joined.current) onAdded?.(joined.current);
+    joined.current = null;
   };
 
   return (
@@ -258,13 +337,26 @@ export function JoinGroupDialog({ open, onClose }: DialogProps) {
       pendingText="Joining..."
       onSubmit={submit}
       onClose={close}
+      afterClose={afterClose}
       focusRef={codeRef}
     >
-      <Form.Item label="Invite Code" htmlFor={`${id}-code`} required extra="Ask a member of the group for its 8-character code.">
+      <Form.Item
+        label="Invite Code"
+        htmlFor={codeId}
+        required
+        extra={<span id={`${codeId}-hint`}>Ask a member of the group for its 8-character code.</span>}
+        {...error.item}
+      >
         <Input
-          id={`${id}-code`}
+          id={codeId}
+          // As Group Name: without the label's CSS asterisk.
+          aria-label="Invite Code"
+          {...error.input}
           value={inviteCode}
-          onChange={(e) => setInviteCode(e.target.value)}
+          onChange={(e) => {
+            setInviteCode(e.target.value);
+            setCodeError(null);
+          }}
           placeholder="e.g. K7PX9QMB"
           aria-required="true"
           autoComplete="off"

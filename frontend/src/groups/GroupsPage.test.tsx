@@ -84,6 +84,48 @@ describe('Groups page: list', () => {
     expect(screen.getByLabelText('Invite Code')).toBeInTheDocument();
   });
 
+  it.each([
+    ['Create Your First Group', 'Group Name', 'Book Club', 'POST /api/groups'],
+    ['Join a Group', 'Invite Code', 'QWERTYUP', 'POST /api/groups/join'],
+  ])('puts the focus on the new group, not the page, after "%s" (its button went with the empty list)', async (opener, field, value, route) => {
+    let groups: unknown[] = [];
+    installFakeServer({
+      ...base,
+      'GET /api/groups': () => ({ status: 200, body: groups }),
+      [route]: () => ((groups = [book]), { status: 201, body: book }),
+    });
+    renderGroups();
+    await screen.findByRole('heading', { name: 'No Groups Yet', hidden: true });
+    // As a keyboard does: Enter on the focused button, then Enter in the field.
+    const button = screen.getByRole('button', { name: opener, hidden: true });
+    act(() => button.focus());
+    fireEvent.click(button);
+    const input = await screen.findByLabelText(field);
+    await waitFor(() => expect(input).toHaveFocus());
+    fireEvent.change(input, { target: { value } });
+    fireEvent.submit(input.closest('form')!);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'View Book Club', hidden: true })).toHaveFocus());
+  });
+
+  it('gives the focus back to the header button after Create Group from there', async () => {
+    let groups: unknown[] = [garcia];
+    installFakeServer({
+      ...base,
+      'GET /api/groups': () => ({ status: 200, body: groups }),
+      'POST /api/groups': () => ((groups = [garcia, book]), { status: 201, body: book }),
+    });
+    renderGroups();
+    await screen.findByRole('button', { name: 'View Garcia Family', hidden: true });
+    const button = screen.getByRole('button', { name: 'Create Group', hidden: true });
+    act(() => button.focus());
+    fireEvent.click(button);
+    const input = await screen.findByLabelText('Group Name');
+    fireEvent.change(input, { target: { value: 'Book Club' } });
+    fireEvent.submit(input.closest('form')!);
+    await screen.findByRole('button', { name: 'View Book Club', hidden: true });
+    await waitFor(() => expect(button).toHaveFocus());
+  });
+
   it('lists the groups as cards with name, description, invite code and View', async () => {
     installFakeServer(withGroup());
     renderGroups();

@@ -33,15 +33,21 @@ export function parseApiError(error: unknown): ParsedApiError {
   }
 }
 
-/** The messages of a 400's `errors` (one per field the server names, up to 10), in its order; [] for anything else. */
-export function fieldErrorsOf(error: unknown): string[] {
+/** A 400's `errors` (one per field the server names, up to 10), in its order; [] for anything else. */
+export function namedFieldsOf(error: unknown): { field: string; message: string }[] {
   const match = error instanceof Error ? /^\d{3}: ?([\s\S]*)$/.exec(error.message) : null;
   try {
     const errors = (JSON.parse(match?.[1] ?? '') as { errors?: unknown }).errors;
-    return Array.isArray(errors) ? errors.map((e: { message?: unknown }) => e?.message).filter((m): m is string => typeof m === 'string') : [];
+    if (!Array.isArray(errors)) return [];
+    return errors.filter((e): e is { field: string; message: string } => typeof e?.field === 'string' && typeof e?.message === 'string');
   } catch {
     return [];
   }
+}
+
+/** The messages of a 400's `errors`, in its order; [] for anything else. */
+export function fieldErrorsOf(error: unknown): string[] {
+  return namedFieldsOf(error).map((e) => e.message);
 }
 
 /** The kind of an API error (invalid, not_found, conflict, …), from its code; null for anything else. */

@@ -214,7 +214,9 @@ export default function DashboardPage() {
             <CurrentScores latest={latest} />
           </>
         ) : (
+          // A standing notice, not an alert (antd's default role): read where it is, not announced at each visit.
           <Alert
+            role="note"
             type="info"
             showIcon
             title="Your charts are on their way"

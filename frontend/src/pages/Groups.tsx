@@ -3,6 +3,7 @@
 // so a reload or the browser's Back button keeps it; there is no route of its own (SPEC §2).
 import { PlusOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
+import type { GroupView } from '@joy/domain';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader';
@@ -16,12 +17,20 @@ import { useGroups } from '../queries';
 
 type OpenDialog = 'create' | 'join' | null;
 
+/** Focuses a group card's View button; false while the list does not show it. */
+function focusViewButton(groupId: string): boolean {
+  const button = document.getElementById(viewButtonId(groupId));
+  button?.focus();
+  return !!button;
+}
+
 export default function GroupsPage() {
   const [params, setParams] = useSearchParams();
   const selectedId = params.get(SELECTED_GROUP_PARAM);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const shownId = useRef(selectedId);
   const returnFocusTo = useRef<string | null>(null);
+  const opener = useRef<Element | null>(null);
   const groups = useGroups();
   const refreshGroup = useRefreshGroup();
 
@@ -31,6 +40,15 @@ export default function GroupsPage() {
     setParams({ [SELECTED_GROUP_PARAM]: groupId });
   };
   const back = () => setParams({});
+  const openDialog = (which: OpenDialog) => {
+    opener.current = document.activeElement;
+    setDialog(which);
+  };
+  // A group created or joined from the empty list: the dialog's opener went with that list, so the focus goes to
+  // the new group's View button rather than the page. From the header, the dialog gives it back to its opener.
+  const added = (group: GroupView) => {
+    if (!opener.current?.isConnected && !focusViewButton(group.id)) returnFocusTo.current = group.id;
+  };
 
   // After "Back to Groups" (or the browser's Back), the focus returns to the View button of the group that
   // was open, once the list shows it.
@@ -38,11 +56,7 @@ export default function GroupsPage() {
     if (shownId.current && !selectedId) returnFocusTo.current = shownId.current;
     shownId.current = selectedId;
     if (selectedId || !returnFocusTo.current) return;
-    const button = document.getElementById(viewButtonId(returnFocusTo.current));
-    if (button) {
-      button.focus();
-      returnFocusTo.current = null;
-    }
+    if (focusViewButton(returnFocusTo.current)) returnFocusTo.current = null;
   }, [selectedId, groups.data]);
 
   return (
@@ -56,10 +70,10 @@ export default function GroupsPage() {
             subtitle="Share the journey with family and friends: see each other's overall joy and support one another."
             extra={
               <div className="groups-header__actions">
-                <Button size="large" icon={<UserAddOutlined aria-hidden="true" />} onClick={() => setDialog('join')}>
+                <Button size="large" icon={<UserAddOutlined aria-hidden="true" />} onClick={() => openDialog('join')}>
                   Join Group
                 </Button>
-                <Button size="large" type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setDialog('create')}>
+                <Button size="large" type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => openDialog('create')}>
                   Create Group
                 </Button>
               </div>
@@ -71,13 +85,13 @@ export default function GroupsPage() {
             isError={groups.isError}
             onRetry={() => void groups.refetch()}
             onView={view}
-            onCreate={() => setDialog('create')}
-            onJoin={() => setDialog('join')}
+            onCreate={() => openDialog('create')}
+            onJoin={() => openDialog('join')}
           />
         </>
       )}
-      <CreateGroupDialog open={dialog === 'create'} onClose={() => setDialog(null)} />
-      <JoinGroupDialog open={dialog === 'join'} onClose={() => setDialog(null)} />
+      <CreateGroupDialog open={dialog === 'create'} onClose={() => setDialog(null)} onAdded={added} />
+      <JoinGroupDialog open={dialog === 'join'} onClose={() => setDialog(null)} onAdded={added} />
     </div>
   );
 }

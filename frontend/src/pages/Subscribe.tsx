@@ -53,10 +53,15 @@ function Features() {
 }
 
 function Paid() {
+  const title = useRef<HTMLElement>(null);
+  // It replaces the payment form, and with it the focused button: the focus goes to the news instead of the page.
+  useEffect(() => title.current?.focus(), []);
   return (
     <div className="premium-done" role="status">
       <CheckCircleFilled style={{ fontSize: 40, color: '#15803d' }} aria-hidden="true" />
-      <Typography.Text strong>Joy Premium is active.</Typography.Text>
+      <Typography.Text strong ref={title} tabIndex={-1}>
+        Joy Premium is active.
+      </Typography.Text>
       <Typography.Text type="secondary">Manage your plan, renewal date and cancellation on your account page.</Typography.Text>
       <div className="premium-done__actions">
         <LinkButton to="/account" type="primary">
@@ -213,7 +218,8 @@ export default function SubscribePage() {
             <>
               {summary.granted && (
                 // Paying during the operator's grant: say when the money is taken, so nobody thinks the given days are paid for.
-                <Alert className="premium-pay__grant" type="info" showIcon title={summary.detail} description={summary.upgradeNote} />
+                // A note, there from the start: not an alert announced at every load.
+                <Alert role="note" className="premium-pay__grant" type="info" showIcon title={summary.detail} description={summary.upgradeNote} />
               )}
               <Typography.Paragraph className="premium-pay__hint">Enter your payment details below to unlock premium features</Typography.Paragraph>
               {config.data.provider === 'stripe' ? (

@@ -19,9 +19,14 @@ export function CareSettingCard() {
           <Switch
             id="accept-care-actions"
             checked={accepting}
-            loading={settings.isLoading || change.isPending}
+            // Not `loading` while saving: it disables the switch, and the browser drops the focus of a disabled
+            // one (the new state went unsaid). A press while saving is ignored, so requests never cross.
+            loading={settings.isLoading}
             disabled={settings.isLoading}
-            onChange={(checked) => change.mutate({ acceptCareActions: checked })}
+            aria-busy={change.isPending}
+            onChange={(checked) => {
+              if (!change.isPending) change.mutate({ acceptCareActions: checked });
+            }}
           />
           <span>
             <span className="account-setting__label">Accept care actions from my groups</span>

@@ -106,6 +106,15 @@ describe('Reminders on This Device, where the browser cannot receive notificatio
     }
   });
 
+  it('offers them in plain text, not in a status announced at each visit (the status stays empty)', async () => {
+    installPush();
+    renderCard();
+    await screen.findByRole('button', { name: 'Enable reminders on this device' });
+    const text = screen.getByText('Get your daily reminder as a notification on this device, even when Joy is closed.');
+    expect(text.closest('[role="status"], [aria-live]')).toBeNull();
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
   it('enables reminders where the browser can', async () => {
     const push = installPush();
     push.subscribe.mockResolvedValue({

@@ -62,12 +62,19 @@ export function DeviceRemindersCard({ reminderSet }: { reminderSet: boolean }) {
       .finally(() => setBusy(false));
   };
 
+  const text = (
+    <Typography.Paragraph className="device-reminders__text" data-testid="device-reminders-state">
+      {state ? explanation(state) : 'Checking this device…'}
+    </Typography.Paragraph>
+  );
+  // What stands in the way (blocked, or this window can't: no toast says it) is read out where the button was, in a
+  // status there from the start; the plain explanations are text, not announced at each visit.
+  const found = state === 'blocked' || state === 'unsupported';
+
   return (
     <Card title={<h2 className="card-title">Reminders on This Device</h2>}>
-      {/* A status: what an attempt found (blocked, or this window can't) is read out where the button was. */}
-      <Typography.Paragraph className="device-reminders__text" data-testid="device-reminders-state" role="status">
-        {state ? explanation(state) : 'Checking this device…'}
-      </Typography.Paragraph>
+      {!found && text}
+      <div role="status">{found && text}</div>
       {state === 'on' && !reminderSet && (
         <Typography.Paragraph type="warning">Turn on your daily reminder above to choose when it comes.</Typography.Paragraph>
       )}
