@@ -57,7 +57,12 @@ describe('groups: one person creates a group, another joins it with the invite c
     await a.page.waitForFunction(() => document.activeElement?.getAttribute('aria-required') === 'true');
     await createDialog.getByLabel('Group Name').fill('   ');
     await createDialog.getByRole('button', { name: 'Create Group' }).click();
-    await a.page.getByText('Group name is required.').waitFor();
+    // The spec's toast, and the same words under the field, which is marked invalid and has the focus.
+    await a.page.getByRole('alert').getByText('Group name is required.').waitFor();
+    const nameField = createDialog.getByLabel('Group Name');
+    await createDialog.getByText('Group name is required.', { exact: true }).first().waitFor();
+    expect(await nameField.getAttribute('aria-invalid')).toBe('true');
+    expect(await nameField.evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(a.page, 'groups-create-blank-name');
 
     await createDialog.getByLabel('Group Name').fill('Garcia Family');

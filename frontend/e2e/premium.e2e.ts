@@ -120,7 +120,11 @@ describe('Joy Premium in the sandbox: upgrade, account, cancel', () => {
 
     await payWith(page, '4000 0000 0000 0002');
     await page.getByText('Payment Failed').waitFor();
-    await page.getByText('Your card was declined.').waitFor();
+    await page.getByRole('alert').getByText('Your card was declined.').waitFor();
+    // Under the card number too (the toast goes after a few seconds), which is marked invalid and has the focus.
+    const cardNumber = page.getByLabel('Card number');
+    expect(await cardNumber.getAttribute('aria-invalid')).toBe('true');
+    expect(await cardNumber.evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(page, 'premium-declined-phone');
     await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).waitFor();
     expect(await page.getByRole('button', { name: 'Subscribe to Joy Premium' }).isEnabled()).toBe(true);

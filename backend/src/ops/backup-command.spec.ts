@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import { AppProcess, startAppProcess } from '../bench/app-process';
 import { allRatingsOf, api, signIn } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
-import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
 import { manyRatingsBody as rating } from '../bench/rating-bodies';
 import { LOCK_FILES } from './data-dir-lock';
+import { captureCli } from '../testing/cli-capture';
 
 /**
  * `npm run backup` copies a running embedded install: the app runs in its own process (as people run it) and
@@ -102,11 +102,6 @@ describe('npm run backup during writes', () => {
 });
 
 describe('npm run backup refuses', () => {
-  function capture(env: NodeJS.ProcessEnv) {
-    let err = '';
-    const io: CliIo = { out: () => undefined, err: (t) => void (err += t), env };
-    return { io, err: () => err };
-  }
 
   it('a directory that is not empty, and a directory inside DATA_DIR, writing nothing', async () => {
     const dataDir = join(work, 'data');
@@ -115,12 +110,12 @@ describe('npm run backup refuses', () => {
     const full = join(work, 'full');
     mkdirSync(full);
     writeFileSync(join(full, 'old'), 'x');
-    const notEmpty = capture({ DATA_DIR: dataDir });
+    const notEmpty = captureCli({ DATA_DIR: dataDir });
     expect(await runBackup(['--to', full], notEmpty.io)).toBe(1);
     expect(notEmpty.err()).toContain(`${full} is not empty`);
     expect(readdirSync(full)).toEqual(['old']);
 
-    const inside = capture({ DATA_DIR: dataDir });
+    const inside = captureCli({ DATA_DIR: dataDir });
     expect(await runBackup(['--to', join(dataDir, 'backup')], inside.io)).toBe(2);
     expect(inside.err()).toContain('cannot go inside DATA_DIR');
     expect(readFileSync(join(full, 'old'), 'utf8')).toBe('x');
@@ -132,7 +127,7 @@ describe('npm run backup refuses', () => {
     new Database(join(dataDir, 'events.sqlite')).close();
     const asked = new AbortController();
     asked.abort();
-    const cli = capture({ DATA_DIR: dataDir });
+    const cli = captureCli({ DATA_DIR: dataDir });
     const to = join(work, 'stopped-backup');
     expect(await runBackup(['--to', to], { ...cli.io, signal: asked.signal })).toBe(130);
     expect(cli.err()).toContain(`Stopped: no backup was written to ${to}`);
@@ -140,7 +135,7 @@ describe('npm run backup refuses', () => {
   });
 
   it('a DATA_DIR that is not an install', async () => {
-    const cli = capture({ DATA_DIR: join(work, 'nothing-here') });
+    const cli = captureCli({ DATA_DIR: join(work, 'nothing-here') });
     expect(await runBackup(['--to', join(work, 'b')], cli.io)).toBe(1);
     expect(cli.err()).toContain('No install at');
   });

@@ -4,21 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
-import type { CliIo } from './cli-io';
 import { runBackup } from './backup-command';
 import { runEvents } from './events-command';
 import { lockDataDir } from './data-dir-lock';
 import { RefusedToStart } from './integrity';
 import { manyRatingsBody as rating } from '../bench/rating-bodies';
+import { captureCli } from '../testing/cli-capture';
 
 jest.setTimeout(90_000);
-
-function capture(env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
-  return { io, out: () => out, err: () => err };
-}
 
 /** One app per data directory: the built app, as people run it (and run it twice by mistake). */
 describe('one process per data directory', () => {
@@ -70,7 +63,7 @@ describe('one process per data directory', () => {
     db.prepare('UPDATE events SET data = substr(data, 1, 25) WHERE position = ?').run(last);
     db.close();
 
-    const quarantine = capture({ DATA_DIR: app.dataDir });
+    const quarantine = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['quarantine', String(last)], quarantine.io)).toBe(1);
     expect(quarantine.err()).toContain(`${app.dataDir} is in use by another Joy process (process ${app.pid()}`);
     const untouched = new Database(events, { readonly: true });
@@ -78,13 +71,13 @@ describe('one process per data directory', () => {
     untouched.close();
     expect(readdirSync(app.dataDir).filter((f) => f.startsWith('events.sqlite.before-quarantine'))).toEqual([]);
 
-    const imported = capture({ DATA_DIR: app.dataDir });
+    const imported = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['import', events], imported.io)).toBe(1);
     expect(imported.err()).toContain('is in use by another Joy process');
 
     const to = join(mkdtempSync(join(tmpdir(), 'joy-lock-backup-')), 'copy');
     try {
-      const backup = capture({ DATA_DIR: app.dataDir });
+      const backup = captureCli({ DATA_DIR: app.dataDir });
       expect(await runBackup(['--to', to], backup.io)).toBe(0);
       expect(existsSync(join(to, 'events.sqlite'))).toBe(true);
       expect(readdirSync(to).filter((f) => f.startsWith('joy.lock'))).toEqual([]);
@@ -93,7 +86,7 @@ describe('one process per data directory', () => {
     }
 
     await app.stop();
-    const afterStop = capture({ DATA_DIR: app.dataDir });
+    const afterStop = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['quarantine', String(last)], afterStop.io)).toBe(0);
   });
 

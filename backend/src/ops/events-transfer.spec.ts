@@ -6,10 +6,11 @@ import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store'
 import { EventStoreDbStandIn } from '../event-store/standin/server';
 import type { EventStore, EventToAppend, RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { Stopped, type CliIo } from './cli-io';
+import { Stopped } from './cli-io';
 import { runEvents } from './events-command';
 import { exportEvents, importEvents, truncatedAway } from './events-transfer';
 import type { Progress } from './progress';
+import { captureCli } from '../testing/cli-capture';
 
 let dir: string;
 beforeEach(() => {
@@ -33,13 +34,6 @@ async function fill(store: EventStore): Promise<void> {
   await store.appendToStream('user-1', [event('MemberJoined', 'e7', { groupId: '9' })], { expectedVersion: 1 });
 }
 
-function capture(env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
-  return { io, out: () => out, err: () => err };
-}
-
 /** What an event store holds, without its own positions (the target numbers its own). */
 async function contents(store: EventStore): Promise<Omit<RecordedEvent, 'position'>[]> {
   const all = await store.readAll({ from: 0, limit: 10_000 });
@@ -58,7 +52,7 @@ describe('events export', () => {
 
   it('writes every event in global order as NDJSON, data and metadata exactly as stored, to a 0600 file', async () => {
     const file = join(dir, 'export.ndjson');
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runEvents(['export', '--to', file], cli.io)).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const stored = await source.readAll({ from: 0, limit: 100 });
@@ -73,13 +67,13 @@ describe('events export', () => {
   });
 
   it('writes to stdout without --to, and refuses to replace an existing file', async () => {
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runEvents(['export'], cli.io)).toBe(0);
     expect(cli.out().trim().split('\n')).toHaveLength(7);
 
     const file = join(dir, 'taken.ndjson');
     writeFileSync(file, 'mine');
-    const again = capture({ DATA_DIR: dir });
+    const again = captureCli({ DATA_DIR: dir });
     expect(await runEvents(['export', '--to', file], again.io)).toBe(1);
     expect(again.err()).toContain(`${file} already exists`);
     expect(readFileSync(file, 'utf8')).toBe('mine');
@@ -90,7 +84,7 @@ describe('events export', () => {
     raw.prepare("UPDATE events SET data = '{torn' WHERE position = 3").run();
     raw.close();
     const file = join(dir, 'export.ndjson');
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runEvents(['export', '--to', file], cli.io)).toBe(1);
     expect(cli.err()).toContain('Export failed (when an event cannot be read, npm run events -- verify names it)');
     expect(existsSync(file)).toBe(false);
@@ -98,7 +92,7 @@ describe('events export', () => {
   });
 
   it('says where the events are missing from', async () => {
-    const cli = capture({ DATA_DIR: join(dir, 'nowhere') });
+    const cli = captureCli({ DATA_DIR: join(dir, 'nowhere') });
     expect(await runEvents(['export'], cli.io)).toBe(1);
     expect(cli.err()).toContain('No event store at');
   });
@@ -112,14 +106,14 @@ describe('events import into SQLite', () => {
     await fill(source);
     await source.close();
     file = join(dir, 'export.ndjson');
-    expect(await runEvents(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
+    expect(await runEvents(['export', '--to', file], captureCli({ DATA_DIR: dir }).io)).toBe(0);
     target = join(dir, 'target');
   });
 
   const open = (at: string) => new SqliteEventStore(join(at, 'events.sqlite'));
 
   it('recreates the same streams, versions, event ids, order and metadata', async () => {
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', file], cli.io)).toBe(0);
     expect(cli.err()).toContain('Imported 7 events');
     const [from, to] = [open(dir), open(target)];
@@ -132,7 +126,7 @@ describe('events import into SQLite', () => {
   it('refuses a target that already holds events, and changes nothing in it', async () => {
     const existing = open(dir); // the source itself: not empty
     const before = await contents(existing);
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runEvents(['import', file], cli.io)).toBe(1);
     expect(cli.err()).toContain('The target event store already holds events (up to position 7)');
     expect(cli.err()).toContain('--resume');
@@ -145,7 +139,7 @@ describe('events import into SQLite', () => {
     const bad = JSON.parse(lines[4]);
     delete bad.type;
     writeFileSync(file.replace('export', 'bad'), [...lines.slice(0, 4), JSON.stringify(bad), ...lines.slice(5)].join('\n'));
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', file.replace('export', 'bad')], cli.io)).toBe(1);
     expect(cli.err()).toContain('line 5: type must be a non-empty string: nothing was imported');
     const to = open(target);
@@ -156,7 +150,7 @@ describe('events import into SQLite', () => {
   it('refuses a file whose stream versions do not follow, naming the line', async () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     writeFileSync(join(dir, 'gap.ndjson'), [...lines.slice(0, 3), ...lines.slice(4)].join('\n')); // ratings-1 v2 missing
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', join(dir, 'gap.ndjson')], cli.io)).toBe(1);
     expect(cli.err()).toContain('line 4: ratings-1 version 3 does not follow the target\'s version 1 of that stream');
   });
@@ -165,9 +159,9 @@ describe('events import into SQLite', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     const half = join(dir, 'half.ndjson');
     writeFileSync(half, lines.slice(0, 4).join('\n')); // the import stopped after e4 (mid-append of e4, e5)
-    expect(await runEvents(['import', half], capture({ DATA_DIR: target }).io)).toBe(0);
+    expect(await runEvents(['import', half], captureCli({ DATA_DIR: target }).io)).toBe(0);
 
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', file, '--resume'], cli.io)).toBe(0);
     expect(cli.err()).toContain('Imported 3 events (4 were already there)');
     const [from, to] = [open(dir), open(target)];
@@ -176,7 +170,7 @@ describe('events import into SQLite', () => {
     await to.close();
 
     // Resuming a finished import writes nothing more.
-    const done = capture({ DATA_DIR: target });
+    const done = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', file, '--resume'], done.io)).toBe(0);
     expect(done.err()).toContain('Imported 0 events (7 were already there)');
   });
@@ -190,13 +184,13 @@ describe('events import into SQLite', () => {
     expect((await to.readAll({ from: 0, limit: 100 })).map((e) => e.metadata.eventId)).toEqual(['e1', 'e2']);
     await to.close();
 
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', file, '--resume'], cli.io)).toBe(0);
     expect(cli.err()).toContain('Imported 5 events (2 were already there)');
 
     const asked = new AbortController();
     asked.abort();
-    const stopped = capture({ DATA_DIR: dir });
+    const stopped = captureCli({ DATA_DIR: dir });
     const out = join(dir, 'stopped.ndjson');
     expect(await runEvents(['export', '--to', out], { ...stopped.io, signal: asked.signal })).toBe(130);
     expect(stopped.err()).toContain(`Stopped: no export was written (${out} does not exist)`);
@@ -205,10 +199,10 @@ describe('events import into SQLite', () => {
 
   it('--resume refuses a file that does not hold the target\'s last event', async () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(await runEvents(['import', file], capture({ DATA_DIR: target }).io)).toBe(0);
+    expect(await runEvents(['import', file], captureCli({ DATA_DIR: target }).io)).toBe(0);
     const other = join(dir, 'other.ndjson');
     writeFileSync(other, lines.slice(0, 3).join('\n'));
-    const cli = capture({ DATA_DIR: target });
+    const cli = captureCli({ DATA_DIR: target });
     expect(await runEvents(['import', other, '--resume'], cli.io)).toBe(1);
     expect(cli.err()).toContain("The target's last event (e7, user-1 version 2) is not in");
   });
@@ -219,7 +213,7 @@ describe('events import into EventStoreDB (the adapter through the official clie
     const source = new SqliteEventStore(join(dir, 'events.sqlite'));
     await fill(source);
     const file = join(dir, 'export.ndjson');
-    expect(await runEvents(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
+    expect(await runEvents(['export', '--to', file], captureCli({ DATA_DIR: dir }).io)).toBe(0);
 
     const server = await EventStoreDbStandIn.start();
     const esdb = new EventStoreDbEventStore(server.url);

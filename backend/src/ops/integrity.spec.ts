@@ -5,19 +5,11 @@ import { join } from 'node:path';
 import { AppExited, AppProcess, startAppProcess } from '../bench/app-process';
 import { api, signIn } from '../testing/app-harness';
 import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
-import type { CliIo } from './cli-io';
 import { runEvents } from './events-command';
 import { manyRatingsBody as rating } from '../bench/rating-bodies';
+import { captureCli } from '../testing/cli-capture';
 
 jest.setTimeout(90_000);
-
-
-function capture(env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
-  return { io, out: () => out, err: () => err };
-}
 
 /** Starts the stopped app again, expecting it to refuse: its exit code and output. */
 async function refusal(app: AppProcess, env: Record<string, string> = {}): Promise<AppExited> {
@@ -54,24 +46,24 @@ describe('start-up integrity', () => {
     expect(refused.output).toContain('npm run events -- verify');
     expect(refused.output).toContain(`npm run events -- quarantine ${last}`);
 
-    const verify = capture({ DATA_DIR: app.dataDir });
+    const verify = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['verify'], verify.io)).toBe(1);
     expect(verify.out()).toMatch(new RegExp(`^position ${last}: its data is not JSON`, 'm'));
     expect(verify.err()).toContain(`npm run events -- quarantine ${last}`);
 
     // An event that reads fine is never quarantined.
-    const refusedQuarantine = capture({ DATA_DIR: app.dataDir });
+    const refusedQuarantine = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['quarantine', '1'], refusedQuarantine.io)).toBe(1);
     expect(refusedQuarantine.err()).toMatch(/reads fine: nothing to quarantine/);
 
-    const quarantine = capture({ DATA_DIR: app.dataDir });
+    const quarantine = captureCli({ DATA_DIR: app.dataDir });
     expect(await runEvents(['quarantine', String(last)], quarantine.io)).toBe(0);
     const backup = /Backup of the file before: (.+)$/m.exec(quarantine.out())![1];
     expect(existsSync(backup)).toBe(true);
     const kept = new Database(file, { readonly: true });
     expect(kept.prepare('SELECT position, reason FROM quarantined_events').all()).toEqual([{ position: last, reason: expect.stringMatching(/data is not JSON/) }]);
     kept.close();
-    expect(await runEvents(['verify'], capture({ DATA_DIR: app.dataDir }).io)).toBe(0);
+    expect(await runEvents(['verify'], captureCli({ DATA_DIR: app.dataDir }).io)).toBe(0);
 
     await app.start();
     const listed = (await api(app.baseUrl, cookie).get('/api/joy-ratings')).body.map((r: { id: string }) => r.id);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { SqliteKeyStore } from '../identity/key-stores';
 import { createKeyStore } from '../infrastructure';
 import { containerRuntimeMayExist, sharedMongoDatabase } from '../testing/containers';
-import type { CliIo } from './cli-io';
 import { runKeys } from './keys-command';
+import { captureCli } from '../testing/cli-capture';
 
 jest.setTimeout(180_000); // a MongoDB container, when there is a runtime, takes a while to start
 
@@ -14,12 +14,6 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'joy-keys-cli-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function capture(env: NodeJS.ProcessEnv) {
-  let err = '';
-  const io: CliIo = { out: () => undefined, err: (t) => void (err += t), env };
-  return { io, err: () => err };
-}
 
 /** An embedded install's keys.sqlite with two people and a deleted account; their keys. */
 async function sourceKeys(): Promise<{ ada: Buffer; bob: Buffer }> {
@@ -36,7 +30,7 @@ describe('keys export', () => {
   it('writes every key and tombstone to a 0600 file, with a warning', async () => {
     const { ada, bob } = await sourceKeys();
     const file = join(dir, 'keys.ndjson');
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runKeys(['export', '--to', file], cli.io)).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -54,14 +48,14 @@ describe('keys export', () => {
     const asked = new AbortController();
     asked.abort();
     const file = join(dir, 'keys.ndjson');
-    const cli = capture({ DATA_DIR: dir });
+    const cli = captureCli({ DATA_DIR: dir });
     expect(await runKeys(['export', '--to', file], { ...cli.io, signal: asked.signal })).toBe(130);
     expect(cli.err()).toContain(`Stopped: no keys file was written (${file} does not exist)`);
     expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
   });
 
   it('refuses to start from a DATA_DIR without keys.sqlite (and creates none)', async () => {
-    const cli = capture({ DATA_DIR: join(dir, 'empty') });
+    const cli = captureCli({ DATA_DIR: join(dir, 'empty') });
     expect(await runKeys(['export', '--to', join(dir, 'k.ndjson')], cli.io)).toBe(1);
     expect(cli.err()).toContain(`No key store at ${join(dir, 'empty', 'keys.sqlite')}`);
   });
@@ -77,13 +71,13 @@ function describeImportInto(name: string, target: (() => Promise<NodeJS.ProcessE
     beforeEach(async () => {
       keys = await sourceKeys();
       file = join(dir, 'keys.ndjson');
-      expect(await runKeys(['export', '--to', file], capture({ DATA_DIR: dir }).io)).toBe(0);
+      expect(await runKeys(['export', '--to', file], captureCli({ DATA_DIR: dir }).io)).toBe(0);
       env = (await target!())!;
     });
     const open = () => createKeyStore({ mongoUrl: env.MONGO_URL || null, dataDir: env.DATA_DIR! });
 
     it('the same keys decrypt the same people; a deleted account stays deleted; a second run changes nothing', async () => {
-      const cli = capture(env);
+      const cli = captureCli(env);
       expect(await runKeys(['import', file], cli.io)).toBe(0);
       expect(cli.err()).toContain('Imported 3 keys and tombstones');
       const store = open();
@@ -93,7 +87,7 @@ function describeImportInto(name: string, target: (() => Promise<NodeJS.ProcessE
       expect(await store.keyFor('cy')).toBeNull(); // never re-created
       await store.close();
 
-      const again = capture(env);
+      const again = captureCli(env);
       expect(await runKeys(['import', file], again.io)).toBe(0);
       expect(again.err()).toContain('Imported 0 keys and tombstones');
       expect(again.err()).toContain('(3 were already there)');
@@ -103,7 +97,7 @@ function describeImportInto(name: string, target: (() => Promise<NodeJS.ProcessE
       const store = open();
       const other = (await store.keyFor('bob'))!; // the app ran on the new store first, and Bob signed in
       await store.close();
-      const cli = capture(env);
+      const cli = captureCli(env);
       expect(await runKeys(['import', file], cli.io)).toBe(1);
       expect(cli.err()).toContain('already holds a different key (or a tombstone) for 1 of these people (bob): nothing was imported');
       const after = open();
@@ -116,7 +110,7 @@ function describeImportInto(name: string, target: (() => Promise<NodeJS.ProcessE
       const lines = readFileSync(file, 'utf8').trim().split('\n');
       const bad = join(dir, 'bad.ndjson');
       writeFileSync(bad, [lines[0], '{"userId":"bob","key":"c2hvcnQ="}', lines[2]].join('\n'), { mode: 0o600 });
-      const cli = capture(env);
+      const cli = captureCli(env);
       expect(await runKeys(['import', bad], cli.io)).toBe(1);
       expect(cli.err()).toContain('line 2: key must be 32 bytes in base64, or null: nothing was imported');
       const after = open();

@@ -1,17 +1,9 @@
 import { signIn, startTestApp, type TestApp } from '../testing/app-harness';
-import type { CliIo } from './cli-io';
 import { runProjections, table } from './projections-command';
 import { freePort } from '../bench/app-process';
+import { captureCli } from '../testing/cli-capture';
 
 jest.setTimeout(30_000);
-
-
-function capture(env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
-  return { io, out: () => out, err: () => err };
-}
 
 describe('projections CLI on the embedded default', () => {
   let app: TestApp;
@@ -22,7 +14,7 @@ describe('projections CLI on the embedded default', () => {
   afterAll(() => app.destroy());
 
   it('status asks the running app (its local ops view, with the token in DATA_DIR) and prints a table of checkpoint, head and lag per projection', async () => {
-    const cli = capture({ PORT: String(app.config.port), DATA_DIR: app.config.dataDir });
+    const cli = captureCli({ PORT: String(app.config.port), DATA_DIR: app.config.dataDir });
     expect(await runProjections(['status'], cli.io)).toBe(0);
     const out = cli.out();
     expect(out).toContain(`asked http://localhost:${app.config.port}/api/health/details`);
@@ -35,19 +27,19 @@ describe('projections CLI on the embedded default', () => {
   });
 
   it('status names the missing ops token when DATA_DIR is not the app\'s', async () => {
-    const cli = capture({ PORT: String(app.config.port), DATA_DIR: '/nonexistent-joy-data' });
+    const cli = captureCli({ PORT: String(app.config.port), DATA_DIR: '/nonexistent-joy-data' });
     expect(await runProjections(['status'], cli.io)).toBe(1);
     expect(cli.err()).toMatch(/No ops token in \/nonexistent-joy-data\/ops-token/);
   });
 
   it('status says so when no app answers', async () => {
-    const cli = capture({ PORT: String(await freePort()), DATA_DIR: app.config.dataDir });
+    const cli = captureCli({ PORT: String(await freePort()), DATA_DIR: app.config.dataDir });
     expect(await runProjections(['status'], cli.io)).toBe(1);
     expect(cli.err()).toMatch(/No app answered/);
   });
 
   it('rebuild marks the projection for a rebuild at the next start, which rebuilds it with the documents as before', async () => {
-    const cli = capture({ DATA_DIR: app.config.dataDir });
+    const cli = captureCli({ DATA_DIR: app.config.dataDir });
     expect(await runProjections(['rebuild', 'users'], cli.io)).toBe(0);
     expect(cli.out()).toMatch(/users is rebuilt from the events at the next start/);
     const profileIds = async () => (await app.running.infra.readModels.find('user-profiles', {})).map((d) => d._id).sort();
@@ -62,11 +54,11 @@ describe('projections CLI on the embedded default', () => {
   });
 
   it('refuses an unknown projection or command', async () => {
-    const unknown = capture({});
+    const unknown = captureCli({});
     expect(await runProjections(['rebuild', 'nope'], unknown.io)).toBe(2);
     expect(unknown.err()).toMatch(/Unknown projection nope; one of: users, ratings/);
-    expect(await runProjections(['frobnicate'], capture({}).io)).toBe(2);
-    expect(await runProjections([], capture({}).io)).toBe(0);
+    expect(await runProjections(['frobnicate'], captureCli({}).io)).toBe(2);
+    expect(await runProjections([], captureCli({}).io)).toBe(0);
   });
 });
 
