@@ -78,7 +78,7 @@ describe('care actions: a premium member sends flowers to a member who rated low
       if (Date.now() > deadline) throw new Error('the flowers were never delivered');
     }
     await bea.page.reload();
-    await card.getByText('Delivered').waitFor();
+    await card.getByText('Ordered').waitFor();
     // On a phone it comes first, above the rating form (the side column it heads on a desktop goes last).
     const [cardTop, formTop] = await Promise.all([card.boundingBox(), bea.page.getByRole('form', { name: 'Rate your joy' }).boundingBox()]);
     expect(cardTop!.y).toBeLessThan(formTop!.y);

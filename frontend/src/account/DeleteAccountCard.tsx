@@ -54,8 +54,9 @@ export function DeleteAccountCard() {
           <>
             <Typography.Paragraph>This is permanent. When you delete your account:</Typography.Paragraph>
             <ul className="account-delete__list">
-              <li>Your name, e-mail and picture become unreadable everywhere Joy stored them.</li>
-              <li>Your ratings are removed; the groups keep only anonymous numbers in their past weekly figures.</li>
+              <li>Your name, e-mail, picture and notes become unreadable everywhere Joy stored them (in backups, once they expire).</li>
+              <li>Your ratings are no longer shown to anyone; the groups keep only anonymous numbers in their past weekly figures.</li>
+              <li>Care you sent stays with the people who received it, with your message but not your name.</li>
               <li>You leave all your groups; the other members keep their groups.</li>
               <li>Joy Premium ends now, with no further charge.</li>
               {/* True of both sign-ins: Joy's own deletes the password and passkeys with the account (signing in again says

@@ -152,5 +152,5 @@ export function planSummary(status: SubscriptionStatusView | undefined, locale?:
 export function cancellationExplanation(status: SubscriptionStatusView | undefined, locale?: string): string {
   const date = formatPlanDate(status?.currentPeriodEnd ?? null, locale);
   const until = date ? `until the end of your current billing period, on ${date}` : 'until the end of your current billing period';
-  return `Joy Premium stays active ${until}, and you will not be charged again. After that you move to the free plan: no Care Actions, and up to ${FREE_PLAN_GROUP_LIMIT} groups.`;
+  return `Joy Premium stays active ${until}, and you will not be charged again. After that you move to the free plan: no Care Actions or Advanced Analytics, up to ${FREE_PLAN_GROUP_LIMIT} groups, and Insights shows your last 30 days.`;
 }

@@ -69,7 +69,7 @@ export function SendCareDialog({
     >
       <form ref={formRef} id={`${id}-care`} noValidate onSubmit={submit} className="care-dialog__form">
         <p className="care-dialog__intro">
-          Let {recipientName} know you are thinking of them. Joy takes care of the delivery.
+          Let {recipientName} know you are thinking of them. Joy places the order for you.
         </p>
         <fieldset className="care-dialog__kinds">
           <legend className="care-dialog__legend">What would you like to send?</legend>

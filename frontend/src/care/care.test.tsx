@@ -187,8 +187,8 @@ describe('care received on Home', () => {
     expect(items.map((i) => i.querySelector('.care-received__title')?.textContent)).toEqual(['Care package from Cy', 'Flowers from Ada']);
     expect(within(items[1]).getByText('Thinking of you')).toBeInTheDocument();
     expect(within(items[0]).getByText('Today')).toBeInTheDocument();
-    expect(within(items[0]).getByText('On its way')).toBeInTheDocument();
-    expect(within(items[1]).getByText('Delivered')).toBeInTheDocument();
+    expect(within(items[0]).getByText('Being ordered')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Ordered')).toBeInTheDocument();
   });
 
   it('is not shown when nothing was received', async () => {
@@ -273,7 +273,7 @@ describe('the Sent page (/care/sent)', () => {
     expect(within(items[0]).getByText('Today')).toBeInTheDocument();
     expect(within(items[0]).queryByText('Thanked')).not.toBeInTheDocument();
     expect(within(items[1]).getByText('Hang in there')).toBeInTheDocument();
-    expect(within(items[1]).getByText('Delivered')).toBeInTheDocument();
+    expect(within(items[1]).getByText('Ordered')).toBeInTheDocument();
     expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
   });
 
@@ -296,7 +296,7 @@ describe('the Sent page (/care/sent)', () => {
     expect(within(items[0]).getByText('The account it was sent to was deleted before it could be ordered. Nothing was ordered.')).toBeInTheDocument();
     expect(within(items[1]).getByText('Not sent')).toBeInTheDocument();
     expect(within(items[1]).getByText('Bob stopped accepting care actions before it could be ordered. Nothing was ordered.')).toBeInTheDocument();
-    expect(within(items[2]).getByText('Delivered')).toBeInTheDocument();
+    expect(within(items[2]).getByText('Ordered')).toBeInTheDocument();
     expect(within(items[2]).queryByText(/Nothing was ordered/)).not.toBeInTheDocument();
   });
 
@@ -320,7 +320,7 @@ describe('the Sent page (/care/sent)', () => {
         </MemoryRouter>
       </QueryClientProvider>,
     );
-    expect(await screen.findByText('Delivered')).toBeInTheDocument();
+    expect(await screen.findByText('Ordered')).toBeInTheDocument();
     expect(screen.queryByText('Thanked')).not.toBeInTheDocument();
     // Cy says thanks; the sender goes elsewhere, then back to Care You Sent.
     thankedAt = '2026-03-02T10:00:00.000Z';

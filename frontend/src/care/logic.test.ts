@@ -27,8 +27,8 @@ describe('care logic', () => {
     expect(receivedWhen(new Date(2026, 2, 6, 23, 0).toISOString(), now)).toBe('Yesterday');
     expect(receivedWhen(new Date(2026, 1, 1, 9, 0).toISOString(), now)).toMatch(/2026/);
     expect(receivedWhen('nope', now)).toBe('');
-    expect(statusText('sent')).toBe('On its way');
-    expect(statusText('fulfilled')).toBe('Delivered');
+    expect(statusText('sent')).toBe('Being ordered');
+    expect(statusText('fulfilled')).toBe('Ordered');
     expect(statusText('cancelled')).toBe('Not sent');
   });
 

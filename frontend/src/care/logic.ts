@@ -9,9 +9,9 @@ import { formatDate } from '../lib/dates';
 
 /** A line under each kind in the dialog. */
 export const CARE_KIND_HINTS: Record<CareKind, string> = {
-  flowers: 'A fresh bouquet delivered to their door',
+  flowers: 'A fresh bouquet of flowers',
   handwritten_card: 'Your words, written out on a card',
-  digital_gift_card: 'A gift card sent by e-mail',
+  digital_gift_card: 'A gift card to spend online',
   care_package: 'A box of small comforts',
 };
 
@@ -74,10 +74,13 @@ export function receivedWhen(iso: string, now = new Date(), timeZone?: string): 
   return formatDate(date, { timeZone });
 }
 
-/** "On its way" until the order is placed, then "Delivered"; "Not sent" when it was cancelled before ordering. */
+/**
+ * "Being ordered" until the order is placed, then "Ordered"; "Not sent" when it was cancelled before ordering. Joy
+ * knows that an order was placed (fulfilment is the partner's), not that it arrived: it never says "Delivered".
+ */
 export function statusText(status: CareActionStatus): string {
   if (status === 'cancelled') return 'Not sent';
-  return status === 'fulfilled' ? 'Delivered' : 'On its way';
+  return status === 'fulfilled' ? 'Ordered' : 'Being ordered';
 }
 
 /** Why a care action was not sent after all (the sender's list): what changed between sending and ordering. */

@@ -172,15 +172,15 @@ export default function Help() {
         <h3>Can Joy remind me?</h3>
         <p>
           Yes. In Settings, turn on the daily reminder and choose its time; it comes in your time zone, only on
-          days you have not rated yet, at most once a day. Home shows it whenever today is not rated. To get it as
+          days you have not rated yet, at most once a day. From that time on, Home shows it too until you rate. To get it as
           a notification, press "Enable reminders on this device" in Settings on each phone or computer and allow
           notifications. If nothing arrives, check that notifications from Joy are allowed in your browser's site
           settings, and that your time zone in Settings is right.
         </p>
         <h3>Can I export my data?</h3>
         <p>
-          Yes. On the Account page you can download all of your own data, including every rating with its
-          five factors, your groups and your care actions, as JSON or CSV. You can also delete your account there.
+          Yes. On the Account page you can download your data: your profile and settings, every rating with its
+          five factors and note, your groups and your care actions, as JSON or CSV. You can also delete your account there.
         </p>
         <h3>Is Joy a medical app?</h3>
         <p>

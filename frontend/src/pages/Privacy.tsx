@@ -28,8 +28,11 @@ export default function Privacy() {
       <ProseSection id="collect" title="Information we collect">
         <ul>
           <li>
-            <strong>Account information</strong> from the identity provider you sign in with: your name, e-mail
-            address and profile picture, and an identifier for your account. We never see your password.
+            <strong>Account information</strong>: your name, e-mail address and profile picture, and an identifier
+            for your account. With Joy's own sign-in, your password is checked when you sign in and kept only as a
+            one-way hash (it cannot be turned back into the password), with the public keys of any passkeys you add;
+            where Joy is set up to sign in through another identity provider, that provider checks your password and
+            we never see it.
           </li>
           <li>
             <strong>Joy ratings</strong>: the five factor scores you enter (relationships, health, purpose, growth
@@ -99,8 +102,8 @@ export default function Privacy() {
         <p>
           <strong>With service providers</strong> who work for us under contract and only on our instructions: our
           hosting provider, our payment provider (for Joy Premium) and the partners who fulfil care actions (who
-          receive only what is needed to deliver a gift, such as the recipient's name, delivery details and your
-          message).
+          receive only what is needed to fulfil the order: the kind of gift, your message and an identifier of the
+          recipient).
         </p>
         <p>
           <strong>When the law requires it</strong>, for example to respond to a valid legal request, or to
@@ -114,8 +117,8 @@ export default function Privacy() {
 
       <ProseSection id="security" title="How we protect your data">
         <p>
-          All traffic is encrypted in transit with HTTPS. You sign in through a trusted identity provider, and the
-          browser holds only a secure, HttpOnly session cookie. Access to production systems is limited to the few
+          All traffic is encrypted in transit with HTTPS. Your session is kept in a secure, HttpOnly cookie; signing
+          in and paying use a few short-lived cookies of their own. Access to production systems is limited to the few
           people who need it. Group data is visible only to that group's members. No system is perfectly secure,
           but we work hard to protect your information and will tell you promptly if a breach affects you.
         </p>
@@ -124,8 +127,8 @@ export default function Privacy() {
       <ProseSection id="rights" title="Your rights and choices">
         <ul>
           <li>
-            <strong>Access and export</strong>: download all of your own data, including every rating with its
-            factors, your groups and your care actions, as JSON or CSV from the Account page.
+            <strong>Access and export</strong>: download your data, your profile and settings, every rating with
+            its factors and note, your groups and your care actions, as JSON or CSV from the Account page.
           </li>
           <li>
             <strong>Taking your ratings with you</strong>: the JSON file can be imported into another Joy, and a
@@ -144,8 +147,10 @@ export default function Privacy() {
           </li>
           <li>
             <strong>Deletion</strong>: delete your account from the Account page. Your name, e-mail address
-            and picture are then made permanently unreadable everywhere in our systems, you leave every group, and
-            your ratings are no longer shown to anyone: what remains of them are numbers that nothing links to you.
+            and picture, and your notes, are then made permanently unreadable in our systems (in our backups, once
+            those backups expire), you leave every group, and your ratings are no longer shown to anyone: what
+            remains of them are numbers that nothing links to you. Care you sent stays with the people who received
+            it, with your message but without your name.
           </li>
           <li>
             Depending on where you live, you may have further rights, such as objecting to processing or
@@ -188,11 +193,12 @@ export default function Privacy() {
           days and to send your reminder.
         </p>
         <p>
-          <strong>In the app</strong>, Home reminds you when you have not rated today. <strong>As a
+          <strong>In the app</strong>, with the daily reminder on, Home reminds you from your reminder time on days you
+          have not rated yet. <strong>As a
           notification</strong>, only on devices where you press "Enable reminders on this device" and allow
           notifications: your browser then gives us an address at its push service (run by your browser's maker,
           such as Google, Mozilla or Apple) and keys to encrypt what we send. We store them encrypted with your key.
-          At your reminder time, on days you have not rated, we send that address one encrypted message ("How was
+          At your reminder time, on days you have not rated, we send that address one encrypted reminder ("How was
           your day?"), at most once a day; the push service sees when a message is sent, not what it says, and
           nothing about your ratings. We only send to push services on the public internet over HTTPS.
         </p>

@@ -38,7 +38,7 @@ export default function Terms() {
 
       <ProseSection id="account" title="Your account">
         <p>
-          You sign in through an external identity provider. Keep access to that account secure: you are
+          You sign in with a Joy account (your e-mail and password, or a passkey) or, where offered, through another identity provider. Keep your password and devices secure: you are
           responsible for what happens under your Joy account. Tell us straight away if you think someone else is
           using it.
         </p>
@@ -64,7 +64,7 @@ export default function Terms() {
       <ProseSection id="subscription" title="Joy Premium subscription">
         <ul>
           <li>
-            Joy Premium costs {PREMIUM_PRICE} per month, plus any taxes that apply, charged in advance to your
+            Joy Premium costs {PREMIUM_PRICE} per month, charged in advance to your
             payment card each month until you cancel.
           </li>
           <li>
@@ -95,7 +95,7 @@ export default function Terms() {
       <ProseSection id="care" title="Care actions">
         <p>
           Joy Premium members can send care actions (flowers, handwritten cards, digital gift cards and care
-          packages) to members of their groups. Gifts are fulfilled by third-party partners. We pass your order on
+          packages) to members of their groups. Joy places the order, and gifts are fulfilled by partners. We pass your order on
           carefully and will never send the same order twice, but we are not responsible for delays, substitutions,
           availability or the quality of goods supplied by those partners, nor for how a recipient responds to a
           gift. You are responsible for the content of your messages. Suggestions to send a care action are gentle

@@ -119,7 +119,7 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
         <Form.Item
           label="First name"
           name="firstName"
-          extra="The name the members of your groups see."
+          extra="The name the members of your groups see, next to your e-mail address."
           rules={[
             { required: true, whitespace: true, message: 'Please enter your first name.' },
           ]}
