@@ -36,6 +36,16 @@ function Home() {
   );
 }
 
+/** A confirmation bubble's button (antd puts it in the body, outside the page) that moves to another page. */
+function ConfirmOutside() {
+  const navigate = useNavigate();
+  return (
+    <div className="ant-popover">
+      <button onClick={() => navigate('/help')}>Leave group</button>
+    </div>
+  );
+}
+
 function renderApp(initial = '/') {
   render(
     <MemoryRouter initialEntries={[initial]}>
@@ -47,6 +57,7 @@ function renderApp(initial = '/') {
           <Link to="/help">Help</Link>
         </nav>
       </header>
+      <ConfirmOutside />
       <FocusNewPage />
       <Routes>
         <Route path="/" element={<Home />} />
@@ -96,6 +107,14 @@ describe('a new page takes the focus to its heading', () => {
     const part = screen.getByRole('link', { name: 'Help part' });
     part.focus();
     act(() => fireEvent.click(part));
+    expect(screen.getByRole('heading', { name: 'Help' })).not.toBe(document.activeElement);
+  });
+
+  it('leaves the focus to the page when the move was made from the page itself (a confirmation: focus.ts puts it)', () => {
+    renderApp();
+    const confirm = screen.getByRole('button', { name: 'Leave group' });
+    confirm.focus();
+    act(() => fireEvent.click(confirm));
     expect(screen.getByRole('heading', { name: 'Help' })).not.toBe(document.activeElement);
   });
 });

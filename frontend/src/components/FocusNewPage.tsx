@@ -11,9 +11,9 @@ const pageHeading = () => document.querySelector<HTMLElement>('main h1');
 /**
  * A new page takes the focus to its heading, so a screen reader says where the person is: the router changes the
  * page without the browser's own navigation, and the focus stayed on the link that was followed (or fell to the
- * page), with nothing said (a keyboard review, 11-28). Only for links and the app's own moves (not Back/Forward,
- * whose pages put the focus back where it was, nor a #part), and only while the focus is where the move left it:
- * the link, the header and its menu, or nowhere. A page that focuses something of its own keeps it.
+ * page), with nothing said (a keyboard review, 11-28). Only for links (not Back/Forward, whose pages put the focus
+ * back where it was, nor a #part) followed from the bar, the menu, or from a page they took away, and only while the
+ * focus is where the move left it. A page that focuses something of its own keeps it.
  */
 export function FocusNewPage() {
   const { key, hash } = useLocation();
@@ -27,9 +27,13 @@ export function FocusNewPage() {
     if (type === 'POP' || hash) return;
     // The layout effect runs once the new location is on the page: its heading, or a lazy page's placeholder.
     const from = document.activeElement;
+    const inNavigation = (el: Element | null) => dropped(el) || !!el?.closest('header, nav, .ant-drawer');
+    // A move made from the page itself (Leave group's confirmation, Back to Groups) puts the focus where that page
+    // says (focus.ts): only a link of the bar, the menu or a link that went with its page hands it to the heading.
+    if (!inNavigation(from)) return;
     const untouched = () => {
       const focused = document.activeElement;
-      return dropped(focused) || focused === from || !!focused?.closest('header, nav, .ant-drawer');
+      return focused === from || inNavigation(focused);
     };
     const tryFocus = () => {
       const heading = pageHeading();
