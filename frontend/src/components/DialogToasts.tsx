@@ -62,11 +62,11 @@ export function DialogToasts() {
 
   useEffect(() => {
     if (!shown) return;
-    // Below a tall dialog's end, out of view: scrolled to, once laid out at its size (in its first second only, not to
-    // take a person away from what they scrolled to after).
+    // Below a tall dialog's end, out of view: scrolled to, once laid out at its size (in its first 2.5 s only, not to
+    // take a person away from what they scrolled to after; its opening motion can take over a second on a busy phone).
     const sized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => shown.host.scrollIntoView?.({ block: 'nearest' })) : null;
     sized?.observe(shown.host);
-    const settled = setTimeout(() => sized?.disconnect(), 1000);
+    const settled = setTimeout(() => sized?.disconnect(), 2500);
     const watch = setInterval(() => {
       if (isOpen(shown.dialog)) return;
       clear();

@@ -19,7 +19,7 @@ export function ScrollToTop() {
       return;
     }
     if (type === 'POP' || hash) return;
-    // At once: the page's smooth scrolling (styles.css) would show the old page scrolling by.
+    // At once: a smooth scroll would show the old page scrolling by.
     window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [key, hash, type]);
   return null;
