@@ -7,7 +7,7 @@ import { RemindersModule } from './reminders/reminders.module';
 import { PUSH_POLICY, VAPID_PUBLIC_KEY } from './reminders/push.service';
 import { BILLING_PROVIDER, type BillingProvider } from './billing/billing.provider';
 import { SandboxBillingProvider } from './billing/sandbox.provider';
-import { StripeBillingProvider } from './billing/stripe.provider';
+import type { StripeBillingProvider } from './billing/stripe.provider';
 import { UnconfiguredBillingProvider } from './billing/unconfigured.provider';
 import { CareModule } from './care/care.module';
 import type { AppConfig } from './config';
@@ -27,8 +27,11 @@ import { READ_MODELS } from './read-models/read-model-store.port';
 /** The adapter of the billing port, chosen by configuration: Stripe (STRIPE_SECRET_KEY), the sandbox (BILLING_SANDBOX=1), or none. */
 export function billingProviderFor(config: AppConfig): BillingProvider {
   switch (config.billing.provider) {
-    case 'stripe':
-      return new StripeBillingProvider(config.billing);
+    case 'stripe': {
+      // Loaded only when configured: Stripe's library takes a tenth of a second or more of every start.
+      const { StripeBillingProvider: Provider } = require('./billing/stripe.provider') as { StripeBillingProvider: typeof StripeBillingProvider };
+      return new Provider(config.billing);
+    }
     case 'sandbox':
       return new SandboxBillingProvider(config.sessionSecret);
     case 'none':

@@ -17,6 +17,8 @@ import type { StoredDoc } from '../read-models/read-model-store.port';
 import { ProjectionPipeline } from '../projections/projection-pipeline';
 import { PROJECTIONS } from '../projections/projections';
 import { InProcessQueue } from '../queue/in-process-queue';
+import { encodeRatingEvent } from '../ratings/rating-events';
+import type { RatingSubmitted } from '../ratings/ratings.decider';
 import { startAppProcess } from './app-process';
 
 /**
@@ -27,14 +29,24 @@ import { startAppProcess } from './app-process';
 
 const DAYS = 100;
 
-function ratingOn(userId: string, day: number): EventToAppend {
+/**
+ * A rating as the app stores it today (ratings.decider's event through the rating stream's codec: schemaVersion 2,
+ * with its day and the Idempotency-Key the app's form sends), one in five with a note, encrypted with the person's key.
+ */
+function ratingOn(userId: string, key: Buffer, day: number): EventToAppend {
   const ratingId = randomUUID();
   const at = new Date(Date.UTC(2024, 0, 1 + day, 20)).toISOString();
   const scores = { relationships: 1 + (day % 5), health: 4, purpose: 3, growth: 5, joy: 1 + ((day * 7) % 5) };
-  return {
+  const note = day % 5 === 0 ? `Day ${day}: a long walk, then dinner with friends.` : undefined;
+  const event: RatingSubmitted = {
     type: 'RatingSubmitted',
-    data: { ratingId, userId, ...scores, overallScore: overallScore(scores), submittedAt: at },
-    metadata: { eventId: ratingId, schemaVersion: 1, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at },
+    data: { ratingId, userId, ...scores, overallScore: overallScore(scores), submittedAt: at, day: at.slice(0, 10), ...(note ? { note } : {}), idempotencyKey: randomUUID() },
+  };
+  const { data, schemaVersion } = encodeRatingEvent(event, key);
+  return {
+    type: event.type,
+    data,
+    metadata: { eventId: ratingId, schemaVersion, correlationId: ratingId, causationId: ratingId, actorUserId: userId, occurredAt: at },
   };
 }
 
@@ -50,18 +62,19 @@ export async function seedRatings(dataDir: string, events: number, order: 'perso
   const keys = new SqliteKeyStore(join(dataDir, 'keys.sqlite'));
   const people = Math.max(1, Math.ceil(events / DAYS));
   const userId = (p: number) => `bench-user-${p}`;
-  for (let p = 0; p < people; p++) await keys.keyFor(userId(p));
+  const keyOf: Buffer[] = [];
+  for (let p = 0; p < people; p++) keyOf.push((await keys.keyFor(userId(p)))!);
   let written = 0;
   if (order === 'person') {
     for (let p = 0; p < people && written < events; p++) {
       const count = Math.min(DAYS, events - written);
-      await store.appendToStream(`ratings-${userId(p)}`, Array.from({ length: count }, (_, day) => ratingOn(userId(p), day)), { expectedVersion: 0 });
+      await store.appendToStream(`ratings-${userId(p)}`, Array.from({ length: count }, (_, day) => ratingOn(userId(p), keyOf[p], day)), { expectedVersion: 0 });
       written += count;
     }
   } else {
     for (let day = 0; day < DAYS && written < events; day++) {
       for (let p = 0; p < people && written < events; p++, written++) {
-        await store.appendToStream(`ratings-${userId(p)}`, [ratingOn(userId(p), day)], { expectedVersion: day });
+        await store.appendToStream(`ratings-${userId(p)}`, [ratingOn(userId(p), keyOf[p], day)], { expectedVersion: day });
       }
     }
   }

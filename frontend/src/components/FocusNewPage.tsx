@@ -1,6 +1,5 @@
-import { useLayoutEffect, useRef } from 'react';
-import { useLocation, useNavigationType } from 'react-router-dom';
 import { dropped } from '../lib/focus';
+import { useMoveToNewPage } from '../lib/newPage';
 
 /** How long a new page may take to show its heading (a lazy page's code, its first data). */
 const WAIT_MS = 5_000;
@@ -11,20 +10,12 @@ const pageHeading = () => document.querySelector<HTMLElement>('main h1');
 /**
  * A new page takes the focus to its heading, so a screen reader says where the person is: the router changes the
  * page without the browser's own navigation, and the focus stayed on the link that was followed (or fell to the
- * page), with nothing said (a keyboard review, 11-28). Only for links (not Back/Forward, whose pages put the focus
- * back where it was, nor a #part) followed from the bar, the menu, or from a page they took away, and only while the
- * focus is where the move left it. A page that focuses something of its own keeps it.
+ * page), with nothing said (a keyboard review, 11-28). Only for links followed from the bar, the menu, or from a page
+ * they took away (useMoveToNewPage: not Back/Forward nor a #part), and only while the focus is where the move left
+ * it. A page that focuses something of its own keeps it.
  */
 export function FocusNewPage() {
-  const { key, hash } = useLocation();
-  const type = useNavigationType();
-  const first = useRef(true);
-  useLayoutEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    if (type === 'POP' || hash) return;
+  useMoveToNewPage(() => {
     // The layout effect runs once the new location is on the page: its heading, or a lazy page's placeholder.
     const from = document.activeElement;
     const inNavigation = (el: Element | null) => dropped(el) || !!el?.closest('header, nav, .ant-drawer');
@@ -52,6 +43,6 @@ export function FocusNewPage() {
       observer.disconnect();
       clearTimeout(timer);
     };
-  }, [key, hash, type]);
+  });
   return null;
 }

@@ -1,14 +1,13 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AccountStore } from './account-store';
+
+/** The WebAuthn library, loaded at the first passkey step: it takes about 0.2 s, which every start spent for nothing. */
+const webauthn = () => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server');
 
 /** A ceremony must be finished within this time of its options. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -72,7 +71,7 @@ export class Passkeys {
 
   async registrationOptions(accountId: string, label: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = this.store.passkeysOf(accountId);
-    const options = await generateRegistrationOptions({
+    const options = await webauthn().generateRegistrationOptions({
       rpName: 'Joy',
       rpID: this.rpID,
       userName: label,
@@ -89,7 +88,7 @@ export class Passkeys {
   async register(accountId: string, response: RegistrationResponseJSON, now = new Date()): Promise<PasskeyView | null> {
     const expectedChallenge = this.registrations.take(accountId);
     if (!expectedChallenge || this.store.passkeysOf(accountId).length >= MAX_PASSKEYS) return null;
-    const result = await verifyRegistrationResponse({
+    const result = await webauthn().verifyRegistrationResponse({
       response,
       expectedChallenge,
       expectedOrigin: this.origin,
@@ -117,7 +116,7 @@ export class Passkeys {
 
   /** Options of a sign-in with any passkey of this site (the authenticator offers its own), for one interaction. */
   async signInOptions(interaction: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred' });
+    const options = await webauthn().generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred' });
     this.signIns.keep(interaction, options.challenge);
     return options;
   }
@@ -127,7 +126,7 @@ export class Passkeys {
     const expectedChallenge = this.signIns.take(interaction);
     const passkey = typeof response?.id === 'string' ? this.store.passkey(response.id) : null;
     if (!expectedChallenge || !passkey) return null;
-    const result = await verifyAuthenticationResponse({
+    const result = await webauthn().verifyAuthenticationResponse({
       response,
       expectedChallenge,
       expectedOrigin: this.origin,

@@ -10,6 +10,7 @@ const writeConcern = (code: number) =>
 describe('which failures of a job are a store being out (waited for) rather than the job failing', () => {
   it.each([
     ['MongoDB unreachable, after the store gave up retrying', wrapped(new MongoNetworkError('connection refused'))],
+    ['MongoDB unreachable, straight from the driver', new MongoNetworkError('connection refused')],
     ['MongoDB electing a primary', wrapped(new MongoServerError({ message: 'interrupted', code: 11602 }))],
     ['a majority not acknowledging in time', wrapped(writeConcern(64))],
     ['EventStoreDB unreachable', new EventStoreUnavailableError('EventStoreDB is unreachable (read $all)')],

@@ -1,0 +1,24 @@
+import { type EffectCallback, useLayoutEffect, useRef } from 'react';
+import { useLocation, useNavigationType } from 'react-router-dom';
+
+/**
+ * Runs `effect` (in a layout effect: the new location is on the page, its own effects not run yet) after each move
+ * to a new page made by a link or the app: not for the tab's first page (where the browser put it), Back and Forward
+ * (POP: the browser restores their scroll, and their focus goes back where it was), nor a link to a part of a page
+ * (#id), which goes there itself. The router changes the page without the browser's own navigation, so what the
+ * browser would do on a new page (top of it, focus at its start) is done here.
+ */
+export function useMoveToNewPage(effect: EffectCallback): void {
+  const { key, hash } = useLocation();
+  const type = useNavigationType();
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (type === 'POP' || hash) return;
+    return effect();
+    // Once per location, not per render: the caller's effect is made anew at each render.
+  }, [key, hash, type]);
+}
