@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
 import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, JOIN_GROUP_PATH, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
+import { allowedMethods } from './http/allowed-methods';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
 import { loadShedder } from './http/server-edge';
@@ -198,7 +199,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   serveFrontend(server, config.frontendDist, demo ? undefined : { signedIn: signedInBy(session) });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalFilters(new ApiExceptionFilter(allowedMethods(server)));
   await app.init();
   if (options.serveWhileStarting) {
     ready = startPipeline().then(() => gate.open());

@@ -1,6 +1,6 @@
 import { type ApiError, DomainError, ERROR_CODES, LimitReachedError, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { EventStoreUnavailableError, UnreadableEventError, WrongExpectedVersionError } from '../event-store/event-store.port';
 import { isStoreOutage } from '../projections/pipeline/outage';
 
@@ -9,8 +9,18 @@ import { isStoreOutage } from '../projections/pipeline/outage';
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Api');
 
+  /** `methodsOf`: the methods the app's routes take on a path (none: no route there), for a 405 rather than a 404. */
+  constructor(private readonly methodsOf: (path: string) => string[] = () => []) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request>();
+    const allowed = isUnknownRoute(exception, req) ? this.methodsOf(req.path) : [];
+    if (allowed.length > 0) {
+      res.setHeader('Allow', allowed.join(', '));
+      res.status(405).json(apiError('request.method_not_allowed', `${req.method} is not allowed on ${excerpt(req.path, 100)}: it takes ${allowed.join(', ')}`));
+      return;
+    }
     const body = toApiError(exception);
     if (exception instanceof EventStoreUnavailableError) this.logger.error(`Cannot store events: ${exception.reason}`);
     else if (exception instanceof UnreadableEventError) this.logger.error(exception.message);
@@ -20,6 +30,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof LimitReachedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(body.statusCode).json(body);
   }
+}
+
+/** Nest's answer for a request no route took: a NotFoundException "Cannot <METHOD> <url>". */
+function isUnknownRoute(exception: unknown, req: Request): boolean {
+  return exception instanceof NotFoundException && exception.message === `Cannot ${req.method} ${req.originalUrl}`;
 }
 
 /** Seconds a client is asked to wait when the event store cannot take writes. */
@@ -39,6 +54,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
   unsupported_media: 415,
@@ -79,7 +95,14 @@ export function codeOfStatus(status: number): ErrorCode {
   return CODE_OF_STATUS[status] ?? (status < 500 ? 'request.invalid' : 'internal');
 }
 
+/** Express's refusal of a path parameter it cannot decode (a lone or badly written %). */
+const UNDECODABLE_PARAM = /^Failed to decode param '([^]*)'$/;
+
 export function toApiError(exception: unknown): ApiError {
+  const undecodable = exception instanceof Error ? UNDECODABLE_PARAM.exec(exception.message) : null;
+  if (undecodable) {
+    return apiError('request.invalid', `The address holds "${excerpt(undecodable[1], 100)}", which is not valid %-encoding: a % in a path is written %25`);
+  }
   if (exception instanceof DomainError) return apiError(exception.code, exception.message, exception.errors);
   if (exception instanceof WrongExpectedVersionError) {
     // A command path without its own retry met a conflict: nothing was stored, trying again is safe.

@@ -196,4 +196,27 @@ describe('bad input never breaks anything', () => {
     expect((await agent.delete(`/api/joy-ratings/${rating.id}`).set('Cookie', cookie).send({})).status).toBe(204);
     expect((await agent.delete(`/api/groups/${group.id}`).set('Cookie', cookie)).status).toBe(204);
   });
+
+  it('answers a method a path does not take with 405 and the methods it takes (Allow), an unknown path with 404, and changes nothing', async () => {
+    const before = await app.running.infra.store.headPosition();
+    const agent = request(app.baseUrl);
+    const put = await agent.put('/api/joy-ratings').set('Cookie', cookie).send(endpoints[0].valid);
+    expect([put.status, put.headers.allow, put.body]).toEqual([
+      405,
+      'GET, HEAD, POST',
+      { statusCode: 405, code: 'request.method_not_allowed', message: 'PUT is not allowed on /api/joy-ratings: it takes GET, HEAD, POST' },
+    ]);
+    // A path with a parameter: a rating is corrected or deleted, never posted to.
+    const rating = await agent.post('/api/joy-ratings/some-rating').set('Cookie', cookie).send(endpoints[0].valid);
+    expect([rating.status, rating.headers.allow]).toEqual([405, 'DELETE, PUT']);
+    expect(await app.running.infra.store.headPosition()).toBe(before);
+    const unknown = await agent.get('/api/no-such-thing').set('Cookie', cookie);
+    expect([unknown.status, unknown.headers.allow, unknown.body.code]).toEqual([404, undefined, 'request.not_found']);
+  });
+
+  it('answers a path parameter that is not valid %-encoding with 400 saying how to write a %', async () => {
+    const res = await request(app.baseUrl).get('/api/groups/50%off').set('Cookie', cookie);
+    expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'The address holds "50%off", which is not valid %-encoding: a % in a path is written %25' });
+    expect((await request(app.baseUrl).get('/api/groups/50%25off').set('Cookie', cookie)).body.code).toBe('group.not_found');
+  });
 });

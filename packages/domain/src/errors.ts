@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'unauthenticated' // nobody is signed in: 401
   | 'forbidden' // signed in, but not allowed (a plan limit, a premium feature, another site): 403
   | 'not_found' // no such thing, or not one of yours: 404
+  | 'method_not_allowed' // the path exists, not with this method (`Allow` lists those it takes): 405
   | 'conflict' // the state of things refuses it now: 409
   | 'unsupported_media' // not JSON: 415
   | 'too_large' // 413
@@ -25,6 +26,7 @@ export const ERROR_CODES = {
   'request.not_json': 'unsupported_media',
   'request.cross_origin': 'forbidden',
   'request.not_found': 'not_found',
+  'request.method_not_allowed': 'method_not_allowed',
   'request.rate_limited': 'rate_limited',
   'auth.unauthorized': 'unauthenticated',
   'auth.unavailable': 'unavailable',
