@@ -80,6 +80,15 @@ describe('settings and the in-app reminder in the browser', () => {
     await page.getByRole('switch', { name: 'Remind me to rate my day' }).click();
     await page.getByLabel('Reminder time').fill('07:45');
     await screenshot(page, 'h5-settings-1280');
+    // Leaving with these changes unsaved asks first; "Stay on this page" (focused) keeps them.
+    await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Dashboard' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.waitFor();
+    await screenshot(page, 'h5-settings-leave-1280');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Stay on this page');
+    await page.keyboard.press('Enter');
+    await leave.waitFor({ state: 'hidden' });
+    expect([new URL(page.url()).pathname, await page.getByLabel('First name').inputValue()]).toEqual(['/settings', 'Ros']);
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await page.getByText('Settings saved').first().waitFor();
     expect(await settingsOf(page, server.baseUrl)).toEqual({ firstName: 'Ros', timeZone: 'Europe/Lisbon', reminderTime: '07:45', acceptCareActions: true });

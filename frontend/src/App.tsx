@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import { Suspense, lazy, useEffect } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { queryClient as defaultQueryClient } from './api';
 import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
@@ -13,6 +13,7 @@ import { PageLoading } from './components/PageLoading';
 import { PublicLayout } from './components/PublicLayout';
 import { ScrollToTop } from './components/ScrollToTop';
 import { FocusNewPage } from './components/FocusNewPage';
+import { LeaveGuardProvider } from './components/LeaveGuard';
 import { SignInFirst } from './components/SignInFirst';
 import { TOAST_DURATION_SECONDS, bindNotifier } from './lib/toast';
 import NotFound from './pages/NotFound';
@@ -134,16 +135,30 @@ export function Providers({ client = defaultQueryClient, children }: { client?: 
   );
 }
 
+/**
+ * The app's routes (AppRoutes) under one data router: what lets the app ask before unsaved changes are left
+ * (LeaveGuardProvider's useBlocker needs one).
+ */
+const appRoutes = [
+  {
+    path: '*',
+    element: (
+      <LeaveGuardProvider>
+        <ScrollToTop />
+        <FocusNewPage />
+        <AppRoutes />
+      </LeaveGuardProvider>
+    ),
+  },
+];
+
 export default function App() {
+  const [router] = useState(() => createBrowserRouter(appRoutes));
   return (
     <Providers>
       <DemoBanner />
       <OfflineBanner />
-      <BrowserRouter>
-        <ScrollToTop />
-        <FocusNewPage />
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </Providers>
   );
 }

@@ -1,12 +1,14 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'util';
+import 'whatwg-fetch';
 
 // The first render of a lazy page compiles antd modules: allow for it on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; react-router and Ant Design use them.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
+// And Request (whatwg-fetch, imported above), which the app's data router makes for each move.
 
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {

@@ -281,4 +281,31 @@ describe('care actions over HTTP', () => {
     expect([cell('section'), cell('care_status'), cell('cancel_reason'), cell('fulfilled_at')]).toEqual(['care_sent', 'cancelled', 'recipient_declined', '']);
     expect(Date.parse(cell('cancelled_at'))).not.toBeNaN();
   });
+
+  it('sends once for one Idempotency-Key: a retry answers the same care action, even at the limit; another send with it is 409', async () => {
+    const circle = (await as(cy).post('/api/groups', { name: 'Circle' })).body as Group;
+    expect((await as(dan).post('/api/groups/join', { inviteCode: circle.inviteCode })).status).toBe(200);
+    const body = { groupId: circle.id, recipientId: ids.dan, kind: 'handwritten_card', message: 'Thinking of you' };
+    const withKey = (key: string, sent: object = body) => as(cy).post('/api/care-actions').set('Idempotency-Key', key).send(sent);
+    const first = await withKey('card-1');
+    expect(first.status).toBe(201);
+    // The answer was lost; the same request again, twice at once.
+    const [again, atOnce] = await Promise.all([withKey('card-1'), withKey('card-1')]);
+    // The same care action, with its status as it is now (it may be ordered already).
+    const same = { ...first.body, status: expect.stringMatching(/^(sent|fulfilled)$/) };
+    expect([again.status, again.body, atOnce.body]).toEqual([201, same, same]);
+    const sentToDan = async () => ((await as(cy).get('/api/care-actions/sent')).body as { recipientId: string }[]).filter((c) => c.recipientId === ids.dan).length;
+    await eventually(async () => (await sentToDan()) === 1);
+    // Two more sends reach the limit of 3 a day to one person; the first one's retry still answers, and sends nothing.
+    for (const key of ['card-2', 'card-3']) expect((await withKey(key)).status).toBe(201);
+    expect((await withKey('card-1')).body).toEqual(same);
+    expect((await withKey('card-4')).status).toBe(429);
+    // The same key for another care action: refused, nothing sent.
+    const other = await withKey('card-1', { ...body, kind: 'flowers' });
+    expect([other.status, other.body]).toEqual([409, { statusCode: 409, code: 'care.idempotency_key_reused', message: CARE_MESSAGES.keyReused }]);
+    expect(await sentToDan()).toBe(3);
+    // Another person's same key is theirs: it does not meet Cy's care action.
+    const fromDan = await as(dan).post('/api/care-actions').set('Idempotency-Key', 'card-1').send({ groupId: circle.id, recipientId: ids.cy, kind: 'handwritten_card' });
+    expect([fromDan.status, fromDan.body.id === first.body.id]).toEqual([201, false]);
+  });
 });

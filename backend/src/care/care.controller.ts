@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
@@ -6,6 +6,7 @@ import { SendCareActionDto } from './care.dto';
 import { GetCareReceivedQuery, GetCareSentQuery, GetCareSuggestionsQuery, SendCareActionCommand, ThankCareActionCommand } from './care.handlers';
 import type { CareActionView, CareSuggestionView, ReceivedCareActionView, SentCareActionView } from '@joy/domain';
 import { NoBodyDto } from '../http/no-body.dto';
+import { idempotencyKey } from '../http/idempotency-key';
 
 /** Care actions (Joy Premium): send to a member of a shared group; lists of care received and sent. */
 @Controller('care-actions')
@@ -18,12 +19,13 @@ export class CareActionsController {
 
   /**
    * Sends a care action: 201 with it. 403 for a free sender, 404 "Group not found" for a group the sender is
-   * not in, 400 for oneself, a recipient outside the group, a bad kind or a message over 500 characters.
+   * not in, 400 for oneself, a recipient outside the group, a bad kind or a message over 500 characters. With an
+   * `Idempotency-Key` header, the same key answers the same care action and sends it once (409 for another send).
    */
   @Post()
   @HttpCode(201)
-  send(@CurrentUser() user: SessionUser, @Body() body: SendCareActionDto): Promise<CareActionView> {
-    return this.commands.execute(new SendCareActionCommand(user.id, body.groupId, body.recipientId, body.kind, body.message));
+  send(@CurrentUser() user: SessionUser, @Body() body: SendCareActionDto, @Headers('idempotency-key') key?: string): Promise<CareActionView> {
+    return this.commands.execute(new SendCareActionCommand(user.id, body.groupId, body.recipientId, body.kind, body.message, idempotencyKey(key)));
   }
 
   /**

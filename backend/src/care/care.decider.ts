@@ -34,6 +34,7 @@ export const CARE_MESSAGES = {
   messageNotText: 'message must be a string',
   messageTooLong: `message must be at most ${CARE_MESSAGE_MAX} characters`,
   alreadySent: 'This care action already exists.',
+  keyReused: 'This Idempotency-Key already sent a different care action; send a new key for a new one.',
   notFound: 'Care action not found',
   alreadyThanked: 'You already said thanks for this care action.',
   declined: 'This member does not accept care actions.',
@@ -90,6 +91,11 @@ export interface SendCareAction {
   /** When care was sent within the last CARE_LIMITS.windowMs (ISO times), as read by the handler. */
   recent: RecentCare;
   at: Date;
+  /**
+   * The client's Idempotency-Key, from which the handler made `careActionId` (http/idempotency-key.ts): a retry of
+   * the same send meets the care action it sent, and sends nothing more (a second bouquet, a place of the limits).
+   */
+  idempotencyKey?: string;
 }
 
 export interface RecentCare {
@@ -153,6 +159,12 @@ export function cancelReasonFor(facts: CareFacts): CareCancelReason | null {
   return null;
 }
 
+/** Whether a send asks for the care action already sent: same sender, group, recipient, kind and message. */
+function sameSend(sent: CareActionSent['data'], command: SendCareAction): boolean {
+  const { kind, message } = careDetails(command.kind, command.message);
+  return sent.senderId === command.senderId && sent.groupId === command.groupId && sent.recipientId === command.recipientId && sent.kind === kind && sent.message === message;
+}
+
 /** `thankedAt`: when the recipient said thanks (independent of the fulfilment, which may come before or after). */
 export type CareState =
   | { status: 'none' }
@@ -192,7 +204,12 @@ export const careDecider: Decider<CareState, CareCommand, CareEvent> = {
       if (state.status !== 'sent') return [];
       return [{ type: 'CareActionCancelled', data: { careActionId: command.careActionId, reason: command.reason, cancelledAt: command.at.toISOString() } }];
     }
-    if (state.status !== 'none') throw new DomainError('care.already_sent', CARE_MESSAGES.alreadySent);
+    if (state.status !== 'none') {
+      if (command.idempotencyKey === undefined) throw new DomainError('care.already_sent', CARE_MESSAGES.alreadySent);
+      // The same send again (its answer was lost): nothing more, whatever the limits say now.
+      if (sameSend(state.sent, command)) return [];
+      throw new DomainError('care.idempotency_key_reused', CARE_MESSAGES.keyReused);
+    }
     const details = careDetails(command.kind, command.message);
     if (!command.senderIsPremium) throw new DomainError('plan.premium_required', CARE_MESSAGES.premiumOnly);
     // A group the sender is not in answers as if it did not exist (as the group routes do).

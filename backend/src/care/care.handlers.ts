@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { randomUUID } from 'node:crypto';
 import { CARE_LIMITS, type CareActionView, type CareSuggestionView, DomainError, type ReceivedCareActionView, type SentCareActionView } from '@joy/domain';
 import { decideAndAppend } from '../event-store/decider';
+import { idFromKey } from '../http/idempotency-key';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CareActionDoc, careActionsProjector } from '../projections/care-actions.projector';
@@ -30,6 +31,8 @@ export class SendCareActionCommand {
     readonly recipientId: string,
     readonly kind: unknown,
     readonly message: unknown,
+    /** The Idempotency-Key header, checked: the same key sends once. */
+    readonly idempotencyKey?: string,
   ) {}
 }
 
@@ -56,9 +59,10 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
     return docs.map((d) => d.sentAt).filter((t) => at.getTime() - Date.parse(t) < CARE_LIMITS.windowMs);
   }
 
-  private async send({ userId, groupId, recipientId, kind, message }: SendCareActionCommand): Promise<CareActionView> {
+  private async send({ userId, groupId, recipientId, kind, message, idempotencyKey }: SendCareActionCommand): Promise<CareActionView> {
     const at = new Date();
-    const careActionId = randomUUID();
+    // With a key, the id is the key's: a retry finds the care action the first request sent (care.decider).
+    const careActionId = idempotencyKey ? idFromKey(userId, idempotencyKey) : randomUUID();
     const [recipientCare, bySender, bySenderToRecipient, toRecipient] = await Promise.all([
       this.readModels.get<CareSupportDoc>(careSuggestionsProjector.collection, recipientId),
       this.recentSentAt({ senderId: userId }, CARE_LIMITS.perSender, at),
@@ -69,7 +73,7 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
     // before this send may not be in it yet; the fulfilment looks again at the streams before ordering and
     // cancels such a care action (care-fulfilment.ts).
     const group = await this.readModels.get<GroupDoc>(groupsProjector.collection, groupId);
-    const { events, append } = await decideAndAppend(
+    const { events, append, state } = await decideAndAppend(
       this.store,
       careStream(careActionId),
       careDecider,
@@ -86,10 +90,16 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
         recipientAcceptsCare: recipientCare?.declinesCare !== true,
         recent: { bySender, bySenderToRecipient, toRecipient },
         at,
+        idempotencyKey,
       },
       { actorUserId: userId, now: at },
       { eventIds: () => [careActionId] },
     );
+    if (events.length === 0 && state.status !== 'none') {
+      // Sent already with this key: the same care action, as it stands now.
+      const d = state.sent;
+      return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: state.status };
+    }
     const sent = events[0];
     if (sent.type !== 'CareActionSent') throw new Error('Expected CareActionSent');
     // Read-your-writes: the sender's list of care sent shows it at once.

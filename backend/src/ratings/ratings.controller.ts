@@ -19,6 +19,7 @@ import { GetRatingSummaryQuery } from './rating-summary.handlers';
 import { GetRecentRatingsQuery, RECENT_RATINGS_DEFAULT, RECENT_RATINGS_MAX } from './recent-ratings.handlers';
 import { CorrectRatingDto, SubmitRatingDto } from './submit-rating.dto';
 import { NoBodyDto } from '../http/no-body.dto';
+import { idempotencyKey } from '../http/idempotency-key';
 
 /** Ratings per page when a request names no limit, and the most it may name. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -150,11 +151,4 @@ function pageCursor(value: unknown) {
 
 function invalidThrow(field: string, message: string): never {
   throw invalid(field, message);
-}
-
-/** 1–255 visible ASCII characters (a UUID, as the app sends): anything else is refused naming the header. */
-function idempotencyKey(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
-  throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
 }

@@ -149,8 +149,8 @@ describe('care suggestions on a group page', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Send care to Bob' })).toHaveFocus());
   });
 
-  it('tells a failure with the Error toast and keeps the dialog open', async () => {
-    renderWith(
+  it('tells a failure with the Error toast and keeps the dialog open; the same send again keeps its Idempotency-Key', async () => {
+    const fetchMock = renderWith(
       {
         'GET /api/groups/g1/care-suggestions': { status: 200, body: suggestions },
         'GET /api/subscription-status': plan(true),
@@ -165,6 +165,18 @@ describe('care suggestions on a group page', () => {
       expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to send care action. Please try again.' })),
     );
     expect(within(dialog).getByRole('button', { name: 'Send Care' })).toBeEnabled();
+    // Its answer may have been lost after it was sent: tried again unchanged, it carries the same key (sent once by
+    // the server); changed, it is another send with a key of its own.
+    const keys = () =>
+      fetchMock.mock.calls.filter(([url, init]) => url === '/api/care-actions' && init?.method === 'POST').map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
+    await waitFor(() => expect(keys()).toHaveLength(2));
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: 'Thinking of you' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
+    await waitFor(() => expect(keys()).toHaveLength(3));
+    const [first, again, changed] = keys();
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    expect([again === first, changed === first]).toEqual([true, false]);
   });
 });
 

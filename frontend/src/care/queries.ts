@@ -26,11 +26,14 @@ export function useReceivedCare() {
   return useQuery<ReceivedCareActionView[]>({ queryKey: CARE_RECEIVED_KEY, staleTime: 60_000 });
 }
 
-/** POST /api/care-actions. Failure: the spec's "Error" toast (a 401 is handled globally). */
+/**
+ * POST /api/care-actions, with the send's Idempotency-Key: sent again after a lost answer, it sends nothing twice.
+ * Failure: the spec's "Error" toast (a 401 is handled globally).
+ */
 export function useSendCare() {
   const client = useQueryClient();
-  return useMutation<CareActionView, Error, SendCareRequest>({
-    mutationFn: (body) => apiJson<CareActionView>('POST', '/api/care-actions', body),
+  return useMutation<CareActionView, Error, { body: SendCareRequest; idempotencyKey: string }>({
+    mutationFn: ({ body, idempotencyKey }) => apiJson<CareActionView>('POST', '/api/care-actions', body, { 'Idempotency-Key': idempotencyKey }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: CARE_SENT_KEY });
     },

@@ -7,6 +7,9 @@ import { bindNotifier } from '../lib/toast';
 import { keepUnsavedRating } from '../lib/unsavedRating';
 import { SETTINGS_KEY } from '../settings/api';
 import { installFakeServer } from '../testing/fakeServer';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
+import { inDataRouter } from '../testing/renderApp';
+import { LeaveGuardProvider } from './LeaveGuard';
 import { RatingForm } from './RatingForm';
 
 const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warning: jest.fn(), open: jest.fn(), destroy: jest.fn() };
@@ -16,7 +19,7 @@ function renderForm() {
   const invalidate = jest.spyOn(client, 'invalidateQueries');
   render(
     <QueryClientProvider client={client}>
-      <RatingForm />
+      {inDataRouter(<RatingForm />)}
     </QueryClientProvider>,
   );
   return { invalidate };
@@ -40,6 +43,39 @@ describe('RatingForm', () => {
     }
     expect(screen.getByTestId('overall-score')).toHaveTextContent('3.0');
     expect(screen.getByText('Moderate Joy')).toBeInTheDocument();
+  });
+
+  it('asks before a rating written but not saved is left for another page, and not once it is saved', async () => {
+    installFakeServer({ 'POST /api/joy-ratings': { status: 201, body: { id: 'r1', overallScore: 3, createdAt: '2026-11-28T10:00:00Z' } } });
+    const router = createMemoryRouter([
+      {
+        path: '/',
+        element: (
+          <LeaveGuardProvider>
+            <Link to="/insights">Insights</Link>
+            <RatingForm />
+          </LeaveGuardProvider>
+        ),
+      },
+      { path: '/insights', element: <h1>Insights page</h1> },
+    ]);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    fireEvent.change(screen.getByRole('textbox', { name: /Note/ }), { target: { value: 'A long walk' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Insights' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent('Your rating is not saved yet.');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull());
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('A long walk');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue(''));
+    fireEvent.click(screen.getByRole('link', { name: 'Insights' }));
+    await screen.findByText('Insights page');
   });
 
   it('updates the overall score live', () => {
@@ -181,7 +217,7 @@ describe('RatingForm', () => {
       client.setQueryData(SETTINGS_KEY, { timeZone: zone });
       render(
         <QueryClientProvider client={client}>
-          <RatingForm />
+          {inDataRouter(<RatingForm />)}
         </QueryClientProvider>,
       );
       fireEvent.click(screen.getByRole('checkbox', { name: 'Rate an earlier day' }));
@@ -196,7 +232,7 @@ describe('a rating whose save found the session over', () => {
     if (userId) client.setQueryData(AUTH_USER_KEY, { id: userId, email: null, firstName: 'Ada', profileImageUrl: null });
     return render(
       <QueryClientProvider client={client}>
-        <RatingForm />
+        {inDataRouter(<RatingForm />)}
       </QueryClientProvider>,
     );
   }

@@ -8,6 +8,8 @@ import { focusWhenEnabled } from '../lib/focus';
 import { SETTINGS_KEY } from '../settings/api';
 import { isUnauthorizedError } from '../api';
 import { AUTH_USER_KEY } from '../auth';
+import { useLeaveGuard } from './LeaveGuard';
+import { newRequestKey } from '../lib/requestKey';
 import { dropUnsavedRating, keepUnsavedRating, unsavedRatingOf } from '../lib/unsavedRating';
 import {
   addDays,
@@ -63,6 +65,8 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const today = dayOf(new Date(), timeZone ?? undefined)!;
   const [earlier, setEarlier] = useState(!!restored?.day);
   const [day, setDay] = useState(restored?.day ?? '');
+  // Changed since it was opened or last saved (a given-back rating is unsaved too): leaving asks first (LeaveGuard).
+  const [touched, setTouched] = useState(!!restored);
   const pickedDay = earlier && day && day !== today ? day : null;
   useEffect(() => onDayChange?.(pickedDay), [onDayChange, pickedDay]);
   const noteId = useId();
@@ -76,6 +80,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
+      setTouched(false);
       if (restored) dropUnsavedRating();
       setRestored(null);
       // The note and the day belonged to that rating; the next one starts without them.
@@ -86,12 +91,22 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     },
   });
   // Editing: PUT is idempotent by itself (the same values again change nothing), so no key is needed.
-  const correct = useCorrectRating({ onSaved });
+  const correct = useCorrectRating({
+    onSaved: (saved) => {
+      setTouched(false);
+      onSaved?.(saved);
+    },
+  });
   const submit = rating ? correct : create;
+  // A save under way (or waiting offline) goes on without the page: only an unsent rating is asked about.
+  useLeaveGuard(touched && !submit.isPending, rating ? 'Your changes to this rating are not saved yet.' : 'Your rating is not saved yet.');
   const overall = overallScore(scores);
   const band = scoreBand(overall);
 
-  const changed = () => (saveKey.current = null);
+  const changed = () => {
+    saveKey.current = null;
+    setTouched(true);
+  };
   /** The given-back rating is not wanted: forgotten, and the form starts afresh. */
   const discardRestored = () => {
     dropUnsavedRating();
@@ -100,10 +115,11 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     setNote('');
     setEarlier(false);
     setDay('');
-    changed();
+    saveKey.current = null;
+    setTouched(false);
   };
   const setFactor = (name: FactorName, value: number) => {
-    saveKey.current = null;
+    changed();
     setScores((prev) => ({ ...prev, [name]: value }));
   };
   const save = () => {
@@ -120,10 +136,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
       correct.mutate({ id: rating.id, scores: { ...scores, ...noteChange } }, { onSettled });
       return;
     }
-    saveKey.current ??= newSaveKey();
+    saveKey.current ??= newRequestKey();
     const chosenDay = forDay ?? (earlier && day ? day : null);
     const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
-    const renewKey = () => (saveKey.current = newSaveKey());
+    const renewKey = () => (saveKey.current = newRequestKey());
     // Signed out meanwhile: the app goes to sign-in, and this rating waits for its writer in this tab.
     const keepIfSignedOut = (error: Error) => {
       if (newRating && userId && isUnauthorizedError(error)) keepUnsavedRating({ userId, scores, note, day: chosenDay });
@@ -251,9 +267,4 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
       </p>
     </form>
   );
-}
-
-/** 128 random bits in hex (crypto.randomUUID needs a secure context; getRandomValues works everywhere). */
-function newSaveKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DISPLAY_NAME_MAX, isReminderTime, timeZoneNames, type UserSettingsView } from '@joy/domain';
+import { useLeaveGuard } from '../components/LeaveGuard';
 import { characterLimit } from '../lib/textCount';
 import { parseApiError } from '../lib/apiError';
 import { dropped, focusContainerOf } from '../lib/focus';
@@ -61,6 +62,7 @@ export function SettingsForm({ settings }: { settings: UserSettingsView }) {
   const remind = current.remind;
   const dirty = Object.keys(changesOf(current, settings)).length > 0;
   const browserZone = browserTimeZone();
+  useLeaveGuard(dirty && !change.isPending, 'Your changes to your settings are not saved yet.');
 
   useEffect(() => {
     form.setFieldsValue(valuesOf(settings));

@@ -1,8 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
-import { MemoryRouter } from 'react-router-dom';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '../api';
+import { LeaveGuardProvider } from '../components/LeaveGuard';
 import { useAuth } from '../auth';
 import { bindNotifier } from '../lib/toast';
 import SettingsPage from '../pages/Settings';
@@ -27,10 +28,24 @@ function renderSettings(routes: FakeRoutes) {
   render(
     <AntApp>
       <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <Greeting />
-          <SettingsPage />
-        </MemoryRouter>
+        <RouterProvider
+          router={createMemoryRouter(
+            [
+              {
+                path: '/settings',
+                element: (
+                  <LeaveGuardProvider>
+                    <Greeting />
+                    <Link to="/dashboard">Dashboard</Link>
+                    <SettingsPage />
+                  </LeaveGuardProvider>
+                ),
+              },
+              { path: '/dashboard', element: <h1>Dashboard page</h1> },
+            ],
+            { initialEntries: ['/settings'] },
+          )}
+        />
       </QueryClientProvider>
     </AntApp>,
   );
@@ -110,5 +125,33 @@ describe('Settings page', () => {
     await waitFor(() => expect(save).toBeEnabled());
     fireEvent.click(save);
     await screen.findByText(message);
+  });
+
+  it('asks before leaving changes unsaved: Stay keeps them, Leave goes on; nothing to save, no question', async () => {
+    renderSettings({});
+    const name = await screen.findByLabelText('First name');
+    await waitFor(() => expect(name).toHaveValue('Ada'));
+    fireEvent.change(name, { target: { value: 'Adele' } });
+    await waitFor(() => expect(screen.getByText('Save Settings').closest('button')).toBeEnabled());
+    fireEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent('Your changes to your settings are not saved yet.');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull());
+    expect(screen.getByLabelText('First name')).toHaveValue('Adele');
+    expect(screen.queryByText('Dashboard page')).toBeNull();
+
+    fireEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave without saving' }));
+    await screen.findByText('Dashboard page');
+  });
+
+  it('lets a person with nothing unsaved leave without a question', async () => {
+    renderSettings({});
+    const name = await screen.findByLabelText('First name');
+    await waitFor(() => expect(name).toHaveValue('Ada'));
+    fireEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    await screen.findByText('Dashboard page');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

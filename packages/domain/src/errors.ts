@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   'care.to_self': 'invalid',
   'care.recipient_not_member': 'invalid',
   'care.already_sent': 'conflict',
+  'care.idempotency_key_reused': 'conflict', // the Idempotency-Key already sent a different care action
   'care.declined': 'forbidden', // the recipient does not accept care actions (their settings)
   'care.pair_limit': 'rate_limited', // Retry-After says when
   'care.sender_limit': 'rate_limited',
