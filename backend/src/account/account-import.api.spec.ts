@@ -181,6 +181,10 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     ['an overall score that is not the mean', withRating(3, { ...valid(3), overallScore: 4.2 }), 'ratings[3].overallScore', IMPORT_MESSAGES.overallScore('ratings[3].overallScore')],
     ['a field a rating does not have', withRating(3, { ...valid(3), mood: 'great' }), 'ratings[3].mood', IMPORT_MESSAGES.unknown('ratings[3].mood')],
     ['a rating that is no object', withRating(3, 'r-3'), 'ratings[3]', IMPORT_MESSAGES.rating('ratings[3]')],
+    // A note of three characters with a hidden one: named for what it is (POST /api/joy-ratings says the same), not for its length.
+    ['a note with a direction override', withRating(2, { ...valid(2), note: 'a\u202Ebc' }), 'ratings[2].note', 'ratings[2].note must not contain control or direction-changing characters'],
+    // A copied line edited by hand: one of the two would be lost without a word.
+    ['two different ratings under one id', withRating(4, { ...valid(4), id: 'r-1' }), 'ratings[4].id', IMPORT_MESSAGES.sameId('ratings[4].id', 'ratings[1]')],
   ])('refuses %s with 400 naming the field, adding nothing (not even the valid ratings)', async (_label, file, field, message) => {
     const before = await head();
     const count = (await ratingsOf(cy)).length;
@@ -191,6 +195,15 @@ describe('importing ratings from an export (POST /api/account/import), over HTTP
     expect(res.body.errors).toEqual([{ field, message }]);
     expect(await head()).toBe(before);
     expect(await ratingsOf(cy)).toHaveLength(count);
+  });
+
+  it('takes a day given as null as a day left out (the day of its time), and the same rating twice once', async () => {
+    const count = (await ratingsOf(cy)).length;
+    const res = await importInto(cy, { formatVersion: 1, ratings: [{ ...valid(40), id: 'null-day', day: null }, { ...valid(40), id: 'null-day', day: null }] });
+    expect([res.status, res.body]).toEqual([200, { imported: 1, skipped: 1 }]);
+    const imported = (await ratingsOf(cy)).find((r) => r.createdAt === valid(40).createdAt);
+    expect(imported?.day).toBe(valid(40).createdAt.slice(0, 10));
+    expect(await ratingsOf(cy)).toHaveLength(count + 1);
   });
 
   it('refuses a file that would fill a day past 100 ratings with 409 naming the day, adding nothing (also beyond its first 500)', async () => {

@@ -75,6 +75,7 @@ export const IMPORT_MESSAGES = {
   tooMany: `ratings may hold at most ${MAX_IMPORT_RATINGS} ratings in one import`,
   rating: (path: string) => `${path} must be an object`,
   id: (path: string) => `${path} must be a string of 1 to 64 characters`,
+  sameId: (path: string, first: string) => `${path} is the id of ${first} too, with other values: give each rating an id of its own`,
   createdAt: (path: string) => `${path} must be a date and time such as 2026-11-20T08:30:00.000Z`,
   future: (path: string) => `${path} must not be in the future`,
   afterToday: (path: string, timeZone: string) => `${path} must not be after today in your time zone (${timeZone}, in Settings)`,
@@ -113,6 +114,8 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
   };
   const today = dayOf(now, timeZone)!;
   const ratings: Omit<RatingToImport, 'ratingId'>[] = [];
+  /** Each id of the file, with where it was first and what it said. */
+  const byId = new Map<string, { path: string; json: string }>();
   const check = (value: unknown, i: number) => {
     const path = `ratings[${i}]`;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return problem(path, IMPORT_MESSAGES.rating(path));
@@ -126,28 +129,38 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
     // Before 1970 a zone's day is not a day Joy can count (FIRST_CALENDAR_DAY): its week could not be worked out.
     else if (at < Date.parse(`${FIRST_CALENDAR_DAY}T00:00:00Z`)) problem(`${path}.createdAt`, IMPORT_MESSAGES.beforeJoy(`${path}.createdAt`));
     for (const f of FACTOR_NAMES) if (!isFactorScore(r[f])) problem(`${path}.${f}`, IMPORT_MESSAGES.factor(`${path}.${f}`));
+    // Left out or null: the day of createdAt in the person's zone.
+    const day = r.day === null ? undefined : r.day;
     // A day: the day of createdAt in some zone (UTC−12 to UTC+14), or a missed day rated up to a year later.
-    if (r.day !== undefined && !(isCalendarDay(r.day) && !Number.isNaN(at) && r.day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && r.day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {
+    if (day !== undefined && !(isCalendarDay(day) && !Number.isNaN(at) && day <= addDays(new Date(at).toISOString().slice(0, 10), 1) && day >= addDays(new Date(at).toISOString().slice(0, 10), -RATEABLE_DAYS_BACK - 1))) {
       problem(`${path}.day`, IMPORT_MESSAGES.day(`${path}.day`));
-    } else if (r.day !== undefined && (r.day as string) > today) {
+    } else if (day !== undefined && day > today) {
       // Today in the zone it was made in, ahead of this person's (no rating made here could rate it yet): the message
       // names the zone, which the person may not have set as they live (Settings).
       problem(`${path}.day`, IMPORT_MESSAGES.afterToday(`${path}.day`, timeZone));
-    } else if (r.day === undefined && !Number.isNaN(at) && at <= now.getTime() + CLOCK_SKEW_MS && dayOf(at, timeZone)! > today) {
+    } else if (day === undefined && !Number.isNaN(at) && at <= now.getTime() + CLOCK_SKEW_MS && dayOf(at, timeZone)! > today) {
       // Within the clock skew, but past midnight here: its day would be tomorrow.
       problem(`${path}.createdAt`, IMPORT_MESSAGES.future(`${path}.createdAt`));
     }
     const note = typeof r.note === 'string' ? normalizeNote(r.note) : null;
-    if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && (!fitsLength(note, NOTE_MAX) || nameProblem(note, 'note', { multiline: true }) !== null)))) {
+    // Hidden characters are named as POST /api/joy-ratings names them: the note's length is not what is wrong.
+    const hidden = note === null ? null : nameProblem(note, `${path}.note`, { multiline: true });
+    if (r.note !== undefined && r.note !== null && (typeof r.note !== 'string' || (note !== null && !fitsLength(note, NOTE_MAX)))) {
       problem(`${path}.note`, IMPORT_MESSAGES.note(`${path}.note`));
-    }
+    } else if (hidden) problem(`${path}.note`, hidden);
     if (found > before) return;
     const scores = Object.fromEntries(FACTOR_NAMES.map((f: FactorName) => [f, r[f]])) as FactorScores;
     // Optional (it is derived), but when present it must agree: a file edited by hand or damaged says so here.
     if (r.overallScore !== undefined && r.overallScore !== overallScore(scores)) {
       return problem(`${path}.overallScore`, IMPORT_MESSAGES.overallScore(`${path}.overallScore`));
     }
-    ratings.push({ sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores, ...(r.day !== undefined ? { day: r.day as string } : {}), ...(note ? { note } : {}) });
+    const rating = { sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores, ...(day !== undefined ? { day: day as string } : {}), ...(note ? { note } : {}) };
+    // One id twice: the same rating (a file joined from two exports) is taken once; two different ones would lose
+    // one of them without a word (a copied line edited by hand), so the file is refused naming both.
+    const seen = byId.get(rating.sourceId);
+    if (seen && seen.json !== JSON.stringify(rating)) return problem(`${path}.id`, IMPORT_MESSAGES.sameId(`${path}.id`, seen.path));
+    if (!seen) byId.set(rating.sourceId, { path, json: JSON.stringify(rating) });
+    ratings.push(rating);
   };
   for (let i = 0; i < file.ratings.length; i++) {
     check(file.ratings[i], i);

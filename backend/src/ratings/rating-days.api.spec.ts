@@ -51,6 +51,8 @@ describe('rating days, notes and the calendar over HTTP', () => {
     expect((await list(ada)).find((r) => r.id === missed.id)).toEqual(missed);
     const yearAgo = await rate(ada, { ...scores(2), day: addDays(today(), -365) });
     expect(yearAgo.day).toBe(addDays(today(), -365));
+    // A day given as null is a day left out (as a note given as null is none): today.
+    expect((await rate(ada, { ...scores(3), day: null })).day).toBe(today());
   });
 
   it('keeps the latest rating the one of the latest day: a missed day rated later is not how she is now, for her or her group', async () => {

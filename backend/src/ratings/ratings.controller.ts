@@ -39,7 +39,7 @@ export class RatingsController {
   @Post()
   @HttpCode(201)
   submit(@CurrentUser() user: SessionUser, @Body() body: SubmitRatingDto, @Headers('idempotency-key') key?: string): Promise<RatingView> {
-    return this.commands.execute(new SubmitRatingCommand(user.id, scoresOf(body), idempotencyKey(key), { day: body.day, note: body.note }));
+    return this.commands.execute(new SubmitRatingCommand(user.id, scoresOf(body), idempotencyKey(key), { day: body.day ?? undefined, note: body.note }));
   }
 
   /** New values for the five factors (and the note, when sent) of one of the caller's own ratings; 404 for any other. Its day stays. */

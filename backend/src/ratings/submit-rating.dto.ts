@@ -28,9 +28,12 @@ export class CorrectRatingDto {
   @IsOptional() @IsNote() @IsCleanName({ multiline: true }) note?: string | null;
 }
 
-/** POST /api/joy-ratings: as a correction, and optionally the `day` rated (checked against the person's zone by the decider). */
+/**
+ * POST /api/joy-ratings: as a correction, and optionally the `day` rated (checked against the person's zone by the
+ * decider); null, like left out, is today.
+ */
 export class SubmitRatingDto extends CorrectRatingDto {
   @IsOptional()
   @ValidateBy({ name: 'day', validator: { validate: (v: unknown) => typeof v === 'string', defaultMessage: () => 'day must be a date written YYYY-MM-DD' } })
-  day?: string;
+  day?: string | null;
 }
