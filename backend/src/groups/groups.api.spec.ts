@@ -381,3 +381,26 @@ describe('Active This Week', () => {
     expect((await as(dee).get(`/api/groups/${group.id}`)).body).toMatchObject({ activeThisWeek: 1, recentRatingsCount: 1 });
   });
 });
+
+describe('creating a group with an Idempotency-Key', () => {
+  it('creates one group for one key: a retry, or two at once, answer it; another group under the key, or a gone one, is 409', async () => {
+    const fay = await signIn(app.baseUrl, 'fay@example.com', 'Fay');
+    const as = api(app.baseUrl, fay);
+    const create = (key: string, body: object = { name: 'Book club' }) => as.post('/api/groups').set('Idempotency-Key', key).send(body);
+    const [first, atOnce] = await Promise.all([create('club-1'), create('club-1')]);
+    expect([first.status, atOnce.status, atOnce.body]).toEqual([201, 201, first.body]);
+    // Renamed since: the retry answers the group as it is now.
+    expect((await as.patch(`/api/groups/${first.body.id}`).send({ name: 'Books' })).status).toBe(200);
+    const again = await create('club-1');
+    expect([again.status, again.body]).toEqual([201, { ...first.body, name: 'Books' }]);
+    expect((await as.get('/api/groups')).body.map((g: Group) => g.id)).toEqual([first.body.id]);
+    const other = await create('club-1', { name: 'Chess' });
+    expect([other.status, other.body]).toEqual([409, { statusCode: 409, code: 'group.idempotency_key_reused', message: MESSAGES.keyReused }]);
+    expect((await as.delete(`/api/groups/${first.body.id}`)).status).toBe(204);
+    const gone = await create('club-1');
+    expect([gone.status, gone.body.message]).toEqual([409, MESSAGES.keyDone]);
+    expect((await as.get('/api/groups')).body).toEqual([]);
+    // Without a key, each request is a group of its own.
+    expect((await create('club-2')).body.id).not.toBe((await create('club-3')).body.id);
+  });
+});

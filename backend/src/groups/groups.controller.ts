@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { CreateGroupDto, JoinGroupDto, UpdateGroupDto } from './groups.dto';
+import { idempotencyKey } from '../http/idempotency-key';
 import {
   CreateGroupCommand,
   GetGroupMembersQuery,
@@ -28,11 +29,14 @@ export class GroupsController {
     private readonly queries: QueryBus,
   ) {}
 
-  /** Creates a group; the creator is its first member. */
+  /**
+   * Creates a group; the creator is its first member. With an `Idempotency-Key` header, the same key answers the
+   * group it created (as it stands now) and creates it once (409 for another group).
+   */
   @Post()
   @HttpCode(201)
-  create(@CurrentUser() user: SessionUser, @Body() body: CreateGroupDto): Promise<GroupView> {
-    return this.commands.execute(new CreateGroupCommand(user.id, body.name, body.description));
+  create(@CurrentUser() user: SessionUser, @Body() body: CreateGroupDto, @Headers('idempotency-key') key?: string): Promise<GroupView> {
+    return this.commands.execute(new CreateGroupCommand(user.id, body.name, body.description, idempotencyKey(key)));
   }
 
   /** Joins the group of an invite code. */

@@ -31,6 +31,8 @@ export const INVITE_CODE_LENGTH = 8;
 const INVITE_CODE_PATTERN = new RegExp(`^[${INVITE_CODE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`);
 
 export const MESSAGES = {
+  keyReused: 'This Idempotency-Key already created a different group; send a new key for a new group.',
+  keyDone: 'The group this Idempotency-Key created has been deleted or left since; send a new key to create a new group.',
   nameRequired: 'Group name is required.',
   nameTooLong: `name must be at most ${GROUP_NAME_MAX} characters`,
   descriptionTooLong: `description must be at most ${GROUP_DESCRIPTION_MAX} characters`,

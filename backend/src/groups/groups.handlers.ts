@@ -1,10 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import { idFromKey } from '../http/idempotency-key';
+import { foldGroup, groupCreatedWithKey, groupState, joinUpcast, membershipOf } from './group-streams';
 import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore, normalizeInviteCode } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend } from '../event-store/decider';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { GroupMemberStatsDoc, groupMemberStatsProjector, MemberRating, newestFirst, ratingsOfMember } from '../projections/group-stats.projector';
 import { byJoinOrder, GroupDoc, groupsProjector, MembershipsDoc, membershipsProjector } from '../projections/groups.projector';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '../projections/read-your-writes';
@@ -12,8 +14,8 @@ import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
-  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, GroupState, InviteCodeReserved, isWellFormedInviteCode, JoinGroup,
-  leaveDecider, membershipDecider, MembershipState, MESSAGES, OwnerAction, ownerDecider, ownerOf, RemoveMember, RenameGroup, requireOwner,
+  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, InviteCodeReserved, isWellFormedInviteCode, JoinGroup,
+  leaveDecider, membershipDecider, MESSAGES, OwnerAction, ownerDecider, ownerOf, RemoveMember, RenameGroup, requireOwner,
 } from './groups.decider';
 import { INVITE_CODE_GENERATOR, type InviteCodeGenerator, reserveInviteCode } from './invite-codes';
 
@@ -29,34 +31,13 @@ function viewOfCreated(data: GroupCreated['data']): GroupView {
 
 // ---- commands -----------------------------------------------------------------------------------------
 
-/** The user's stream holds identity events too; membershipDecider.evolve folds only memberships and the deletion. */
-const joinUpcast = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof membershipDecider.evolve>[1];
-
-/** A group's stream folded: created, deleted, its name and description, its current invite code. */
-function foldGroup(events: readonly RecordedEvent[]): GroupState {
-  return events.map((e) => ({ type: e.type, data: e.data }) as unknown as Parameters<typeof groupDecider.evolve>[1]).reduce(groupDecider.evolve, groupDecider.initialState);
-}
-
-async function groupState(store: EventStore, groupId: string): Promise<GroupState> {
-  return foldGroup(await store.readStream(`group-${groupId}`));
-}
-
-/**
- * The person's membership state and, when the free plan's limit applies, which of their groups were deleted (read
- * from the group streams, the source of truth: a deleted group takes no place).
- */
-async function membershipOf(store: EventStore, userId: string, isPremium: boolean): Promise<{ state: MembershipState; deletedGroupIds: string[] }> {
-  const state = (await store.readStream(`user-${userId}`)).map(joinUpcast).reduce(membershipDecider.evolve, membershipDecider.initialState);
-  if (isPremium) return { state, deletedGroupIds: [] };
-  const deleted = await Promise.all(state.groupIds.map(async (g) => ((await groupState(store, g)).deleted ? g : null)));
-  return { state, deletedGroupIds: deleted.filter((g): g is string => g !== null) };
-}
-
 export class CreateGroupCommand {
   constructor(
     readonly userId: string,
     readonly name: unknown,
     readonly description: unknown,
+    /** The Idempotency-Key header, checked: the same key creates one group. */
+    readonly idempotencyKey?: string,
   ) {}
 }
 
@@ -69,11 +50,14 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     @Inject(INVITE_CODE_GENERATOR) private readonly nextCode: InviteCodeGenerator,
   ) {}
 
-  async execute({ userId, name, description }: CreateGroupCommand): Promise<GroupView> {
+  async execute({ userId, name, description, idempotencyKey }: CreateGroupCommand): Promise<GroupView> {
     const at = new Date();
     const ctx: CommandContext = { actorUserId: userId, correlationId: randomUUID(), now: at };
-    const groupId = randomUUID();
-    groupDetails(name, description); // bad input: 400 before anything is appended
+    // With a key, the group's id is the key's: a retry finds the group the first request created.
+    const groupId = idempotencyKey ? idFromKey(userId, idempotencyKey) : randomUUID();
+    const details = groupDetails(name, description); // bad input: 400 before anything is appended
+    const before = idempotencyKey ? await groupCreatedWithKey(this.store, groupId, userId, details, true) : null;
+    if (before) return before;
     const isPremium = await this.isPremium(userId);
     const { state, deletedGroupIds } = await membershipOf(this.store, userId, isPremium);
     const join: JoinGroup = { groupId, userId, role: 'creator', isPremium, deletedGroupIds, at };
@@ -84,14 +68,15 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     // 2. Reserve a code that no other group has: the invite stream must not exist yet.
     const inviteCode = await reserveInviteCode(this.store, this.nextCode, groupId, ctx);
 
-    // 3. The group itself, in a new stream.
-    const created = await decideAndAppend(
-      this.store,
-      `group-${groupId}`,
-      groupDecider,
-      { groupId, name, description, inviteCode, createdBy: userId, at },
-      ctx,
-    );
+    // 3. The group itself, in a new stream (the same key at the same moment: the first one's group).
+    let created;
+    try {
+      created = await decideAndAppend(this.store, `group-${groupId}`, groupDecider, { groupId, name, description, inviteCode, createdBy: userId, at }, ctx);
+    } catch (err) {
+      const first = idempotencyKey && err instanceof DomainError && err.code === 'group.already_exists' ? await groupCreatedWithKey(this.store, groupId, userId, details, false) : null;
+      if (first) return first;
+      throw err;
+    }
 
     // 4. The creator is the first member, decided again on the user's stream with its expected version (a
     //    concurrent join or create may have taken the last free slot meanwhile: then this group stays memberless

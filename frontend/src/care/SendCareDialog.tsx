@@ -6,7 +6,7 @@ import { toast } from '../lib/toast';
 import { CareIcon } from './CareIcon';
 import { CARE_KIND_HINTS, careMessage, careSentToast } from './logic';
 import { useSendCare } from './queries';
-import { newRequestKey } from '../lib/requestKey';
+import { useOneAtATime, useRequestKey } from '../lib/requestKey';
 
 /**
  * Send care (Joy Premium): the four kinds as a radio group and an optional message (at most 500 characters,
@@ -33,8 +33,8 @@ export function SendCareDialog({
   const [message, setMessage] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const send = useSendCare();
-  // The key of the last send tried and what it sent: tried again unchanged (its answer lost), it keeps its key.
-  const lastTry = useRef<{ key: string; body: string } | null>(null);
+  const requestKey = useRequestKey();
+  const oneAtATime = useOneAtATime();
 
   const close = () => {
     send.reset();
@@ -42,23 +42,22 @@ export function SendCareDialog({
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (send.isPending) return;
     const body = { groupId, recipientId, kind, message: careMessage(message) };
-    const sent = JSON.stringify(body);
-    const key = lastTry.current?.body === sent ? lastTry.current.key : newRequestKey();
-    lastTry.current = { key, body: sent };
-    send.mutate(
-      { body, idempotencyKey: key },
-      {
-        onSuccess: () => {
-          lastTry.current = null;
-          toast(careSentToast(recipientName, kind));
-          setKind('flowers');
-          setMessage('');
-          send.reset();
-          onClose();
+    oneAtATime((settled) =>
+      send.mutate(
+        { body, idempotencyKey: requestKey.keyFor(body) },
+        {
+          onSuccess: () => {
+            requestKey.done();
+            toast(careSentToast(recipientName, kind));
+            setKind('flowers');
+            setMessage('');
+            send.reset();
+            onClose();
+          },
+          onSettled: settled,
         },
-      },
+      ),
     );
   };
 

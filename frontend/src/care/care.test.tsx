@@ -160,6 +160,8 @@ describe('care suggestions on a group page', () => {
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Send care to Bob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Send care to Bob' });
+    // A double click: one request (two ordered two gifts).
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
     await waitFor(() =>
       expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Failed to send care action. Please try again.' })),
@@ -169,6 +171,7 @@ describe('care suggestions on a group page', () => {
     // the server); changed, it is another send with a key of its own.
     const keys = () =>
       fetchMock.mock.calls.filter(([url, init]) => url === '/api/care-actions' && init?.method === 'POST').map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'));
+    expect(keys()).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send Care' }));
     await waitFor(() => expect(keys()).toHaveLength(2));
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: 'Thinking of you' } });

@@ -96,14 +96,17 @@ describe('Create Group dialog', () => {
     const { onClose, invalidate } = renderDialog('create');
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: '  Garcia Family ' } });
     fireEvent.change(screen.getByLabelText('Description (Optional)'), { target: { value: 'Sunday calls' } });
+    // Twice in one frame (a double click, Enter twice), before the button is disabled: one request.
+    fireEvent.submit(screen.getByLabelText('Group Name').closest('form')!);
     fireEvent.submit(screen.getByLabelText('Group Name').closest('form')!);
 
     const pending = await screen.findByRole('button', { name: 'Creating...' });
     expect(pending).toBeDisabled();
-    expect(fetchMock).toHaveBeenCalledWith(
-      '/api/groups',
-      expect.objectContaining({ method: 'POST', body: JSON.stringify({ name: 'Garcia Family', description: 'Sunday calls' }) }),
-    );
+    const posts = fetchMock.mock.calls.filter(([url, init]) => url === '/api/groups' && init?.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0][1]).toEqual(expect.objectContaining({ body: JSON.stringify({ name: 'Garcia Family', description: 'Sunday calls' }) }));
+    // With a key: sent again after a lost answer, the server answers the same group.
+    expect(new Headers(posts[0][1]?.headers).get('Idempotency-Key')).toMatch(/^[0-9a-f]{32}$/);
 
     await act(async () => respond({ status: 201, body: group }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());

@@ -3,6 +3,7 @@ import { Alert, Button, Form, Input, Modal, type InputRef } from 'antd';
 import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { LinkButton } from '../components/LinkButton';
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, type GroupView } from '@joy/domain';
+import { useOneAtATime, useRequestKey } from '../lib/requestKey';
 import { errorKind, parseApiError } from '../lib/apiError';
 import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
@@ -172,6 +173,8 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const [description, setDescription] = useState('');
   const created = useRef<GroupView | null>(null);
   const create = useCreateGroup();
+  const requestKey = useRequestKey();
+  const oneAtATime = useOneAtATime();
   const limit = freePlanLimitMessage(create.error);
 
   const close = () => {
@@ -187,15 +190,23 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       nameRef.current?.focus();
       return;
     }
-    create.mutate(result.value, {
-      onSuccess: (group) => {
-        created.current = group;
-        setName('');
-        setDescription('');
-        create.reset();
-        onClose();
-      },
-    });
+    const body = result.value;
+    oneAtATime((settled) =>
+      create.mutate(
+        { body, idempotencyKey: requestKey.keyFor(body) },
+        {
+          onSuccess: (group) => {
+            requestKey.done();
+            created.current = group;
+            setName('');
+            setDescription('');
+            create.reset();
+            onClose();
+          },
+          onSettled: settled,
+        },
+      ),
+    );
   };
   const afterClose = () => {
     if (created.current) onAdded?.(created.current);
@@ -288,6 +299,7 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const [codeError, setCodeError] = useState<string | null>(null);
   const joined = useRef<GroupView | null>(null);
   const join = useJoinGroup();
+  const oneAtATime = useOneAtATime();
   const limit = freePlanLimitMessage(join.error);
   const codeId = `${id}-code`;
   const error = fieldError(codeId, codeError, `${codeId}-hint`);
@@ -308,19 +320,22 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       showCodeError(result.toast.description ?? null);
       return;
     }
-    join.mutate(result.value, {
-      onSuccess: (group) => {
-        joined.current = group;
-        setInviteCode('');
-        join.reset();
-        onClose();
-      },
-      onError: (failure) => {
-        // The server's reason about the code (unknown, or not a code at all) goes under it too.
-        const kind = errorKind(failure);
-        if (kind === 'invalid' || kind === 'not_found') showCodeError(parseApiError(failure).message);
-      },
-    });
+    oneAtATime((settled) =>
+      join.mutate(result.value, {
+        onSuccess: (group) => {
+          joined.current = group;
+          setInviteCode('');
+          join.reset();
+          onClose();
+        },
+        onError: (failure) => {
+          // The server's reason about the code (unknown, or not a code at all) goes under it too.
+          const kind = errorKind(failure);
+          if (kind === 'invalid' || kind === 'not_found') showCodeError(parseApiError(failure).message);
+        },
+        onSettled: settled,
+      }),
+    );
   };
   const afterClose = () => {
     if (joined.current) onAdded?.(joined.current);

@@ -47,8 +47,9 @@ function toastsFailure(error: Error): boolean {
  */
 export function useCreateGroup() {
   const client = useQueryClient();
-  return useMutation<GroupView, Error, CreateGroupRequest>({
-    mutationFn: (body) => apiJson<GroupView>('POST', '/api/groups', body),
+  return useMutation<GroupView, Error, { body: CreateGroupRequest; idempotencyKey: string }>({
+    // The key makes a repeated request (a retry after a lost answer) answer the same group, created once.
+    mutationFn: ({ body, idempotencyKey }) => apiJson<GroupView>('POST', '/api/groups', body, { 'Idempotency-Key': idempotencyKey }),
     onSuccess: async () => {
       toast(TOASTS.groupCreated);
       await client.invalidateQueries({ queryKey: GROUPS_KEY });

@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   'group.description_not_text': 'invalid',
   'group.description_too_long': 'invalid',
   'group.already_exists': 'conflict',
+  'group.idempotency_key_reused': 'conflict', // the Idempotency-Key created another group, or its group is gone
   'group.not_found': 'not_found',
   'group.invite_code_required': 'invalid',
   'group.invite_not_found': 'not_found',
