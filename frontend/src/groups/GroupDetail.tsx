@@ -9,6 +9,7 @@ import {
 } from '@ant-design/icons';
 import { Avatar, Button, Card, Col, Row, Spin, Statistic, Tag, Typography } from 'antd';
 import { useEffect, useId, useRef, useState } from 'react';
+import { usePersonTimeZone } from '../settings/api';
 import { useAuth } from '../auth';
 import { CareSuggestions } from '../care/CareSuggestions';
 import { JoyGauge } from '../components/JoyGauge';
@@ -173,6 +174,7 @@ function GroupInsights({ group }: { group: GroupDetailData }) {
 
 function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGroupRatings>; members: GroupMemberView[] }) {
   const names = memberNamesById(members);
+  const zone = usePersonTimeZone();
   const items: GroupRatingView[] = recentActivity(ratings.data ?? []);
   return (
     <Card title={<h2 className="card-title">Recent Activity</h2>} className="home-card">
@@ -197,7 +199,7 @@ function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGr
                   {name && <span className="group-activity__name">{name}</span>}
                   <span>Member rated their joy{forDay && ` for ${forDay}`}</span>
                   <time dateTime={rating.createdAt} className="group-activity__time">
-                    {activityTimestamp(rating.createdAt)}
+                    {activityTimestamp(rating.createdAt, zone)}
                   </time>
                 </div>
                 <Score value={rating.overallScore} />

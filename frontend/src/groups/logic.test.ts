@@ -109,9 +109,11 @@ describe('dates', () => {
     expect(createdText('not a date')).toBe('');
   });
 
-  it('writes an activity timestamp with date and time', () => {
-    const text = activityTimestamp('2026-03-05T12:00:00.000Z', 'en-US');
+  it('writes an activity timestamp with date and time, in the viewer\'s zone', () => {
+    const text = activityTimestamp('2026-03-05T12:00:00.000Z', undefined, 'en-US');
     expect(text).toMatch(/^Mar 5, 2026, \d{1,2}:\d{2}\s?[AP]M$/);
+    // Their setting, not the device's: 04:21 in Berlin is the evening before in Los Angeles.
+    expect(activityTimestamp('2026-11-28T03:21:00.000Z', 'America/Los_Angeles', 'en-US')).toMatch(/^Nov 27, 2026, 7:21\sPM$/);
     expect(activityTimestamp('nope')).toBe('');
   });
 });

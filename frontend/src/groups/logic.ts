@@ -85,9 +85,9 @@ export function createdText(iso: string, locale?: string): string {
   return date ? `Created ${date}` : '';
 }
 
-/** A rating's timestamp: "Mar 5, 2026, 2:03 PM" (the browser's locale and time zone). */
-export function activityTimestamp(iso: string, locale?: string): string {
-  return formatDateTime(iso, { locale });
+/** A rating's timestamp: "Mar 5, 2026, 2:03 PM", in the viewer's zone (their setting; the browser's without one). */
+export function activityTimestamp(iso: string, timeZone?: string, locale?: string): string {
+  return formatDateTime(iso, { timeZone, locale });
 }
 
 // ---- invite code ----------------------------------------------------------------------------------------

@@ -14,15 +14,16 @@ import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatingSummary } from '../queries';
 import { formatCalendarDay, formatDateTime } from '../lib/dates';
-import { useSettings } from '../settings/api';
+import { usePersonTimeZone, useSettings } from '../settings/api';
 import { lastWeekFirstDay } from '@joy/domain';
 
 export const HOME_GROUPS_SHOWN = 3;
 
-function formatRatedAt(iso: string): string {
+/** When the latest rating was made, in the person's zone (as their ratings list says it), not the device's. */
+function formatRatedAt(iso: string, timeZone: string | undefined): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return `Last rated ${formatDateTime(date)}`;
+  return `Last rated ${formatDateTime(date, { timeZone })}`;
 }
 
 function YourGroups() {
@@ -99,6 +100,7 @@ function QuickActions() {
 export default function Home() {
   const { user, isLoading, isAuthenticated } = useAuth();
   const latest = useLatestRating();
+  const zone = usePersonTimeZone();
   const today = useTodayUnrated();
   // "Rate an earlier day" ticked with a day: the card says which day is being rated.
   const [earlierDay, setEarlierDay] = useState<string | null>(null);
@@ -148,7 +150,7 @@ export default function Home() {
             )}
             {latest.data && (
               <Card title={<h2 className="card-title">Your Current Joy Level</h2>} className="home-card">
-                <JoyGauge score={latest.data.overallScore} caption={formatRatedAt(latest.data.createdAt)} />
+                <JoyGauge score={latest.data.overallScore} caption={formatRatedAt(latest.data.createdAt, zone)} />
               </Card>
             )}
           </div>
