@@ -83,7 +83,7 @@ export function AppRoutes() {
     );
     return (
       <Routes>
-        <Route element={<PublicLayout />}>
+        <Route element={<PublicLayout signIn={false} />}>
           {always}
           <Route path="*" element={notice} />
         </Route>

@@ -21,6 +21,8 @@ describe('when the sign-in check cannot reach the server (offline reload from th
     expect(await screen.findByRole('heading', { name: 'You are offline' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(screen.queryByText('404 Page Not Found')).not.toBeInTheDocument();
+    // Whether the person is signed in is unknown: no Sign In offered (it cannot reach the server either).
+    expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
   });
 
   it('says the server cannot be reached when the browser is online', async () => {

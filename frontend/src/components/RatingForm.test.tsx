@@ -313,4 +313,33 @@ describe('saving offline', () => {
     await waitFor(() => expect(notifier.success).toHaveBeenCalled());
     expect(screen.queryByText(/You're offline/)).not.toBeInTheDocument();
   });
+
+  it('keeps a rating waiting offline in the tab: a reload gives it back, and saving it sends the same Idempotency-Key', async () => {
+    sessionStorage.clear();
+    const fetchMock = installFakeServer({ 'POST /api/joy-ratings': { status: 201, body: { id: 'r1', createdAt: '2026-11-27T10:00:00.000Z', day: '2026-11-27', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 5, overallScore: 3.4, note: 'By the sea' } } });
+    const client = createQueryClient();
+    client.setQueryData(AUTH_USER_KEY, { id: 'u1', email: null, firstName: 'Ada', profileImageUrl: null });
+    const page = () => render(<QueryClientProvider client={client}>{inDataRouter(<RatingForm />)}</QueryClientProvider>);
+    const before = page();
+    fireEvent.click(screen.getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Note/ }), { target: { value: 'By the sea' } });
+    onlineManager.setOnline(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await screen.findByText("You're offline. Your rating will be saved as soon as you're back online.");
+    await waitFor(() => expect(sessionStorage.length).toBe(1));
+    // The page reloaded before the connection came back: the waiting save is gone with it, the rating is not.
+    before.unmount();
+    client.getMutationCache().clear();
+    onlineManager.setOnline(true);
+    page();
+    expect(screen.getByText('Your rating is back')).toBeInTheDocument();
+    expect(screen.getByText(/You were offline when you saved it/)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Note/ })).toHaveValue('By the sea');
+    const kept = JSON.parse(sessionStorage.getItem('joy.unsaved-rating')!).idempotencyKey;
+    fireEvent.click(screen.getByRole('button', { name: 'Save Rating' }));
+    await waitFor(() => expect(screen.queryByText('Your rating is back')).not.toBeInTheDocument());
+    const posts = fetchMock.mock.calls.filter(([url, init]) => url === '/api/joy-ratings' && init?.method === 'POST');
+    expect(posts.map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'))).toEqual([kept]);
+    expect(sessionStorage.length).toBe(0);
+  });
 });

@@ -10,7 +10,7 @@ import { isUnauthorizedError } from '../api';
 import { AUTH_USER_KEY } from '../auth';
 import { useLeaveGuard } from './LeaveGuard';
 import { newRequestKey } from '../lib/requestKey';
-import { dropUnsavedRating, keepUnsavedRating, unsavedRatingOf } from '../lib/unsavedRating';
+import { dropUnsavedRating, keepUnsavedRating, type UnsavedRating, unsavedRatingOf } from '../lib/unsavedRating';
 import {
   addDays,
   dayOf,
@@ -75,13 +75,17 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   // is set before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
   // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
   const inFlight = useRef(false);
-  const saveKey = useRef<string | null>(null);
+  // A given-back rating keeps the key of the save it was: if that save reached the server after all, this one finds it.
+  const saveKey = useRef<string | null>(restored?.idempotencyKey ?? null);
+  /** The new rating being saved, as it would be kept if it has to wait offline (null when none is). */
+  const waiting = useRef<UnsavedRating | null>(null);
   const saveButton = useRef<HTMLButtonElement>(null);
   const create = useSubmitRating({
     onSaved: (saved) => {
       saveKey.current = null;
       setTouched(false);
-      if (restored) dropUnsavedRating();
+      if (restored || waiting.current) dropUnsavedRating();
+      waiting.current = null;
       setRestored(null);
       // The note and the day belonged to that rating; the next one starts without them.
       setNote('');
@@ -98,6 +102,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     },
   });
   const submit = rating ? correct : create;
+  // Offline, the save waits for the connection in this page only: kept in the tab too, it survives a reload.
+  useEffect(() => {
+    if (create.isPaused && waiting.current) keepUnsavedRating(waiting.current);
+  }, [create.isPaused]);
   // A save under way (or waiting offline) goes on without the page: only an unsent rating is asked about.
   useLeaveGuard(touched && !submit.isPending, rating ? 'Your changes to this rating are not saved yet.' : 'Your rating is not saved yet.');
   const overall = overallScore(scores);
@@ -144,6 +152,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     const keepIfSignedOut = (error: Error) => {
       if (newRating && userId && isUnauthorizedError(error)) keepUnsavedRating({ userId, scores, note, day: chosenDay });
     };
+    waiting.current = newRating && userId ? { userId, scores, note, day: chosenDay, reason: 'offline', idempotencyKey: saveKey.current } : null;
     create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled, onError: keepIfSignedOut });
   };
 
@@ -162,7 +171,11 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
           type="info"
           showIcon
           message="Your rating is back"
-          description="You were signed out before it was saved. Check it and save it when you're ready."
+          description={
+            restored.reason === 'offline'
+              ? "You were offline when you saved it, and the page was reloaded before it could be sent. Check it and save it when you're ready."
+              : "You were signed out before it was saved. Check it and save it when you're ready."
+          }
           action={
             <Button size="small" onClick={discardRestored}>
               Discard

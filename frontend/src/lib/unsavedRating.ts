@@ -3,6 +3,7 @@ import { FACTOR_NAMES, type FactorScores, isFactorScore } from '@joy/domain';
 /*
  * A new rating whose save found the session over (signed out in another tab, or expired) is kept in this tab until
  * the same person is signed in again, so that sign-in does not cost them the stars and the note they had written.
+ * So is one saved offline, waiting to be sent: a reload before the connection came back lost it (a review, 11-28).
  * sessionStorage: this tab only, gone when it closes; given back once, and only to the person who wrote it.
  */
 const KEY = 'joy.unsaved-rating';
@@ -15,6 +16,10 @@ export interface UnsavedRating {
   note: string;
   /** An earlier day picked (`YYYY-MM-DD`), or null for the day it is saved on. */
   day: string | null;
+  /** Why it was kept: the session ended, or it waited offline (absent: the session ended, as before 11-28). */
+  reason?: 'signed-out' | 'offline';
+  /** The save's Idempotency-Key: if it did reach the server after all, saving it again stores nothing twice. */
+  idempotencyKey?: string;
 }
 
 export function keepUnsavedRating(draft: UnsavedRating, now = Date.now()): void {
@@ -38,7 +43,9 @@ export function unsavedRatingOf(userId: string | undefined, now = Date.now()): U
   const fresh = typeof d?.at === 'number' && now - d.at >= 0 && now - d.at < KEPT_MS;
   const valid = !!d && typeof d.note === 'string' && (d.day === null || /^\d{4}-\d{2}-\d{2}$/.test(String(d.day))) && FACTOR_NAMES.every((f) => isFactorScore(d.scores?.[f]));
   if (!fresh || !valid || d.userId !== userId) return null;
-  return { userId: d.userId, scores: Object.fromEntries(FACTOR_NAMES.map((f) => [f, d.scores[f]])) as FactorScores, note: d.note, day: d.day };
+  const reason = d.reason === 'offline' ? 'offline' : 'signed-out';
+  const key = typeof d.idempotencyKey === 'string' && /^[\x21-\x7e]{1,255}$/.test(d.idempotencyKey) ? { idempotencyKey: d.idempotencyKey } : {};
+  return { userId: d.userId, scores: Object.fromEntries(FACTOR_NAMES.map((f) => [f, d.scores[f]])) as FactorScores, note: d.note, day: d.day, reason, ...key };
 }
 
 /** Forgets the draft: given back, or another person signed in (it is never theirs to see). */
