@@ -52,6 +52,16 @@ describe('a change of page starts at its top', () => {
     expect(scrollTo).toHaveBeenCalledTimes(3);
   });
 
+  it('survives a scrollTo that answers a promise (Chromium): moving on does not take the app down', () => {
+    scrollTo.mockImplementation(() => Promise.resolve() as unknown as void);
+    renderRouter();
+    click('Open group');
+    click('Back to Groups');
+    click('Replace');
+    expect(scrollTo).toHaveBeenCalledTimes(3);
+    expect(screen.getByRole('heading', { name: 'page' })).toBeInTheDocument();
+  });
+
   it("keeps the browser's own restoration on Back and Forward, and a link's #part", () => {
     renderRouter();
     click('Open group');

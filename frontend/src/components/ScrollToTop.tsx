@@ -6,7 +6,10 @@ import { useMoveToNewPage } from '../lib/newPage';
  * something after the change (Groups' View button, back from a group) scrolls it into view after this.
  */
 export function ScrollToTop() {
-  // At once: a smooth scroll would show the old page scrolling by.
-  useMoveToNewPage(() => window.scrollTo({ top: 0, left: 0, behavior: 'instant' }));
+  useMoveToNewPage(() => {
+    // At once: a smooth scroll would show the old page scrolling by. (A statement, not the arrow's value: Chromium's
+    // scrollTo answers a promise, which React would take for the effect's clean-up and call.)
+    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  });
   return null;
 }

@@ -18,7 +18,10 @@ export function useMoveToNewPage(effect: EffectCallback): void {
       return;
     }
     if (type === 'POP' || hash) return;
-    return effect();
+    // Only a function is a clean-up: an arrow's value that is not one (Chromium's scrollTo answers a promise) would be
+    // called as one when the page changes again, and take the whole app down (found 11-28).
+    const cleanup = effect();
+    return typeof cleanup === 'function' ? cleanup : undefined;
     // Once per location, not per render: the caller's effect is made anew at each render.
   }, [key, hash, type]);
 }
