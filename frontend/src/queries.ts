@@ -127,7 +127,7 @@ export function useSubmitRating(options: { onSaved?: (rating: RatingView) => voi
 }
 
 /** PUT /api/joy-ratings/:id: new values for one of the user's ratings; every view refreshed. */
-export function useCorrectRating(options: { onSaved?: (rating: RatingView) => void } = {}) {
+export function useCorrectRating(options: { onSaved?: (rating: RatingView) => void; onGone?: () => void } = {}) {
   const client = useQueryClient();
   return useMutation<RatingView, Error, { id: string; scores: CorrectRatingRequest }>({
     mutationFn: ({ id, scores }) => apiJson<RatingView>('PUT', `/api/joy-ratings/${encodeURIComponent(id)}`, scores),
@@ -136,8 +136,16 @@ export function useCorrectRating(options: { onSaved?: (rating: RatingView) => vo
       await invalidateRatingViews(client);
       options.onSaved?.(rating);
     },
-    onError: (error) => {
+    onError: async (error) => {
       if (isUnauthorizedError(error)) return;
+      if (parseApiError(error).code === 'rating.not_found') {
+        // Deleted elsewhere meanwhile: trying again can never work ("Please try again" said it would). The lists
+        // are read again without it, and the edit goes.
+        toast(TOASTS.ratingGone);
+        options.onGone?.();
+        await invalidateRatingViews(client);
+        return;
+      }
       toast(withServerReason(TOASTS.ratingFailed, error));
     },
   });

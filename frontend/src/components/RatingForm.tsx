@@ -100,6 +100,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
       setTouched(false);
       onSaved?.(saved);
     },
+    onGone: () => {
+      setTouched(false);
+      onCancel?.();
+    },
   });
   const submit = rating ? correct : create;
   // Offline, the save waits for the connection in this page only: kept in the tab too, it survives a reload.

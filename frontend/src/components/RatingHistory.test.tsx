@@ -108,6 +108,27 @@ describe('rating history on the Dashboard: edit and delete', () => {
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Rating Updated' }));
   });
 
+  it('says a rating deleted elsewhere meanwhile is gone (not "try again"), closes the edit and reads the list again', async () => {
+    let deletedElsewhere = false;
+    const list = () => (deletedElsewhere ? ratings.slice(1) : ratings);
+    installFakeServer({
+      'GET /api/joy-ratings': async () => ({ status: 200, body: list() }),
+      ...summaryRoute(list),
+      [`PUT /api/joy-ratings/${ratings[0].id}`]: { status: 404, body: { statusCode: 404, code: 'rating.not_found', message: 'Rating not found' } },
+    });
+    renderPage(<DashboardPage />);
+    await overallShows('2.0');
+    fireEvent.click(screen.getByRole('button', { name: `Edit rating of ${newest}` }));
+    const dialog = await screen.findByRole('dialog', { name: `Edit rating of ${newest}` });
+    deletedElsewhere = true; // in another tab
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Joy: 5 stars, Very High' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'This rating is gone' })));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(historyItems()).toHaveLength(1));
+    expect(notifier.error).not.toHaveBeenCalledWith(expect.objectContaining({ description: expect.stringContaining('try again') }));
+  });
+
   it('Delete asks first; Keep it changes nothing; Delete sends DELETE and the older rating becomes the latest', async () => {
     const { calls } = renderDashboard(ratings);
     await overallShows('2.0');

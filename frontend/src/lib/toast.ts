@@ -73,6 +73,7 @@ export const TOASTS = {
   ratingSaved: { title: 'Rating Saved!', description: 'Your joy factors have been updated successfully.', variant: 'success' },
   ratingFailed: { title: 'Error', description: 'Failed to save rating. Please try again.', variant: 'destructive' },
   dayFull: { title: 'This day is full', description: `A day holds at most ${RATINGS_PER_DAY_MAX} ratings.`, variant: 'destructive' },
+  ratingGone: { title: 'This rating is gone', description: 'It was deleted, perhaps on another device or in another tab, so there is nothing to change.', variant: 'destructive' },
   ratingUpdated: { title: 'Rating Updated', description: 'Your rating now has the new scores everywhere.', variant: 'success' },
   ratingDeleted: { title: 'Rating Deleted', description: 'It no longer counts in your scores, charts or groups.', variant: 'success' },
   ratingDeleteFailed: { title: 'Error', description: 'Failed to delete the rating. Please try again.', variant: 'destructive' },
