@@ -154,7 +154,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     const renewKey = () => (saveKey.current = newRequestKey());
     // Signed out meanwhile: the app goes to sign-in, and this rating waits for its writer in this tab.
     const keepIfSignedOut = (error: Error) => {
-      if (newRating && userId && isUnauthorizedError(error)) keepUnsavedRating({ userId, scores, note, day: chosenDay });
+      if (!newRating || !userId || !isUnauthorizedError(error)) return;
+      keepUnsavedRating({ userId, scores, note, day: chosenDay });
+      // Kept in the tab: going on to sign-in loses nothing, so leaving is not asked about (it held up that move).
+      setTouched(false);
     };
     waiting.current = newRating && userId ? { userId, scores, note, day: chosenDay, reason: 'offline', idempotencyKey: saveKey.current } : null;
     create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled, onError: keepIfSignedOut });
