@@ -157,9 +157,10 @@ export async function ratingsOfExport(body: unknown, now: Date, timeZone: string
     const rating = { sourceId: r.id as string, createdAt: new Date(at).toISOString(), scores, ...(day !== undefined ? { day: day as string } : {}), ...(note ? { note } : {}) };
     // One id twice: the same rating (a file joined from two exports) is taken once; two different ones would lose
     // one of them without a word (a copied line edited by hand), so the file is refused naming both.
+    const json = JSON.stringify(rating);
     const seen = byId.get(rating.sourceId);
-    if (seen && seen.json !== JSON.stringify(rating)) return problem(`${path}.id`, IMPORT_MESSAGES.sameId(`${path}.id`, seen.path));
-    if (!seen) byId.set(rating.sourceId, { path, json: JSON.stringify(rating) });
+    if (seen && seen.json !== json) return problem(`${path}.id`, IMPORT_MESSAGES.sameId(`${path}.id`, seen.path));
+    if (!seen) byId.set(rating.sourceId, { path, json });
     ratings.push(rating);
   };
   for (let i = 0; i < file.ratings.length; i++) {

@@ -14,7 +14,7 @@ import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import { Turns } from '../event-store/turns';
-import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
+import { CARE_MESSAGES, type CareActionSent, careDecider, careStream } from './care.decider';
 
 /** Sends per sender and per recipient, in turns (see SendCareActionHandler.execute). */
 const sendTurns = new Turns();
@@ -95,18 +95,19 @@ export class SendCareActionHandler implements ICommandHandler<SendCareActionComm
       { actorUserId: userId, now: at },
       { eventIds: () => [careActionId] },
     );
-    if (events.length === 0 && state.status !== 'none') {
-      // Sent already with this key: the same care action, as it stands now.
-      const d = state.sent;
-      return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: state.status };
-    }
+    // Sent already with this key: the same care action, as it stands now.
+    if (events.length === 0 && state.status !== 'none') return careActionView(state.sent, state.status);
     const sent = events[0];
     if (sent.type !== 'CareActionSent') throw new Error('Expected CareActionSent');
     // Read-your-writes: the sender's list of care sent shows it at once.
     await this.readYourWrites.waitFor(append!.position, { eventTypes: ['CareActionSent'] });
-    const d = sent.data;
-    return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status: 'sent' };
+    return careActionView(sent.data, 'sent');
   }
+}
+
+/** A care action as its sender's POST answers it. */
+function careActionView(d: CareActionSent['data'], status: CareActionView['status']): CareActionView {
+  return { id: d.careActionId, groupId: d.groupId, senderId: d.senderId, recipientId: d.recipientId, kind: d.kind, message: d.message, sentAt: d.sentAt, status };
 }
 
 export class ThankCareActionCommand {

@@ -1,4 +1,4 @@
-import { DomainError, type GroupView } from '@joy/domain';
+import { DomainError } from '@joy/domain';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { type GroupCreated, groupDecider, type GroupDetails, type GroupState, membershipDecider, type MembershipState, MESSAGES } from './groups.decider';
 
@@ -28,11 +28,12 @@ export async function membershipOf(store: EventStore, userId: string, isPremium:
 }
 
 /**
- * The group an Idempotency-Key created before, as it stands now; null when it created none yet. Refused (409)
+ * The group an Idempotency-Key created before, as it stands now (its creation with its current name, description and
+ * invite code); null when it created none yet. Refused (409)
  * when the key created another group (another name or description), or its group is deleted or (`creatorIn`) its
  * creator no longer in it: that request is done with, and only a new key creates a new group.
  */
-export async function groupCreatedWithKey(store: EventStore, groupId: string, userId: string, details: GroupDetails, creatorIn: boolean): Promise<GroupView | null> {
+export async function groupCreatedWithKey(store: EventStore, groupId: string, userId: string, details: GroupDetails, creatorIn: boolean): Promise<GroupCreated['data'] | null> {
   const events = await store.readStream(`group-${groupId}`);
   const created = events.find((e) => e.type === 'GroupCreated')?.data as GroupCreated['data'] | undefined;
   if (!created) return null;
@@ -42,5 +43,5 @@ export async function groupCreatedWithKey(store: EventStore, groupId: string, us
   const group = foldGroup(events);
   const member = !creatorIn || (await membershipOf(store, userId, true)).state.groupIds.includes(groupId);
   if (group.deleted || !member) throw new DomainError('group.idempotency_key_reused', MESSAGES.keyDone);
-  return { id: groupId, name: group.details!.name, description: group.details!.description, inviteCode: group.inviteCode!, createdAt: created.createdAt };
+  return { ...created, ...group.details!, inviteCode: group.inviteCode! };
 }

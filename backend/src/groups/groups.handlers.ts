@@ -57,7 +57,7 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
     const groupId = idempotencyKey ? idFromKey(userId, idempotencyKey) : randomUUID();
     const details = groupDetails(name, description); // bad input: 400 before anything is appended
     const before = idempotencyKey ? await groupCreatedWithKey(this.store, groupId, userId, details, true) : null;
-    if (before) return before;
+    if (before) return viewOfCreated(before);
     const isPremium = await this.isPremium(userId);
     const { state, deletedGroupIds } = await membershipOf(this.store, userId, isPremium);
     const join: JoinGroup = { groupId, userId, role: 'creator', isPremium, deletedGroupIds, at };
@@ -74,7 +74,7 @@ export class CreateGroupHandler implements ICommandHandler<CreateGroupCommand, G
       created = await decideAndAppend(this.store, `group-${groupId}`, groupDecider, { groupId, name, description, inviteCode, createdBy: userId, at }, ctx);
     } catch (err) {
       const first = idempotencyKey && err instanceof DomainError && err.code === 'group.already_exists' ? await groupCreatedWithKey(this.store, groupId, userId, details, false) : null;
-      if (first) return first;
+      if (first) return viewOfCreated(first);
       throw err;
     }
 

@@ -9,7 +9,7 @@ import { SETTINGS_KEY } from '../settings/api';
 import { isUnauthorizedError } from '../api';
 import { AUTH_USER_KEY } from '../auth';
 import { useLeaveGuard } from './LeaveGuard';
-import { newRequestKey } from '../lib/requestKey';
+import { newRequestKey, useOneAtATime } from '../lib/requestKey';
 import { dropUnsavedRating, keepUnsavedRating, type UnsavedRating, unsavedRatingOf } from '../lib/unsavedRating';
 import {
   addDays,
@@ -71,10 +71,10 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
   useEffect(() => onDayChange?.(pickedDay), [onDayChange, pickedDay]);
   const noteId = useId();
   const dayId = useId();
-  // One save, one rating: a click while a save is in flight does nothing (the ref, unlike the pending state,
-  // is set before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
+  // One save, one rating: a click while a save is in flight does nothing (useOneAtATime, unlike the pending state,
+  // knows before a second click in the same frame is handled), and the save keeps its Idempotency-Key until
   // it succeeds, so that saving again after a lost answer stores nothing twice. Other scores: a new save.
-  const inFlight = useRef(false);
+  const oneAtATime = useOneAtATime();
   // A given-back rating keeps the key of the save it was: if that save reached the server after all, this one finds it.
   const saveKey = useRef<string | null>(restored?.idempotencyKey ?? null);
   /** The new rating being saved, as it would be kept if it has to wait offline (null when none is). */
@@ -134,34 +134,32 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
     changed();
     setScores((prev) => ({ ...prev, [name]: value }));
   };
-  const save = () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    // Saving disables the form's fields and buttons, and the browser drops the focus of a disabled one: a keyboard
-    // user gets it back where it was once they are enabled.
-    const focused = document.activeElement;
-    if (focused instanceof HTMLElement && saveButton.current?.form?.contains(focused)) focusWhenEnabled(focused);
-    const onSettled = () => (inFlight.current = false);
-    if (rating) {
-      // The note goes along only when it was changed (null: removed); left out, it stays as it is.
-      const noteChange = note.trim() === (rating.note ?? '') ? {} : { note: note.trim() === '' ? null : note };
-      correct.mutate({ id: rating.id, scores: { ...scores, ...noteChange } }, { onSettled });
-      return;
-    }
-    saveKey.current ??= newRequestKey();
-    const chosenDay = forDay ?? (earlier && day ? day : null);
-    const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
-    const renewKey = () => (saveKey.current = newRequestKey());
-    // Signed out meanwhile: the app goes to sign-in, and this rating waits for its writer in this tab.
-    const keepIfSignedOut = (error: Error) => {
-      if (!newRating || !userId || !isUnauthorizedError(error)) return;
-      keepUnsavedRating({ userId, scores, note, day: chosenDay });
-      // Kept in the tab: going on to sign-in loses nothing, so leaving is not asked about (it held up that move).
-      setTouched(false);
-    };
-    waiting.current = newRating && userId ? { userId, scores, note, day: chosenDay, reason: 'offline', idempotencyKey: saveKey.current } : null;
-    create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled, onError: keepIfSignedOut });
-  };
+  const save = () =>
+    oneAtATime((onSettled) => {
+      // Saving disables the form's fields and buttons, and the browser drops the focus of a disabled one: a keyboard
+      // user gets it back where it was once they are enabled.
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && saveButton.current?.form?.contains(focused)) focusWhenEnabled(focused);
+      if (rating) {
+        // The note goes along only when it was changed (null: removed); left out, it stays as it is.
+        const noteChange = note.trim() === (rating.note ?? '') ? {} : { note: note.trim() === '' ? null : note };
+        correct.mutate({ id: rating.id, scores: { ...scores, ...noteChange } }, { onSettled });
+        return;
+      }
+      saveKey.current ??= newRequestKey();
+      const chosenDay = forDay ?? (earlier && day ? day : null);
+      const body = { ...scores, ...(note.trim() !== '' ? { note } : {}), ...(chosenDay ? { day: chosenDay } : {}) };
+      const renewKey = () => (saveKey.current = newRequestKey());
+      // Signed out meanwhile: the app goes to sign-in, and this rating waits for its writer in this tab.
+      const keepIfSignedOut = (error: Error) => {
+        if (!newRating || !userId || !isUnauthorizedError(error)) return;
+        keepUnsavedRating({ userId, scores, note, day: chosenDay });
+        // Kept in the tab: going on to sign-in loses nothing, so leaving is not asked about (it held up that move).
+        setTouched(false);
+      };
+      waiting.current = newRating && userId ? { userId, scores, note, day: chosenDay, reason: 'offline', idempotencyKey: saveKey.current } : null;
+      create.mutate({ scores: body, idempotencyKey: saveKey.current, renewKey }, { onSettled, onError: keepIfSignedOut });
+    });
 
   return (
     <form

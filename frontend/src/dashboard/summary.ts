@@ -118,6 +118,12 @@ export function fullLabel(iso: string, timeZone?: string, locale?: string): stri
   return formatDateTime(iso, { timeZone, locale });
 }
 
+/** The gauge's caption on Home and the Dashboard: when the latest rating was made, in the person's zone. */
+export function lastRatedCaption(iso: string, timeZone?: string): string {
+  const label = fullLabel(iso, timeZone);
+  return label ? `Last rated ${label}` : '';
+}
+
 /** A missed day rated later: the day it rates ("Nov 22, 2026", shown as written, whatever the zone); else null. */
 export function forDayOf(rating: { createdAt: string; day?: string | null }, timeZone?: string): string | null {
   return rating.day && rating.day !== dayOf(rating.createdAt, timeZone) ? formatCalendarDay(rating.day) : null;

@@ -18,7 +18,7 @@ import {
   currentFactorTiles,
   dashboardSummaryOf,
   formatTrend,
-  fullLabel,
+  lastRatedCaption,
   latestOf,
   ratingLabel,
   trendColor,
@@ -147,12 +147,6 @@ function CurrentScores({ latest }: { latest: RatingView }) {
   );
 }
 
-/** When the latest rating was made, in the person's zone (as the list below says it), not the device's. */
-function ratedAt(iso: string, timeZone: string | undefined): string {
-  const label = fullLabel(iso, timeZone);
-  return label ? `Last rated ${label}` : '';
-}
-
 export default function DashboardPage() {
   const zone = usePersonTimeZone();
   // The latest ratings by their day (the trend, the gauge, the charts), the newest made a page at a time (the history
@@ -205,7 +199,7 @@ export default function DashboardPage() {
           <Col xs={24} lg={10}>
             <Card title={<h2 className="card-title">Current Joy Level</h2>} className="fill-card">
               <div className="dashboard-gauge">
-                <JoyGauge score={latest.overallScore} caption={ratedAt(latest.createdAt, zone)} />
+                <JoyGauge score={latest.overallScore} caption={lastRatedCaption(latest.createdAt, zone)} />
               </div>
             </Card>
           </Col>

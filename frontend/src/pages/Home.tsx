@@ -13,18 +13,12 @@ import { formatScore } from '../lib/score';
 import { handleUnauthorized } from '../lib/session';
 import { displayName } from '../lib/user';
 import { useGroups, useLatestRating, useRatingSummary } from '../queries';
-import { formatCalendarDay, formatDateTime } from '../lib/dates';
+import { formatCalendarDay } from '../lib/dates';
+import { lastRatedCaption } from '../dashboard/summary';
 import { usePersonTimeZone, useSettings } from '../settings/api';
 import { lastWeekFirstDay } from '@joy/domain';
 
 export const HOME_GROUPS_SHOWN = 3;
-
-/** When the latest rating was made, in the person's zone (as their ratings list says it), not the device's. */
-function formatRatedAt(iso: string, timeZone: string | undefined): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return `Last rated ${formatDateTime(date, { timeZone })}`;
-}
 
 function YourGroups() {
   const groups = useGroups();
@@ -150,7 +144,7 @@ export default function Home() {
             )}
             {latest.data && (
               <Card title={<h2 className="card-title">Your Current Joy Level</h2>} className="home-card">
-                <JoyGauge score={latest.data.overallScore} caption={formatRatedAt(latest.data.createdAt, zone)} />
+                <JoyGauge score={latest.data.overallScore} caption={lastRatedCaption(latest.data.createdAt, zone)} />
               </Card>
             )}
           </div>
