@@ -99,12 +99,11 @@ describe('groups: one person creates a group, another joins it with the invite c
     await b.page.getByRole('heading', { name: 'Garcia Family' }).waitFor();
     await screenshot(b.page, 'groups-list-phone');
 
-    // Joining again: the server's reason alone (the code was right: not "Please check the invite code").
+    // Joining again: SPEC's words, then the server's reason.
     await b.page.getByRole('button', { name: 'Join Group', exact: true }).first().click();
     await joinDialog.getByLabel('Invite Code').fill(inviteCode);
     await joinDialog.getByRole('button', { name: 'Join Group' }).click();
-    await b.page.getByText('Already a member', { exact: true }).waitFor();
-    await b.page.getByText('You are already a member of this group.').waitFor();
+    await b.page.getByText('Failed to join group. Please check the invite code. You are already a member of this group.').waitFor();
     await joinDialog.getByRole('button', { name: 'Cancel' }).click();
 
     // ---- A opens the group: B is a member with the overall score 2.0, and nothing more ----------------

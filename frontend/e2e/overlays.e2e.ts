@@ -148,6 +148,57 @@ describe('overlays and scrolling', () => {
     await context.close();
   }, 120_000);
 
+  it('one toast at a time: F8 reaches it, a swipe right of over 50 px dismisses it, and a toast in a dialog takes the corner one away (1280 px)', async () => {
+    const { context, page } = await signedIn(browser, server, 'toast.controls@example.com', DESKTOP);
+    await firstRating(page, server.baseUrl);
+    await page.getByRole('form', { name: 'Rate your joy' }).getByRole('button', { name: 'Save Rating' }).click();
+    const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Rating Saved!' });
+    await toast.waitFor();
+    await animationsFinished(page);
+
+    // F8 moves the focus to the toast (its close button is the next Tab).
+    await page.keyboard.press('F8');
+    expect(await page.evaluate(() => document.activeElement?.closest('.ant-notification-notice')?.textContent ?? '')).toContain('Rating Saved!');
+
+    // A swipe of 30 px springs back; the pointer resting on the toast holds it meanwhile.
+    const box = (await toast.boundingBox())!;
+    const [x, y] = [box.x + 40, box.y + box.height / 2];
+    const swipe = async (dx: number) => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + dx, y, { steps: 6 });
+      await page.mouse.up();
+    };
+    await swipe(30);
+    expect(await toast.count()).toBe(1);
+    expect(await toast.evaluate((el) => (el as HTMLElement).style.transform)).toBe('');
+    await swipe(80);
+    await toast.waitFor({ state: 'detached', timeout: 3_000 });
+
+    // A toast up in the corner, then one from a dialog (a correction that fails): only the dialog's stays.
+    await page.getByRole('form', { name: 'Rate your joy' }).getByRole('button', { name: 'Save Rating' }).click();
+    await toast.waitFor();
+    const held = (await toast.boundingBox())!;
+    await page.mouse.move(held.x + held.width / 2, held.y + held.height / 2);
+    await page.route(/\/api\/joy-ratings\/[^/?]+$/, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, message: 'Internal server error' }) })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: /^Edit rating of / }).first().focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: /^Edit rating of / });
+    await dialog.waitFor();
+    await animationsFinished(page);
+    expect(await toast.count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Save Changes' }).focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'Failed to save rating. Please try again.' }).waitFor();
+    await toast.waitFor({ state: 'detached', timeout: 3_000 });
+    await viewportShot(page, 'overlays-one-toast-1280');
+    await context.close();
+  }, 120_000);
+
   it("on a phone, a tapped star's tooltip does not stay up, over the page or over the dialog the next tap opens (360 px, touch)", async () => {
     const { context, page } = await signedIn(browser, server, 'tooltip.phone@example.com', PHONE_360, true);
     await firstRating(page, server.baseUrl, true);

@@ -6,6 +6,7 @@ import { queryClient as defaultQueryClient } from './api';
 import { useAuth } from './auth';
 import { DemoBanner } from './components/DemoBanner';
 import { DialogToasts } from './components/DialogToasts';
+import { ToastControls } from './components/ToastControls';
 import { OfflineBanner, useOfflineBannerHeight } from './components/OfflineBanner';
 import { OfflineNotice } from './components/OfflineNotice';
 import { PageErrorBoundary } from './components/PageErrorBoundary';
@@ -129,6 +130,7 @@ export function Providers({ client = defaultQueryClient, children }: { client?: 
       <AntApp notification={{ maxCount: 1, duration: TOAST_DURATION_SECONDS, ...toastPlacement(bannerHeight) }}>
         <ToastBridge />
         <DialogToasts />
+        <ToastControls />
         <QueryClientProvider client={client}>{children}</QueryClientProvider>
       </AntApp>
     </ConfigProvider>

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp, Modal } from 'antd';
 import { useState } from 'react';
-import { bindNotifier, dismissToasts, toast, TOASTS } from '../lib/toast';
+import { bindNotifier, cornerToast, dismissToasts, toast, TOASTS } from '../lib/toast';
 import { DialogToasts } from './DialogToasts';
 
 jest.setTimeout(30_000);
@@ -55,6 +55,17 @@ describe('a toast that comes while a dialog is open', () => {
     await within(dialog).findByRole('alert');
     act(() => dismissToasts());
     await waitFor(() => expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('is the one toast on screen: it takes the corner toast away, and a corner toast takes it away (SPEC §9)', async () => {
+    renderPage();
+    const dialog = await screen.findByRole('dialog', { name: 'Edit rating' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await within(dialog).findByRole('alert');
+    expect(notifier.destroy).toHaveBeenCalledTimes(1);
+    act(() => cornerToast(TOASTS.inviteCopied));
+    await waitFor(() => expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument());
+    expect(notifier.success).toHaveBeenCalledTimes(1);
   });
 
   it('goes on in its usual place when the dialog closes within its time (a save that closes the dialog)', async () => {

@@ -204,14 +204,15 @@ describe('API errors', () => {
     expect(groupFailureToast('join', apiError(404, 'group.invite_replaced', "This invite code was replaced by a new one: ask the group's owner for it.")).description).toBe(
       "Failed to join group. Please check the invite code. This invite code was replaced by a new one: ask the group's owner for it.",
     );
-    // A code that works, for a group the person is in: not "Please check the invite code" (a review, 11-27).
+    // A code that works, for a group the person is in: SPEC's words, then why.
     expect(groupFailureToast('join', apiError(409, 'group.already_member', 'You are already a member of this group.'))).toEqual({
-      title: 'Already a member',
-      description: 'You are already a member of this group.',
+      title: 'Error',
+      description: 'Failed to join group. Please check the invite code. You are already a member of this group.',
+      variant: 'destructive',
     });
-    // Paused for too many codes that matched nothing: when to try again, not "check the invite code" (it may be right).
+    // Paused for too many codes that matched nothing: SPEC's words, then when to try again.
     const limited = 'Joining by invite code is paused for 15 minutes: too many codes sent from your network matched no group.';
-    expect(groupFailureToast('join', apiError(429, 'request.rate_limited', limited)).description).toBe(limited);
+    expect(groupFailureToast('join', apiError(429, 'request.rate_limited', limited)).description).toBe(`Failed to join group. Please check the invite code. ${limited}`);
   });
 
   it('tells a failed new invite code with its own text, and the reason of a refusal', () => {

@@ -154,9 +154,7 @@ const FAILURE_TOASTS = {
 } as const;
 
 export function groupFailureToast(kind: keyof typeof FAILURE_TOASTS, error: unknown): ToastInput {
-  // The code was right: "Please check the invite code" before "You are already a member" had them doubt it.
-  const { code, message } = parseApiError(error);
-  if (code === 'group.already_member') return { title: 'Already a member', description: message ?? 'You are already a member of this group.' };
+  // SPEC §8's text, then the server's reason ("… Please check the invite code. You are already a member of this group.").
   return withServerReason(FAILURE_TOASTS[kind], error);
 }
 

@@ -65,9 +65,8 @@ export function withServerReason(base: ToastInput, error: unknown): ToastInput {
   const { message } = parseApiError(error);
   const kind = errorKind(error);
   if (!message) return base;
-  // Held back for a while: only when to try again (the base text's "check the code" or "try again" would mislead).
-  if (kind === 'rate_limited') return { ...base, description: asSentence(message) };
-  if (kind !== 'invalid' && kind !== 'not_found' && kind !== 'conflict' && kind !== 'forbidden') return base;
+  // The spec's text stays first (SPEC §8 words each failure); the reason after it says what to do (held back: when to try again).
+  if (kind !== 'invalid' && kind !== 'not_found' && kind !== 'conflict' && kind !== 'forbidden' && kind !== 'rate_limited') return base;
   return { ...base, description: `${base.description} ${asSentence(message)}` };
 }
 

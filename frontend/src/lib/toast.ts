@@ -37,8 +37,12 @@ export function bindDialogToaster(instance: DialogToaster | null): void {
   dialogToaster = instance;
 }
 
+/** One toast on screen at a time (SPEC §9): a toast in a dialog takes the corner's off, and the other way round. */
 export function toast(input: ToastInput): void {
-  if (dialogToaster?.show(input)) return;
+  if (dialogToaster?.show(input)) {
+    notifier?.destroy();
+    return;
+  }
   cornerToast(input);
 }
 
@@ -48,6 +52,7 @@ export function cornerToast({ title, description, variant = 'default' }: ToastIn
     console.log(`Toast (no notifier bound): ${title}${description ? ` — ${description}` : ''}`);
     return;
   }
+  dialogToaster?.dismiss();
   const show = variant === 'destructive' ? notifier.error : variant === 'success' ? notifier.success : notifier.info;
   show({
     title,
