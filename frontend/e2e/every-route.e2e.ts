@@ -198,6 +198,21 @@ describe('every route, signed out and signed in, at 360, 768 and 1280 px', () =>
         problems.push(describeViolations(`every-route-in-menu-${label}`, await seriousViolations(page)));
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
+        const focused = () => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ''}`.trim());
+        // Closed with Escape, the focus is back on the menu button.
+        await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Open menu', undefined, { timeout: 5_000 });
+        // A link of the menu: the focus is on the new page's heading, and stays there once the drawer's motion ends.
+        await page.getByRole('button', { name: 'Open menu' }).press('Enter');
+        await drawer.getByRole('link', { name: 'Dashboard' }).focus();
+        await page.keyboard.press('Enter');
+        await drawer.waitFor({ state: 'hidden' });
+        await page.waitForTimeout(1_500);
+        expect(await focused()).toBe('H1 Your Joy Dashboard');
+        // The browser's Back: the focus is on the heading of the page it went back to, not on the page itself.
+        await page.goBack();
+        await page.getByRole('heading', { level: 1, name: 'Joy Insights' }).waitFor();
+        await page.waitForFunction(() => document.activeElement?.tagName === 'H1', undefined, { timeout: 5_000 });
+        expect(await focused()).toBe('H1 Joy Insights');
       } else {
         // The star picker works from the keyboard: one tab stop, arrows change the value.
         await page.goto(`${server.baseUrl}/dashboard`);

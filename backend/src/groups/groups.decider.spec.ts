@@ -15,6 +15,7 @@ import {
   OwnerAction,
   ownerDecider,
   ownerOf,
+  removedWithThisCode,
 } from './groups.decider';
 
 const at = new Date('2026-11-20T08:30:00.000Z');
@@ -158,7 +159,7 @@ describe('leave decider (the user stream)', () => {
 });
 
 describe('the owner of a group (ownerDecider)', () => {
-  const live: GroupState = { created: true, deleted: false, details: { name: 'Family', description: 'Us' }, inviteCode: 'ABCD2345' };
+  const live: GroupState = { created: true, deleted: false, details: { name: 'Family', description: 'Us' }, inviteCode: 'ABCD2345', removedWithCode: {} };
   // In join order: the creator (owner) first, then the longest-standing member.
   const members = ['owner', 'ann', 'bob'];
   const action = (a: Partial<OwnerAction> & Pick<OwnerAction, 'kind'>, actorId = 'owner') =>
@@ -195,6 +196,16 @@ describe('the owner of a group (ownerDecider)', () => {
     ]);
     expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'owner' }), live), { kind: 'invalid', code: 'group.cannot_remove_self' });
     expectRefusal(() => ownerDecider.decide(action({ kind: 'remove', userId: 'zed' }), live), { kind: 'not_found', code: 'group.member_not_found' });
+  });
+
+  it('keeps a removed member out with the code the group had then; a new code lets them back', () => {
+    const removed = ownerDecider.decide(action({ kind: 'remove', userId: 'bob' }), live).reduce(ownerDecider.evolve, live);
+    expect(removedWithThisCode(removed, 'bob', 'ABCD2345')).toBe(true);
+    expect(removedWithThisCode(removed, 'ann', 'ABCD2345')).toBe(false);
+    const newCode = ownerDecider.decide(action({ kind: 'changeInviteCode', inviteCode: 'WXYZ6789' }), removed).reduce(ownerDecider.evolve, removed);
+    expect(removedWithThisCode(newCode, 'bob', 'WXYZ6789')).toBe(false);
+    // Not fooled by a user id that names a property every object has.
+    expect(removedWithThisCode(live, 'constructor', 'ABCD2345')).toBe(false);
   });
 
   it('gives the group a new invite code, the one its stream names from then on', () => {

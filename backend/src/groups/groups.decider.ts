@@ -41,6 +41,7 @@ export const MESSAGES = {
   inviteCodeNotFound: 'Invite code not found.',
   inviteCodeReplaced: "This invite code was replaced by a new one: ask the group's owner for it.",
   alreadyMember: 'You are already a member of this group.',
+  removedByOwner: "The group's owner removed you from this group: to join it again, ask them for a new invite code.",
   freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
   groupNotFound: 'Group not found',
   ownerOnly: "Only the group's owner can do this.",
@@ -167,6 +168,8 @@ export interface GroupState {
   details: GroupDetails | null;
   /** The code that opens the group now: the creation's, then the last one the owner asked for. */
   inviteCode: string | null;
+  /** People the owner removed, with the code the group had then: that code does not let them back in (a new one does). */
+  removedWithCode: Readonly<Record<string, string | null>>;
 }
 
 type GroupStreamEvent = GroupCreated | GroupRenamed | MemberRemoved | GroupInviteCodeChanged | GroupDeleted;
@@ -181,12 +184,22 @@ function evolveGroup(state: GroupState, event: GroupStreamEvent): GroupState {
       return { ...state, details: { name: event.data.name, description: event.data.description } };
     case 'GroupDeleted':
       return { ...state, deleted: true };
+    case 'MemberRemoved':
+      return { ...state, removedWithCode: { ...state.removedWithCode, [event.data.userId]: state.inviteCode } };
     default:
       return state;
   }
 }
 
-const initialGroupState: GroupState = { created: false, deleted: false, details: null, inviteCode: null };
+const initialGroupState: GroupState = { created: false, deleted: false, details: null, inviteCode: null, removedWithCode: {} };
+
+/**
+ * Whether `code` keeps `userId` out of the group: the owner removed them while it was the group's code. Removing
+ * someone keeps them out without a new code for everyone else; the owner lets them back by giving them a new one.
+ */
+export function removedWithThisCode(state: GroupState, userId: string, code: string): boolean {
+  return Object.hasOwn(state.removedWithCode, userId) && state.removedWithCode[userId] === code;
+}
 
 export const groupDecider: Decider<GroupState, CreateGroup, GroupStreamEvent> = {
   initialState: initialGroupState,

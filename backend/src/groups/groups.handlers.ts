@@ -14,7 +14,7 @@ import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
-  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, InviteCodeReserved, isWellFormedInviteCode, JoinGroup,
+  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, InviteCodeReserved, isWellFormedInviteCode, JoinGroup, removedWithThisCode,
   leaveDecider, membershipDecider, MESSAGES, OwnerAction, ownerDecider, ownerOf, RemoveMember, RenameGroup, requireOwner,
 } from './groups.decider';
 import { INVITE_CODE_GENERATOR, type InviteCodeGenerator, reserveInviteCode } from './invite-codes';
@@ -130,6 +130,7 @@ export class JoinGroupHandler implements ICommandHandler<JoinGroupCommand, Group
       if (members.some((m) => m.userId === userId)) throw new DomainError('group.already_member', MESSAGES.alreadyMember);
       throw new DomainError('group.invite_replaced', MESSAGES.inviteCodeReplaced);
     }
+    if (removedWithThisCode(current, userId, code)) throw new DomainError('group.removed_by_owner', MESSAGES.removedByOwner);
 
     const at = new Date();
     const isPremium = await this.isPremium(userId);

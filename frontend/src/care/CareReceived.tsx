@@ -1,6 +1,7 @@
 import { HeartOutlined } from '@ant-design/icons';
 import type { ReceivedCareActionView } from '@joy/domain';
 import { Avatar, Button, Card, Tag } from 'antd';
+import { useEffect, useRef } from 'react';
 import { CareIcon } from './CareIcon';
 import { receivedTitle, receivedWhen, senderName, statusText } from './logic';
 import { useReceivedCare, useThankCare } from './queries';
@@ -10,11 +11,19 @@ import { formatDateTime } from '../lib/dates';
 /** "Say thanks" until the recipient has, then "Thanked" (the sender sees it on their Sent page). */
 function Thanks({ care }: { care: ReceivedCareActionView }) {
   const thank = useThankCare();
+  // The button a person pressed goes away when the thanks is saved: the focus moves to what replaces it, not to the page's top.
+  const pressed = useRef(false);
+  const thanked = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (care.thankedAt && pressed.current) thanked.current?.focus();
+  }, [care.thankedAt]);
   if (care.thankedAt) {
     return (
-      <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />}>
-        Thanked
-      </Tag>
+      <span ref={thanked} tabIndex={-1} className="care-received__thanked-focus">
+        <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />}>
+          Thanked
+        </Tag>
+      </span>
     );
   }
   return (
@@ -23,7 +32,10 @@ function Thanks({ care }: { care: ReceivedCareActionView }) {
       className="care-received__thank"
       icon={<HeartOutlined aria-hidden="true" />}
       loading={thank.isPending && thank.variables?.id === care.id}
-      onClick={() => thank.mutate(care)}
+      onClick={() => {
+        pressed.current = true;
+        thank.mutate(care);
+      }}
       aria-label={`Say thanks to ${senderName(care)}`}
     >
       Say thanks

@@ -230,9 +230,13 @@ describe('saying thanks for care received, on Home', () => {
     // Care already thanked shows it, with no button.
     expect(within(items[1]).getByText('Thanked')).toBeInTheDocument();
     expect(within(items[1]).queryByRole('button')).not.toBeInTheDocument();
+    within(items[0]).getByRole('button', { name: 'Say thanks to Ada' }).focus();
     fireEvent.click(within(items[0]).getByRole('button', { name: 'Say thanks to Ada' }));
     await waitFor(() => expect(within(items[0]).getByText('Thanked')).toBeInTheDocument());
     expect(within(items[0]).queryByRole('button', { name: /Say thanks/ })).not.toBeInTheDocument();
+    // The focus moves from the button to "Thanked", not to the top of the page (a keyboard user stays where they were).
+    await waitFor(() => expect(document.activeElement).toHaveTextContent('Thanked'));
+    expect(items[0]).toContainElement(document.activeElement as HTMLElement);
     expect(thanks(fetchMock)).toHaveLength(1);
     expect(notifier.success).toHaveBeenCalledWith(expect.objectContaining({ title: 'Thanks sent', description: 'Ada will see that you said thanks.' }));
   });

@@ -1,8 +1,9 @@
 import { CrownOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Drawer } from 'antd';
-import { Suspense, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useAuth, useSubscriptionStatus } from '../auth';
+import { dropped } from '../lib/focus';
 import { LOGOUT_URL, browser } from '../lib/session';
 import { dismissToasts } from '../lib/toast';
 import { dropUnsavedRating } from '../lib/unsavedRating';
@@ -56,6 +57,7 @@ export function AppLayout() {
   const subscription = useSubscriptionStatus(!!user);
   useAdoptBrowserTimeZone(!!user);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
   const name = displayName(user);
   // A paused plan (lapsed) is paid again through the billing portal, not bought twice: no Upgrade.
@@ -95,6 +97,7 @@ export function AppLayout() {
             </Button>
           </div>
           <Button
+            ref={menuButton}
             className="nav-toggle"
             type="text"
             size="large"
@@ -117,6 +120,12 @@ export function AppLayout() {
         size={300}
         open={drawerOpen}
         onClose={() => setDrawerOpen(false)}
+        // Closed by a link, the focus is on the new page's heading (FocusNewPage): antd would take it back to the
+        // menu button as the drawer's motion ends. Closed otherwise (Escape, its close button), it goes back there.
+        focusable={{ focusTriggerAfterClose: false }}
+        afterOpenChange={(open) => {
+          if (!open && (dropped() || document.activeElement?.closest('.ant-drawer'))) menuButton.current?.focus({ preventScroll: true });
+        }}
         className="nav-drawer"
       >
         <div className="nav-drawer__user">

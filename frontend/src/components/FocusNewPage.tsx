@@ -11,8 +11,8 @@ const pageHeading = () => document.querySelector<HTMLElement>('main h1');
  * A new page takes the focus to its heading, so a screen reader says where the person is: the router changes the
  * page without the browser's own navigation, and the focus stayed on the link that was followed (or fell to the
  * page), with nothing said (a keyboard review, 11-28). Only for links followed from the bar, the menu, or from a page
- * they took away (useMoveToNewPage: not Back/Forward nor a #part), and only while the focus is where the move left
- * it. A page that focuses something of its own keeps it.
+ * they took away, and Back and Forward (whose page took the focus away with it; not a #part), and only while the
+ * focus is where the move left it. A page that focuses something of its own keeps it.
  */
 export function FocusNewPage() {
   useMoveToNewPage(() => {
@@ -43,6 +43,6 @@ export function FocusNewPage() {
       observer.disconnect();
       clearTimeout(timer);
     };
-  });
+  }, { backAndForward: true });
   return null;
 }

@@ -6,9 +6,10 @@ import { useLocation, useNavigationType } from 'react-router-dom';
  * to a new page made by a link or the app: not for the tab's first page (where the browser put it), Back and Forward
  * (POP: the browser restores their scroll, and their focus goes back where it was), nor a link to a part of a page
  * (#id), which goes there itself. The router changes the page without the browser's own navigation, so what the
- * browser would do on a new page (top of it, focus at its start) is done here.
+ * browser would do on a new page (top of it, focus at its start) is done here. `backAndForward`: after Back and
+ * Forward too (the focus: the page it was on is gone, and the browser does not put it anywhere).
  */
-export function useMoveToNewPage(effect: EffectCallback): void {
+export function useMoveToNewPage(effect: EffectCallback, { backAndForward = false }: { backAndForward?: boolean } = {}): void {
   const { key, hash } = useLocation();
   const type = useNavigationType();
   const first = useRef(true);
@@ -17,11 +18,11 @@ export function useMoveToNewPage(effect: EffectCallback): void {
       first.current = false;
       return;
     }
-    if (type === 'POP' || hash) return;
+    if ((type === 'POP' && !backAndForward) || hash) return;
     // Only a function is a clean-up: an arrow's value that is not one (Chromium's scrollTo answers a promise) would be
     // called as one when the page changes again, and take the whole app down (found 11-28).
     const cleanup = effect();
     return typeof cleanup === 'function' ? cleanup : undefined;
     // Once per location, not per render: the caller's effect is made anew at each render.
-  }, [key, hash, type]);
+  }, [key, hash, type, backAndForward]);
 }

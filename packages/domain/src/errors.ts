@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   'group.invite_not_found': 'not_found',
   'group.invite_replaced': 'not_found', // the group's owner gave it a new code since
   'group.already_member': 'conflict',
+  'group.removed_by_owner': 'forbidden', // the owner removed this person while this code was the group's
   'group.owner_only': 'forbidden', // a member who is not the owner renames, removes or deletes
   'group.member_not_found': 'not_found', // removing someone who is not a member of the group
   'group.cannot_remove_self': 'invalid', // the owner leaves instead
