@@ -59,6 +59,8 @@ describe('a person signs in, rates their joy, and signs out', () => {
     await page.getByText('Your Current Joy Level').waitFor();
     const ratings = (await (await page.request.get(`${server.baseUrl}/api/joy-ratings`)).json()) as unknown[];
     expect(ratings).toHaveLength(1);
+    // The form stays for another rating, and says what a second press would do.
+    await page.getByTestId('rated-today').filter({ hasText: 'You have rated today. Saving again adds another rating for today' }).waitFor();
     await context.close();
   });
 

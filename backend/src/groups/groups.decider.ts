@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, fitsLength, FREE_PLAN_GROUP_LIMIT, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from '@joy/domain';
+import { DomainError, fitsLength, FREE_PLAN_GROUP_LIMIT, FREE_PLAN_GROUP_LIMIT_MESSAGE, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from '@joy/domain';
 import { Decider, DomainEvent } from '../event-store/decider';
 import { nameProblem, normalizeName } from '../names/name-rule';
 
@@ -42,7 +42,7 @@ export const MESSAGES = {
   inviteCodeReplaced: "This invite code was replaced by a new one: ask the group's owner for it.",
   alreadyMember: 'You are already a member of this group.',
   removedByOwner: "The group's owner removed you from this group: to join it again, ask them for a new invite code.",
-  freePlanLimit: `Free plan allows up to ${FREE_PLAN_GROUP_LIMIT} groups. Upgrade to Joy Premium for unlimited groups.`,
+  freePlanLimit: FREE_PLAN_GROUP_LIMIT_MESSAGE,
   groupNotFound: 'Group not found',
   ownerOnly: "Only the group's owner can do this.",
   memberNotFound: 'This person is not a member of the group.',

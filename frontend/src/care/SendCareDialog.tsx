@@ -76,7 +76,7 @@ export function SendCareDialog({
     >
       <form ref={formRef} id={`${id}-care`} noValidate onSubmit={submit} className="care-dialog__form">
         <p className="care-dialog__intro">
-          Let {recipientName} know you are thinking of them. Joy places the order for you.
+          Let {recipientName} know you are thinking of them. Joy places the order for you; it is included in your Joy Premium, at no extra cost.
         </p>
         <fieldset className="care-dialog__kinds">
           <legend className="care-dialog__legend">What would you like to send?</legend>

@@ -183,7 +183,13 @@ function RecentActivity({ ratings, members }: { ratings: ReturnType<typeof useGr
       ) : ratings.isError ? (
         <Typography.Text type="danger">Recent activity could not be loaded.</Typography.Text>
       ) : items.length === 0 ? (
-        <Typography.Text type="secondary">No recent activity yet</Typography.Text>
+        <>
+          <Typography.Text type="secondary">No recent activity yet</Typography.Text>
+          {/* Active This Week counts every member who rated this week, also from before they joined: why that can be 3 here. */}
+          <Typography.Paragraph type="secondary" className="group-activity__note">
+            Ratings show here from the time you and the member are both in the group.
+          </Typography.Paragraph>
+        </>
       ) : (
         <ol className="group-activity">
           {items.map((rating) => {

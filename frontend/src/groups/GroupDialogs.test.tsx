@@ -67,7 +67,7 @@ describe('Create Group dialog', () => {
     fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Group' }));
     expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ title: 'Error', description: 'Group name is required.' }));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toEqual([]);
     expect(onClose).not.toHaveBeenCalled();
   });
 
@@ -142,6 +142,33 @@ describe('Create Group dialog', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it.each(['create', 'join'] as const)('%s: tells a free member already in 3 groups of the limit as it opens, once, still once after the refusal', async (which) => {
+    const three = [1, 2, 3].map((n) => ({ ...group, id: `g${n}` }));
+    installFakeServer({
+      'GET /api/groups': { status: 200, body: three },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: false, status: null } },
+      [which === 'create' ? 'POST /api/groups' : 'POST /api/groups/join']: { status: 403, body: { statusCode: 403, code: 'plan.group_limit', message: FREE_PLAN } },
+    });
+    renderDialog(which);
+    expect(await screen.findByText(FREE_PLAN)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/subscribe');
+    fireEvent.change(screen.getByLabelText(which === 'create' ? 'Group Name' : 'Invite Code'), { target: { value: which === 'create' ? 'Fourth' : 'K7PX9QMB' } });
+    fireEvent.click(screen.getByRole('button', { name: which === 'create' ? 'Create Group' : 'Join Group' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: which === 'create' ? 'Create Group' : 'Join Group' })).toBeEnabled());
+    expect(screen.getAllByText(FREE_PLAN)).toHaveLength(1);
+  });
+
+  it('says nothing of the limit to a premium member in 3 groups', async () => {
+    installFakeServer({
+      'GET /api/groups': { status: 200, body: [1, 2, 3].map((n) => ({ ...group, id: `g${n}` })) },
+      'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active' } },
+    });
+    renderDialog('create');
+    await screen.findByRole('dialog', { name: 'Create Group' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByText(FREE_PLAN)).not.toBeInTheDocument();
+  });
+
   it('leaves a 401 to the app-wide handler (no failure toast of its own)', async () => {
     resetUnauthorizedForTests();
     const navigate = jest.spyOn(browser, 'navigate').mockImplementation(() => undefined);
@@ -195,7 +222,7 @@ describe('Join Group dialog', () => {
     fireEvent.change(await screen.findByLabelText('Invite Code'), { target: { value: ' ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Join Group' }));
     expect(notifier.error).toHaveBeenCalledWith(expect.objectContaining({ description: 'Invite code is required.' }));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toEqual([]);
   });
 
   it('shows Joining... while pending, then toasts, refetches, closes and clears', async () => {

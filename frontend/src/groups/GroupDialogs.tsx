@@ -8,7 +8,7 @@ import { errorKind, parseApiError } from '../lib/apiError';
 import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
 import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
-import { useCreateGroup, useJoinGroup, useRenameGroup } from './queries';
+import { useCreateGroup, useFreePlanLimitReached, useJoinGroup, useRenameGroup } from './queries';
 
 interface DialogProps {
   open: boolean;
@@ -176,6 +176,7 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const requestKey = useRequestKey();
   const oneAtATime = useOneAtATime();
   const limit = freePlanLimitMessage(create.error);
+  const limitReached = useFreePlanLimitReached();
 
   const close = () => {
     create.reset();
@@ -230,6 +231,7 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       afterClose={afterClose}
       focusRef={nameRef}
     >
+      {limitReached && !limit && <FreePlanLimit message={limitReached} />}
       <GroupDetailsFields id={id} nameRef={nameRef} name={name} nameError={nameError} description={description} onName={editName} onDescription={setDescription} />
       {limit && <FreePlanLimit message={limit} />}
     </GroupDialog>
@@ -301,6 +303,7 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const join = useJoinGroup();
   const oneAtATime = useOneAtATime();
   const limit = freePlanLimitMessage(join.error);
+  const limitReached = useFreePlanLimitReached();
   const codeId = `${id}-code`;
   const error = fieldError(codeId, codeError, `${codeId}-hint`);
 
@@ -355,6 +358,7 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       afterClose={afterClose}
       focusRef={codeRef}
     >
+      {limitReached && !limit && <FreePlanLimit message={limitReached} />}
       <Form.Item
         label="Invite Code"
         htmlFor={codeId}

@@ -341,6 +341,8 @@ describe('Groups page: detail', () => {
     expect(screen.getByText('Average Joy Score').closest('.ant-statistic')).toHaveTextContent('N/A');
     expect(screen.queryByText('Group Joy Insights')).not.toBeInTheDocument();
     expect(await screen.findByText('No recent activity yet')).toBeInTheDocument();
+    // Why Active This Week can count members whose ratings are not listed: they rated before they were in it with you.
+    expect(screen.getByText('Ratings show here from the time you and the member are both in the group.')).toBeInTheDocument();
     expect(screen.getByText('No members yet')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Show Invite Code', hidden: true }));
     expect(screen.getByRole('button', { name: /Invite Code/ , expanded: true, hidden: true })).toBeInTheDocument();

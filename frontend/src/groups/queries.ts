@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiJson, isUnauthorizedError } from '../api';
 import { TOASTS, toast } from '../lib/toast';
-import { GROUPS_KEY } from '../queries';
-import type { CreateGroupRequest, GroupDetailView, GroupMemberView, GroupRatingView, GroupView, JoinGroupRequest } from '@joy/domain';
+import { useSubscriptionStatus } from '../auth';
+import { GROUPS_KEY, useGroups } from '../queries';
+import { FREE_PLAN_GROUP_LIMIT, FREE_PLAN_GROUP_LIMIT_MESSAGE, type CreateGroupRequest, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, type JoinGroupRequest } from '@joy/domain';
 import { errorKind, parseApiError } from '../lib/apiError';
 import { freePlanLimitMessage, groupFailureToast, INVITE_CODE_CHANGED, isNotFoundError, MEMBER_ALREADY_GONE, NO_LONGER_IN_GROUP } from './logic';
 
@@ -31,6 +32,17 @@ export function useGroupRatings(id: string) {
 export function useRefreshGroup() {
   const client = useQueryClient();
   return (id: string) => client.invalidateQueries({ queryKey: groupKey(id) });
+}
+
+/**
+ * The free plan's limit as a notice before the person fills in Create or Join (the server's refusal says it again
+ * after): a free member already in FREE_PLAN_GROUP_LIMIT groups. Null while the plan or the groups are not known.
+ */
+export function useFreePlanLimitReached(): string | null {
+  const groups = useGroups();
+  const plan = useSubscriptionStatus();
+  const free = plan.data?.isPremium === false;
+  return free && (groups.data?.length ?? 0) >= FREE_PLAN_GROUP_LIMIT ? FREE_PLAN_GROUP_LIMIT_MESSAGE : null;
 }
 
 /**

@@ -64,6 +64,8 @@ describe('Joy Insights by plan', () => {
     // Only the ten 4s: the 1s from 40 days ago would pull the averages down.
     expect(within(screen.getByTestId('card-days')).getByText('10 ratings in total')).toBeInTheDocument();
     expect(within(screen.getByTestId('card-strongest')).getByText('Every area at 4.0/5')).toBeInTheDocument();
+    // The 7-day figure is set against the average of what is shown, and says so (not "overall": the Dashboard's is all-time).
+    expect(within(screen.getByTestId('card-seven-day')).getByText('Your latest 7 ratings, +0.0 vs your 30-day average of 4.0')).toBeInTheDocument();
 
     const adds = within(screen.getByTestId('premium-adds'));
     expect(adds.getByRole('heading', { name: 'Joy Premium adds' })).toBeInTheDocument();

@@ -64,7 +64,7 @@ describe('Joy Insights', () => {
     expect(card('card-strongest').getByText('Average 4.1/5')).toBeInTheDocument();
     expect(card('card-days').getByText('7')).toBeInTheDocument();
     expect(card('card-seven-day').getByText('3.1')).toBeInTheDocument();
-    expect(card('card-seven-day').getByText('+0.0 vs your overall average of 3.1')).toBeInTheDocument();
+    expect(card('card-seven-day').getByText('Your latest 7 ratings, +0.0 vs your overall average of 3.1')).toBeInTheDocument();
 
     const donut = screen.getByRole('table', { name: /Average score of each PERMA category \(out of 5\)/ });
     expect(within(donut).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual([

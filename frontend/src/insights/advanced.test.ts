@@ -59,6 +59,14 @@ describe('advanced chart options', () => {
     expect(markers.map(([, size]) => size)).toEqual([...markers.map(([, size]) => size)].sort((a, b) => Number(b) - Number(a)));
   });
 
+  it('labels at most five weeks on a phone (every third of 14), each one on a wider screen', () => {
+    const weeks = Array.from({ length: 14 }, (_, i) => ({ ...week, weekStart: addDays(week.weekStart, 7 * i) }));
+    const axis = (compact: boolean) => (weeklyTrendOption(weeks, { compact }) as { xAxis: { data: string[]; axisLabel: { interval: number | string } } }).xAxis;
+    expect(axis(true).data).toHaveLength(14);
+    expect(axis(true).axisLabel.interval).toBe(2); // labels 1, 4, 7, 10, 13: five
+    expect(axis(false).axisLabel.interval).toBe('auto');
+  });
+
   it('keeps a week without ratings on the axis, with no values, so that the lines break across it', () => {
     const later = { ...week, week: '2026-W48', weekStart: addDays(week.weekStart, 14), growth: 2 };
     const option = weeklyTrendOption([week, later]) as { series: Array<{ data: Array<number | null> }>; xAxis: { data: string[] } };

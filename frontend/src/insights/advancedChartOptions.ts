@@ -9,6 +9,7 @@ const outOfFive = (value: unknown) => (typeof value === 'number' ? `${oneDecimal
 const AXIS_LABEL = { color: '#5c4a3e' };
 const SCORE_AXIS = { type: 'value' as const, min: 1, max: 5, interval: 1, axisLabel: AXIS_LABEL, splitLine: { lineStyle: { color: '#f1e4d9' } } };
 const FORECAST_COLOR = '#b45309';
+const PHONE_WEEK_LABELS = 5;
 
 /**
  * The weeks from the first to the last, each Monday once: a week without ratings is there with no values, so that
@@ -28,11 +29,17 @@ export function everyWeek(weeks: ReadonlyArray<WeeklyFactorMeans>): Array<Weekly
 /** Per-factor weekly trend: one line per PERMA factor over the ISO weeks, y 1 to 5. */
 export function weeklyTrendOption(rated: ReadonlyArray<WeeklyFactorMeans>, { compact = false } = {}): ChartOption {
   const weeks = everyWeek(rated);
+  // On a phone, at most about five week labels (14 ran into one another: "Aug 24Aug 31Sep 7…"), smaller marks.
+  const labelEvery = compact ? Math.ceil(weeks.length / PHONE_WEEK_LABELS) : 1;
   return {
     textStyle: CHART_TEXT_STYLE,
     grid: { left: 8, right: 16, top: 24, bottom: 16, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: outOfFive },
-    xAxis: { type: 'category', data: weeks.map((w) => weekLabel(w.weekStart)), axisLabel: { ...AXIS_LABEL, rotate: compact ? 35 : 0 } },
+    xAxis: {
+      type: 'category',
+      data: weeks.map((w) => weekLabel(w.weekStart)),
+      axisLabel: { ...AXIS_LABEL, rotate: compact ? 35 : 0, interval: compact ? labelEvery - 1 : 'auto', hideOverlap: true },
+    },
     yAxis: SCORE_AXIS,
     series: FACTORS.map((f) => ({
       type: 'line' as const,
@@ -41,7 +48,7 @@ export function weeklyTrendOption(rated: ReadonlyArray<WeeklyFactorMeans>, { com
       smooth: false,
       symbol: CATEGORY_SYMBOLS[f.name],
       // Drawn smaller one after the other: where two factors meet, the later one sits inside the earlier one.
-      symbolSize: 13 - 1.5 * FACTORS.indexOf(f),
+      symbolSize: compact ? 9 - FACTORS.indexOf(f) : 13 - 1.5 * FACTORS.indexOf(f),
       itemStyle: { color: CATEGORY_COLORS[f.name] },
       lineStyle: { color: CATEGORY_COLORS[f.name], width: 2 },
     })),

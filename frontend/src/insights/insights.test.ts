@@ -156,6 +156,10 @@ describe('Personalized Insights (SPEC §9)', () => {
       expect(personalizedInsights(s).find((i) => i.kind === 'recent-improvement')?.text).toBe(
         'Your last 7 ratings average 4.0, 0.4 above your overall average of 3.6.',
       );
+      // On the free plan the ratings shown are the last 30 days': the average is said to be theirs.
+      expect(personalizedInsights(s, 30).find((i) => i.kind === 'recent-improvement')?.text).toBe(
+        'Your last 7 ratings average 4.0, 0.4 above your 30-day average of 3.6.',
+      );
     });
     it('does not fire at exactly 0.3', () => {
       // Latest 7 = 3.9; overall = (7×3.9 + 7×3.3)/14 = 3.6 → difference 0.3.

@@ -153,7 +153,16 @@ const one = (n: number) => n.toFixed(1);
  * - 'Consistency Milestone' when the rating count is ≥ 7 and a multiple of 7;
  * - the strongest-area message (or that all areas are level), always (when there is at least one rating).
  */
-export function personalizedInsights(summary: InsightsSummary): Insight[] {
+/**
+ * What the 7-day average is set against: the average of every rating shown, which on the free plan is the last
+ * `windowDays` days (a review: "your overall average" there was neither the Dashboard's all-time figure nor said to be
+ * of 30 days).
+ */
+export function baselineName(windowDays: number | null): string {
+  return windowDays === null ? 'your overall average' : `your ${windowDays}-day average`;
+}
+
+export function personalizedInsights(summary: InsightsSummary, windowDays: number | null = null): Insight[] {
   const out: Insight[] = [];
   if (summary.count === 0) return out;
   const { recentTrend, areas, sevenDayDifference, count } = summary;
@@ -185,7 +194,7 @@ export function personalizedInsights(summary: InsightsSummary): Insight[] {
     out.push({
       kind: 'recent-improvement',
       title: 'Recent Improvement',
-      text: `Your last ${Math.min(count, SEVEN_DAY_WINDOW)} ratings average ${one(summary.sevenDayAverage)}, ${one(sevenDayDifference)} above your overall average of ${one(summary.overallAverage)}.`,
+      text: `Your last ${Math.min(count, SEVEN_DAY_WINDOW)} ratings average ${one(summary.sevenDayAverage)}, ${one(sevenDayDifference)} above ${baselineName(windowDays)} of ${one(summary.overallAverage)}.`,
     });
   }
   if (count >= MILESTONE_EVERY && count % MILESTONE_EVERY === 0) {

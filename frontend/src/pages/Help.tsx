@@ -121,7 +121,8 @@ export default function Help() {
         <p>
           When someone in your group is going through a hard time, a small gesture can mean a lot. With{' '}
           <strong>Joy Premium</strong> you can send a care action to a fellow group member: flowers, a
-          handwritten card, a digital gift card or a care package, with an optional personal message.
+          handwritten card, a digital gift card or a care package, with an optional personal message. They are
+          included in Joy Premium: there is nothing more to pay for them.
         </p>
         <p>
           Joy suggests reaching out when a member's latest overall score is below 3 out of 5. This is a gentle

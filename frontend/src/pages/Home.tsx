@@ -91,6 +91,12 @@ function QuickActions() {
   );
 }
 
+/** Said over Home's form once today has ratings. */
+export function ratedTodayText(count: number): string {
+  const rated = count === 1 ? 'You have rated today.' : `You have rated today ${count} times.`;
+  return `${rated} Saving again adds another rating for today; to change one, use Edit in Your Ratings on the Dashboard.`;
+}
+
 export default function Home() {
   const { user, isLoading, isAuthenticated } = useAuth();
   const latest = useLatestRating();
@@ -136,6 +142,12 @@ export default function Home() {
                   title={<h2 className="card-title">{earlierDay ? `Rate Your Joy for ${formatCalendarDay(earlierDay)}` : 'Rate Your Joy Today'}</h2>}
                   className="home-card"
                 >
+                  {!earlierDay && today.ratedToday > 0 && (
+                    // Saved, the form stays for another rating: a second press is a second rating of today, not a correction.
+                    <Typography.Paragraph type="secondary" className="home__rated-today" data-testid="rated-today">
+                      {ratedTodayText(today.ratedToday)}
+                    </Typography.Paragraph>
+                  )}
                   <RatingForm onDayChange={setEarlierDay} />
                 </Card>
               </>

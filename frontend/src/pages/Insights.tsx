@@ -32,7 +32,7 @@ import {
   weeklyRows,
 } from '../insights/advanced';
 import { forecastOption, weekdayBarOption, weeklyTrendOption } from '../insights/advancedChartOptions';
-import { areaNames, CATEGORY_COLORS, CATEGORY_SYMBOLS, insightsSummaryOf, personalizedInsights, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
+import { areaNames, baselineName, CATEGORY_COLORS, CATEGORY_SYMBOLS, insightsSummaryOf, personalizedInsights, SEVEN_DAY_WINDOW, trendWord, type InsightKind, type InsightsSummary } from '../insights/insights';
 import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
@@ -59,7 +59,7 @@ function signed(diff: number): string {
   return formatTrend(diff);
 }
 
-function InsightCards({ summary }: { summary: InsightsSummary }) {
+function InsightCards({ summary, windowDays }: { summary: InsightsSummary; windowDays: number | null }) {
   const { recentTrend, areas, daysTracked, sevenDayAverage, sevenDayDifference, overallAverage, count } = summary;
   const top = areas.strongest;
   return (
@@ -96,7 +96,7 @@ function InsightCards({ summary }: { summary: InsightsSummary }) {
           note={
             sevenDayDifference === null
               ? undefined
-              : `${signed(sevenDayDifference)} vs your overall average of ${formatScore(overallAverage)}`
+              : `Your latest ${Math.min(count, SEVEN_DAY_WINDOW)} ratings, ${signed(sevenDayDifference)} vs ${baselineName(windowDays)} of ${formatScore(overallAverage)}`
           }
         />
       </li>
@@ -132,8 +132,8 @@ function CategoryCharts({ summary }: { summary: InsightsSummary }) {
   );
 }
 
-function PersonalizedInsights({ summary }: { summary: InsightsSummary }) {
-  const insights = personalizedInsights(summary);
+function PersonalizedInsights({ summary, windowDays }: { summary: InsightsSummary; windowDays: number | null }) {
+  const insights = personalizedInsights(summary, windowDays);
   return (
     <Card title={<h2 className="card-title">Personalized Insights</h2>}>
       <ul className="insight-list">
@@ -244,6 +244,7 @@ export default function InsightsPage() {
   const plan = subscription.data?.isPremium === true ? 'premium' : subscription.data?.isPremium === false ? 'free' : 'unknown';
   const zone = usePersonTimeZone();
   const from = plan === 'free' ? windowFirstDay(FREE_WINDOW_DAYS, zone) : null;
+  const windowDays = plan === 'free' ? FREE_WINDOW_DAYS : null;
   const pages = useRatingPages();
   // Not before the plan is known: a free user would otherwise glimpse the full history.
   const totals = useRatingSummary(from, null, { enabled: !subscription.isLoading });
@@ -318,9 +319,9 @@ export default function InsightsPage() {
             {FREE_WINDOW_NOTE}
           </Typography.Text>
         )}
-        <InsightCards summary={summary} />
+        <InsightCards summary={summary} windowDays={windowDays} />
         <CategoryCharts summary={summary} />
-        <PersonalizedInsights summary={summary} />
+        <PersonalizedInsights summary={summary} windowDays={windowDays} />
         {plan === 'free' && <PremiumAddsCard />}
         {plan === 'premium' && <AdvancedAnalytics />}
         <RatingHistory ratings={list} total={summary.count} more={more} title={plan === 'free' ? 'Your Ratings (Last 30 Days)' : 'Your Ratings'} />

@@ -9,7 +9,7 @@ import { usePersonTimeZone, useSettings } from './api';
  * Whether today (in the person's zone) has no rating yet: `known` once both the zone and today's ratings are in.
  * Home waits for it before showing the rating form, so the reminder never pops in above a form being filled in.
  */
-export function useTodayUnrated(): { known: boolean; unrated: boolean } {
+export function useTodayUnrated(): { known: boolean; unrated: boolean; ratedToday: number } {
   const settings = useSettings();
   const zone = usePersonTimeZone();
   const today = dayOf(new Date(), zone)!;
@@ -17,7 +17,7 @@ export function useTodayUnrated(): { known: boolean; unrated: boolean } {
   const rated = useRatingSummary(today, today, { enabled: !settings.isLoading });
   // A failed answer counts as known (nothing to remind of): the form must not wait for it.
   const known = !settings.isLoading && (rated.data !== undefined || rated.isError);
-  return { known, unrated: rated.data !== undefined && rated.data.count === 0 };
+  return { known, unrated: rated.data !== undefined && rated.data.count === 0, ratedToday: rated.data?.count ?? 0 };
 }
 
 /**
