@@ -14,8 +14,8 @@ import { KEY_STORE, type KeyStore } from '../identity/key-store';
 import { readProfiles } from '../identity/profiles';
 import { READ_MODELS, type ReadModelStore } from '../read-models/read-model-store.port';
 import {
-  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, InviteCodeReserved, isWellFormedInviteCode, JoinGroup, removedWithThisCode,
-  leaveDecider, membershipDecider, MESSAGES, OwnerAction, ownerDecider, ownerOf, RemoveMember, RenameGroup, requireOwner,
+  ChangeInviteCode, DeleteGroup, GroupCreated, groupDecider, groupDetails, InviteCodeReserved, isWellFormedInviteCode, JoinGroup,
+  leaveDecider, membershipDecider, MESSAGES, OwnerAction, ownerDecider, ownerOf, removedWithThisCode, RemoveMember, RenameGroup, requireOwner,
 } from './groups.decider';
 import { INVITE_CODE_GENERATOR, type InviteCodeGenerator, reserveInviteCode } from './invite-codes';
 

@@ -7,8 +7,8 @@ import { useOneAtATime, useRequestKey } from '../lib/requestKey';
 import { errorKind, parseApiError } from '../lib/apiError';
 import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
-import { freePlanLimitMessage, validateCreateGroup, validateJoinGroup } from './logic';
-import { useCreateGroup, useFreePlanLimitReached, useJoinGroup, useRenameGroup } from './queries';
+import { validateCreateGroup, validateJoinGroup } from './logic';
+import { useCreateGroup, useFreePlanLimit, useJoinGroup, useRenameGroup } from './queries';
 
 interface DialogProps {
   open: boolean;
@@ -175,8 +175,7 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const create = useCreateGroup();
   const requestKey = useRequestKey();
   const oneAtATime = useOneAtATime();
-  const limit = freePlanLimitMessage(create.error);
-  const limitReached = useFreePlanLimitReached();
+  const limit = useFreePlanLimit(create.error);
 
   const close = () => {
     create.reset();
@@ -231,7 +230,6 @@ export function CreateGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       afterClose={afterClose}
       focusRef={nameRef}
     >
-      {limitReached && !limit && <FreePlanLimit message={limitReached} />}
       <GroupDetailsFields id={id} nameRef={nameRef} name={name} nameError={nameError} description={description} onName={editName} onDescription={setDescription} />
       {limit && <FreePlanLimit message={limit} />}
     </GroupDialog>
@@ -302,8 +300,7 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
   const joined = useRef<GroupView | null>(null);
   const join = useJoinGroup();
   const oneAtATime = useOneAtATime();
-  const limit = freePlanLimitMessage(join.error);
-  const limitReached = useFreePlanLimitReached();
+  const limit = useFreePlanLimit(join.error);
   const codeId = `${id}-code`;
   const error = fieldError(codeId, codeError, `${codeId}-hint`);
 
@@ -358,7 +355,6 @@ export function JoinGroupDialog({ open, onClose, onAdded }: AddDialogProps) {
       afterClose={afterClose}
       focusRef={codeRef}
     >
-      {limitReached && !limit && <FreePlanLimit message={limitReached} />}
       <Form.Item
         label="Invite Code"
         htmlFor={codeId}

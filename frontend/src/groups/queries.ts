@@ -35,14 +35,14 @@ export function useRefreshGroup() {
 }
 
 /**
- * The free plan's limit as a notice before the person fills in Create or Join (the server's refusal says it again
- * after): a free member already in FREE_PLAN_GROUP_LIMIT groups. Null while the plan or the groups are not known.
+ * The free plan's limit shown in Create or Join: the server's refusal (`error`), or, before the person fills the form
+ * in, a free member already in FREE_PLAN_GROUP_LIMIT groups. Null otherwise, and while the plan or groups are unknown.
  */
-export function useFreePlanLimitReached(): string | null {
+export function useFreePlanLimit(error: unknown): string | null {
   const groups = useGroups();
   const plan = useSubscriptionStatus();
-  const free = plan.data?.isPremium === false;
-  return free && (groups.data?.length ?? 0) >= FREE_PLAN_GROUP_LIMIT ? FREE_PLAN_GROUP_LIMIT_MESSAGE : null;
+  const reached = plan.data?.isPremium === false && (groups.data?.length ?? 0) >= FREE_PLAN_GROUP_LIMIT;
+  return freePlanLimitMessage(error) ?? (reached ? FREE_PLAN_GROUP_LIMIT_MESSAGE : null);
 }
 
 /**

@@ -146,14 +146,6 @@ export interface Insight {
 const one = (n: number) => n.toFixed(1);
 
 /**
- * The Personalized Insights messages (SPEC §9), in this order:
- * - 'Great Progress!' when latest − previous > 0.3;
- * - 'Growth Opportunity' when the weakest category average (or the level of all) < 3.5;
- * - 'Recent Improvement' when 7-day average − overall average > 0.3;
- * - 'Consistency Milestone' when the rating count is ≥ 7 and a multiple of 7;
- * - the strongest-area message (or that all areas are level), always (when there is at least one rating).
- */
-/**
  * What the 7-day average is set against: the average of every rating shown, which on the free plan is the last
  * `windowDays` days (a review: "your overall average" there was neither the Dashboard's all-time figure nor said to be
  * of 30 days).
@@ -162,6 +154,14 @@ export function baselineName(windowDays: number | null): string {
   return windowDays === null ? 'your overall average' : `your ${windowDays}-day average`;
 }
 
+/**
+ * The Personalized Insights messages (SPEC §9), in this order:
+ * - 'Great Progress!' when latest − previous > 0.3;
+ * - 'Growth Opportunity' when the weakest category average (or the level of all) < 3.5;
+ * - 'Recent Improvement' when 7-day average − overall average > 0.3;
+ * - 'Consistency Milestone' when the rating count is ≥ 7 and a multiple of 7;
+ * - the strongest-area message (or that all areas are level), always (when there is at least one rating).
+ */
 export function personalizedInsights(summary: InsightsSummary, windowDays: number | null = null): Insight[] {
   const out: Insight[] = [];
   if (summary.count === 0) return out;

@@ -4,10 +4,10 @@ import { useLocation, useNavigationType } from 'react-router-dom';
 /**
  * Runs `effect` (in a layout effect: the new location is on the page, its own effects not run yet) after each move
  * to a new page made by a link or the app: not for the tab's first page (where the browser put it), Back and Forward
- * (POP: the browser restores their scroll, and their focus goes back where it was), nor a link to a part of a page
- * (#id), which goes there itself. The router changes the page without the browser's own navigation, so what the
- * browser would do on a new page (top of it, focus at its start) is done here. `backAndForward`: after Back and
- * Forward too (the focus: the page it was on is gone, and the browser does not put it anywhere).
+ * (POP: the browser restores their scroll), nor a link to a part of a page (#id), which goes there itself. The router
+ * changes the page without the browser's own navigation, so what the browser would do on a new page (top of it,
+ * focus at its start) is done here. `backAndForward`: after Back and Forward too (for the focus: the page that held
+ * it is gone, and the browser puts it nowhere).
  */
 export function useMoveToNewPage(effect: EffectCallback, { backAndForward = false }: { backAndForward?: boolean } = {}): void {
   const { key, hash } = useLocation();
