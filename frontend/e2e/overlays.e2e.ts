@@ -70,6 +70,10 @@ async function firstRating(page: Page, baseUrl: string, touch = false): Promise<
   await page.waitForFunction(() => !document.querySelector('.ant-notification-notice'), undefined, { timeout: 15_000 });
 }
 
+// The in-dialog toast's scroll into view missed its 5 s once in a full CI run under load (11-28; it passes alone and
+// in its file): one more try, with the first failure printed, while the cause is looked for (closing note, 11-28).
+jest.retryTimes(1, { logErrorsBeforeRetry: true });
+
 describe('overlays and scrolling', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -108,7 +112,7 @@ describe('overlays and scrolling', () => {
   }, 120_000);
 
   it.each(WIDTHS)('a toast that comes while a dialog is open shows in the dialog, covering none of its controls (%s px)', async (width, viewport) => {
-    const { context, page } = await signedIn(browser, server, `toast.in.${width}@example.com`, viewport);
+    const { context, page } = await signedIn(browser, server, `toast.in.${width}.${Date.now()}@example.com`, viewport); // a new person each try: it starts from no rating
     await firstRating(page, server.baseUrl);
     // Saving the correction fails: its error toast comes while the dialog stays open.
     const failPut = (route: Route) =>
