@@ -7,6 +7,7 @@ import { CareIcon } from './CareIcon';
 import { CARE_KIND_HINTS, careMessage, careSentToast } from './logic';
 import { useSendCare } from './queries';
 import { useOneAtATime, useRequestKey } from '../lib/requestKey';
+import { BusyLabel } from '../components/BusyLabel';
 
 /**
  * Send care (Joy Premium): the four kinds as a radio group and an optional message (at most 500 characters,
@@ -113,7 +114,7 @@ export function SendCareDialog({
         <div className="care-dialog__actions">
           <Button onClick={close}>Cancel</Button>
           <Button type="primary" htmlType="submit" disabled={send.isPending} aria-busy={send.isPending}>
-            {send.isPending ? 'Sending...' : 'Send Care'}
+            <BusyLabel busy={send.isPending} label="Send Care" busyLabel="Sending..." />
           </Button>
         </div>
       </form>

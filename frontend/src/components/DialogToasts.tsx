@@ -62,10 +62,13 @@ export function DialogToasts() {
 
   useEffect(() => {
     if (!shown) return;
-    // Below a tall dialog's end, out of view: scrolled to, once laid out at its size (in its first 2.5 s only, not to
-    // take a person away from what they scrolled to after; its opening motion can take over a second on a busy phone).
+    // Below a tall dialog's end, out of view: scrolled to, once laid out at its size, and again when the dialog above
+    // it changes size, which moves it without resizing it (a failed save's toast comes while the form still says
+    // "Saving..."). In its first 2.5 s only, not to take a person away from what they scrolled to after; its opening
+    // motion can take over a second on a busy phone.
     const sized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => shown.host.scrollIntoView?.({ block: 'nearest' })) : null;
     sized?.observe(shown.host);
+    sized?.observe(shown.dialog);
     const settled = setTimeout(() => sized?.disconnect(), 2500);
     const watch = setInterval(() => {
       if (isOpen(shown.dialog)) return;

@@ -25,6 +25,7 @@ import {
   type UserView,
 } from '@joy/domain';
 import { StarRating } from './StarRating';
+import { BusyLabel } from './BusyLabel';
 
 interface RatingFormProps {
   /** Called after a rating was stored and the ratings lists were refreshed. */
@@ -275,7 +276,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
             </Button>
           )}
           <Button ref={saveButton} type="primary" htmlType="submit" size="large" disabled={submit.isPending}>
-            {submit.isPending ? 'Saving...' : rating ? 'Save Changes' : 'Save Rating'}
+            <BusyLabel busy={submit.isPending} label={rating ? 'Save Changes' : 'Save Rating'} busyLabel="Saving..." />
           </Button>
         </div>
       </div>

@@ -9,6 +9,7 @@ import { characterLimit } from '../lib/textCount';
 import { toast } from '../lib/toast';
 import { validateCreateGroup, validateJoinGroup } from './logic';
 import { useCreateGroup, useFreePlanLimit, useJoinGroup, useRenameGroup } from './queries';
+import { BusyLabel } from '../components/BusyLabel';
 
 interface DialogProps {
   open: boolean;
@@ -102,7 +103,7 @@ function GroupDialog({
         <div className="group-dialog__actions">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="primary" htmlType="submit" disabled={pending} aria-busy={pending}>
-            {pending ? pendingText : submitText}
+            <BusyLabel busy={pending} label={submitText} busyLabel={pendingText} />
           </Button>
         </div>
       </form>
