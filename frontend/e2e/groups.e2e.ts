@@ -241,6 +241,10 @@ describe('groups: one person creates a group, another joins it with the invite c
     await owner.page.getByTestId('group-members').getByText('max@example.com').waitFor({ state: 'detached' });
     await max.page.goto(`${server.baseUrl}/groups`);
     await max.page.getByRole('heading', { name: 'No Groups Yet' }).waitFor();
+    // Max is told which group, and how to come back.
+    const removal = max.page.getByRole('status').filter({ hasText: 'You were removed from The Cousins' });
+    await removal.getByText('To join it again, ask them for a new invite code.').waitFor();
+    await screenshot(max.page, 'group-removed-notice-phone');
 
     // A new invite code, confirmed: the old one no longer lets Max back in (typed as people write codes).
     await owner.page.getByText('Member removed').waitFor({ state: 'detached' });

@@ -110,6 +110,11 @@ describe("a group's owner over HTTP", () => {
     expect(await names(other, group.id)).toEqual(['Olga (owner)', 'Nia']);
     expect((await as(member).get('/api/groups')).body).toEqual([]);
     expect((await as(member).get(`/api/groups/${group.id}`)).body).toEqual(notFound);
+    // Max is told which group, by its name then (renamed earlier in this file); nobody else has a removal to read.
+    const removals = (await as(member).get('/api/groups/removals')).body;
+    expect(removals).toEqual([{ groupId: group.id, groupName: 'The Family', removedAt: expect.any(String) }]);
+    expect(Date.now() - Date.parse(removals[0].removedAt)).toBeLessThan(60_000);
+    for (const cookie of [owner, other, outsider]) expect((await as(cookie).get('/api/groups/removals')).body).toEqual([]);
     const left = (await app.running.infra.store.readStream(`user-${maxId}`)).filter((e) => e.type === 'MemberLeft');
     expect(left.map((e) => e.data)).toEqual([{ groupId: group.id, userId: maxId, reason: 'removed', leftAt: expect.any(String) }]);
     // Removed twice: they are no longer a member.
@@ -164,9 +169,10 @@ describe("a group's owner over HTTP", () => {
     expect(joined.body.inviteCode).toBe(newCode);
     expect(await names(ivo, group.id)).toEqual(['Olga (owner)', 'Nia', 'Ivo']);
     expect((await as(ivo).post(`/api/groups/${group.id}/leave`)).status).toBe(204);
-    // Given the new code, Max is let back in (a member like any other), and can leave again.
+    // Given the new code, Max is let back in (a member like any other, no longer told of the removal), and can leave again.
     expect((await as(member).post('/api/groups/join', { inviteCode: newCode })).status).toBe(200);
     expect(await names(owner, group.id)).toEqual(['Olga (owner)', 'Nia', 'Max']);
+    expect((await as(member).get('/api/groups/removals')).body).toEqual([]);
     expect((await as(member).post(`/api/groups/${group.id}/leave`)).status).toBe(204);
   });
 

@@ -10,11 +10,12 @@ import {
   GetGroupQuery,
   GetGroupRatingsQuery,
   GetMyGroupsQuery,
+  GetMyRemovalsQuery,
   JoinGroupCommand,
   LeaveGroupCommand,
   OwnerActionCommand,
 } from './groups.handlers';
-import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupView } from '@joy/domain';
+import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupRemovalView, GroupView } from '@joy/domain';
 import { NoBodyDto } from '../http/no-body.dto';
 
 /**
@@ -87,6 +88,12 @@ export class GroupsController {
   @Get()
   list(@CurrentUser() user: SessionUser): Promise<GroupView[]> {
     return this.queries.execute(new GetMyGroupsQuery(user.id));
+  }
+
+  /** The groups whose owner removed the user in the last 30 days, newest first. Before `:id`, which would take it. */
+  @Get('removals')
+  removals(@CurrentUser() user: SessionUser): Promise<GroupRemovalView[]> {
+    return this.queries.execute(new GetMyRemovalsQuery(user.id));
   }
 
   @Get(':id')

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { randomUUID } from 'node:crypto';
 import { idFromKey } from '../http/idempotency-key';
 import { foldGroup, groupCreatedWithKey, groupState, joinUpcast, membershipOf } from './group-streams';
-import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupView, isInLastWeek, meanScore, normalizeInviteCode } from '@joy/domain';
+import { DomainError, type GroupDetailView, type GroupMemberView, type GroupRatingView, type GroupRemovalView, type GroupView, isInLastWeek, meanScore, normalizeInviteCode } from '@joy/domain';
 import { PREMIUM_LOOKUP, type PremiumLookup } from '../billing/premium';
 import { CommandContext, decideAndAppend } from '../event-store/decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -284,6 +284,31 @@ export class GetMyGroupsHandler implements IQueryHandler<GetMyGroupsQuery, Group
     const latestJoinsFirst = [...(memberships?.groups ?? [])].reverse();
     const groups = await Promise.all(latestJoinsFirst.map((m) => this.readModels.get<GroupDoc>(groupsProjector.collection, m.groupId)));
     return groups.filter((g): g is NonNullable<typeof g> => g !== null).map(groupView);
+  }
+}
+
+export class GetMyRemovalsQuery {
+  constructor(
+    readonly userId: string,
+    readonly now = new Date(),
+  ) {}
+}
+
+/** How long a removal is told on the removed person's Groups page. */
+const REMOVAL_NOTICE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The groups whose owner removed the user in the last 30 days, newest first (their Groups page says so). */
+@QueryHandler(GetMyRemovalsQuery)
+export class GetMyRemovalsHandler implements IQueryHandler<GetMyRemovalsQuery, GroupRemovalView[]> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelStore) {}
+
+  async execute({ userId, now }: GetMyRemovalsQuery): Promise<GroupRemovalView[]> {
+    const memberships = await this.readModels.get<MembershipsDoc>(membershipsProjector.collection, userId);
+    const since = now.getTime() - REMOVAL_NOTICE_MS;
+    return (memberships?.removedFrom ?? [])
+      .filter((r) => Date.parse(r.removedAt) >= since)
+      .reverse()
+      .map(({ groupId, groupName, removedAt }) => ({ groupId, groupName, removedAt }));
   }
 }
 

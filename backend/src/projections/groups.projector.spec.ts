@@ -1,4 +1,4 @@
-import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMyGroupsQuery } from '../groups/groups.handlers';
+import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMyGroupsQuery, GetMyRemovalsHandler, GetMyRemovalsQuery } from '../groups/groups.handlers';
 import type { KeyStore } from '../identity/key-store';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
@@ -109,5 +109,46 @@ describe('groups projection', () => {
     expect(await store.get('groups', 'g1')).toBeNull();
     const list = await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'));
     expect(list.map((g) => g.id)).toEqual(['g2']);
+  });
+
+  it('keeps the groups an owner removed a person from, by their name then, until they join again; not those they left', async () => {
+    const store = new InMemoryReadModelStore();
+    await project(store);
+    const removals = (now = '2026-11-23T10:00:00.000Z') => new GetMyRemovalsHandler(store).execute(new GetMyRemovalsQuery('bob', new Date(now)));
+    await applyEvent(store, groups, recorded('GroupRenamed', { groupId: 'g1', name: 'The Family', description: null, renamedBy: 'ada', renamedAt: '2026-11-22T08:00:00.000Z' }, 6));
+    await applyEvent(store, groups, recorded('MemberRemoved', { groupId: 'g1', userId: 'bob', removedBy: 'ada', removedAt: '2026-11-22T09:00:00.000Z' }, 7));
+    const removed = recorded('MemberLeft', { groupId: 'g1', userId: 'bob', reason: 'removed', leftAt: '2026-11-22T09:00:00.000Z' }, 8);
+    await applyEvent(store, groups, removed);
+    // Renamed after: the notice keeps the name Bob knew.
+    await applyEvent(store, groups, recorded('GroupRenamed', { groupId: 'g1', name: 'Cousins', description: null, renamedBy: 'ada', renamedAt: '2026-11-22T10:00:00.000Z' }, 9));
+    expect(await removals()).toEqual([{ groupId: 'g1', groupName: 'The Family', removedAt: '2026-11-22T09:00:00.000Z' }]);
+    expect((await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'))).map((g) => g.id)).toEqual(['g2']);
+    // Applied twice: still one.
+    await applyEvent(store, groups, { ...removed, position: 10 });
+    expect(await removals()).toHaveLength(1);
+    // Told for 30 days.
+    expect(await removals('2026-12-22T08:59:59.000Z')).toHaveLength(1);
+    expect(await removals('2026-12-22T09:00:01.000Z')).toEqual([]);
+    // Leaving a group of one's own accord is no removal; joining the group again ends the notice.
+    await applyEvent(store, groups, recorded('MemberLeft', { groupId: 'g2', userId: 'bob', reason: 'left', leftAt: '2026-11-22T11:00:00.000Z' }, 11));
+    expect((await removals()).map((r) => r.groupId)).toEqual(['g1']);
+    await applyEvent(store, groups, recorded('MemberJoined', { groupId: 'g1', userId: 'bob', inviteCode: 'NEWC2345', role: 'member', joinedAt: '2026-11-22T12:00:00.000Z' }, 12));
+    expect(await removals()).toEqual([]);
+    expect(await store.get('memberships', 'bob')).not.toHaveProperty('removedFrom');
+  });
+
+  it('keeps the latest 10 removals, newest first, and none once the account is deleted', async () => {
+    const store = new InMemoryReadModelStore();
+    let position = 1;
+    for (let i = 0; i < 12; i++) {
+      const [groupId, at] = [`g${i}`, `2026-11-${String(10 + i).padStart(2, '0')}T08:00:00.000Z`];
+      await applyEvent(store, groups, recorded('GroupCreated', { groupId, name: `Group ${i}`, description: null, inviteCode: `CODE${i}`, createdBy: 'ada', createdAt: at }, position++));
+      await applyEvent(store, groups, recorded('MemberJoined', { groupId, userId: 'bob', role: 'member', joinedAt: at }, position++));
+      await applyEvent(store, groups, recorded('MemberLeft', { groupId, userId: 'bob', reason: 'removed', leftAt: at }, position++));
+    }
+    const list = await new GetMyRemovalsHandler(store).execute(new GetMyRemovalsQuery('bob', new Date('2026-11-23T00:00:00.000Z')));
+    expect(list.map((r) => r.groupName)).toEqual(['Group 11', 'Group 10', 'Group 9', 'Group 8', 'Group 7', 'Group 6', 'Group 5', 'Group 4', 'Group 3', 'Group 2']);
+    await applyEvent(store, groups, recorded('UserDeleted', { userId: 'bob' }, position++));
+    expect(await store.get('memberships', 'bob')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { GroupCreated, GroupInviteCodeChanged, GroupRenamed, MemberJoined, MemberLeft, MemberRole } from '../groups/groups.decider';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import { dataOf, Projector } from './projector';
+import { dataOf, Projector, whenFound } from './projector';
 
 export interface GroupMember {
   userId: string;
@@ -52,7 +52,22 @@ export interface MembershipsDoc {
    * copies keep; `seq` is the position of the join projected, so it changes when a rebuild sees the copies).
    */
   groups: (Omit<GroupMember, 'userId'> & { groupId: string })[];
+  /**
+   * The groups whose owner removed the user, the latest last (at most `REMOVALS_KEPT`): told on their Groups page,
+   * since the group just disappears from their list otherwise. Dropped when they join that group again.
+   */
+  removedFrom?: GroupRemoval[];
 }
+
+export interface GroupRemoval {
+  groupId: string;
+  /** The group's name when they were removed. */
+  groupName: string;
+  removedAt: string;
+}
+
+/** Enough for any notice still worth showing (the API answers those of the last 30 days). */
+export const REMOVALS_KEPT = 10;
 
 /**
  * groups: one document per group, keyed by group id, with its name and description as last renamed, its current
@@ -108,19 +123,36 @@ export function withoutMembership<T extends { groups: readonly { groupId: string
   return { ...doc, groups: doc.groups.filter((g) => g.groupId !== left.groupId) };
 }
 
-/** memberships: per user, the groups they belong to, keyed by user id; deleted with the account. */
-export const membershipsProjector: Projector<MembershipsDoc> = {
+/**
+ * memberships: per user, the groups they belong to and the latest groups their owner removed them from, keyed by user
+ * id; deleted with the account. Its context is the name of the group an owner removed them from (the group's
+ * document, after this MemberLeft took them off its members).
+ */
+export const membershipsProjector: Projector<MembershipsDoc, string | null> = {
   collection: 'memberships',
   eventTypes: ['MemberJoined', 'MemberLeft', 'UserDeleted'],
   ids: (event) => [dataOf<{ userId: string }>(event).userId],
-  evolve(doc, event) {
-    if (event.type === 'UserDeleted' || event.type === 'MemberLeft') return withoutMembership(doc, event);
+  context(event, lookup) {
+    if (event.type !== 'MemberLeft' || dataOf<MemberLeft['data']>(event).reason !== 'removed') return null;
+    return whenFound(lookup<GroupDoc>(groupsProjector.collection, dataOf<MemberLeft['data']>(event).groupId), (group) => group?.name ?? null);
+  },
+  evolve(doc, event, removedFromName) {
+    if (event.type === 'UserDeleted') return null;
+    if (event.type === 'MemberLeft') {
+      const after = withoutMembership(doc, event);
+      if (!after || removedFromName === null) return after;
+      const { groupId, leftAt } = dataOf<MemberLeft['data']>(event);
+      const removal: GroupRemoval = { groupId, groupName: removedFromName, removedAt: leftAt };
+      return { ...after, removedFrom: [...(after.removedFrom ?? []).filter((r) => r.groupId !== groupId), removal].slice(-REMOVALS_KEPT) };
+    }
     const d = dataOf<MemberJoined['data']>(event);
     const groups = doc?.groups ?? [];
     if (groups.some((g) => g.groupId === d.groupId)) return doc;
+    const removedFrom = doc?.removedFrom?.filter((r) => r.groupId !== d.groupId);
     return {
       userId: d.userId,
       groups: [...groups, { groupId: d.groupId, role: d.role, joinedAt: d.joinedAt ?? event.metadata.occurredAt, seq: event.position }],
+      ...(removedFrom?.length ? { removedFrom } : {}),
     };
   },
 };

@@ -26,7 +26,8 @@ export const PROJECTIONS: readonly Projection[] = [
     projectors: [ratingTotalsProjector, ratingWeeksProjector, ratingDaySpanProjector],
     retired: ['rating-days'],
   },
-  { name: 'groups', projectors: [groupsProjector, membershipsProjector] },
+  // Version 2: memberships keep the groups an owner removed the person from (GET /api/groups/removals).
+  { name: 'groups', version: 2, projectors: [groupsProjector, membershipsProjector] },
   // group-member-stats last: the weekly projectors look up the member's groups (and weeks, on a deletion) as they
   // were before the event; group-weekly-activity first: its context is the member's week before the event.
   // Version 2: a week of a group keeps counts and sums; each shared rating is kept once, in its member's week; the

@@ -176,7 +176,7 @@ export function RatingForm({ onSaved, showHints = true, rating, onCancel, forDay
           className="rating-form__restored"
           type="info"
           showIcon
-          message="Your rating is back"
+          title="Your rating is back"
           description={
             restored.reason === 'offline'
               ? "You were offline when you saved it, and the page was reloaded before it could be sent. Check it and save it when you're ready."

@@ -138,6 +138,37 @@ describe('Groups page: list', () => {
     expect(within(cards[0]).getByRole('button', { name: 'View Garcia Family', hidden: true })).toBeInTheDocument();
     expect(within(cards[1]).getByText('No description')).toBeInTheDocument();
   });
+
+  it('tells a person their owner removed them from a group, by name and day, until they close the notice', async () => {
+    localStorage.clear();
+    const removals = [
+      { groupId: 'g9', groupName: 'Running Club', removedAt: '2026-03-07T12:00:00.000Z' },
+      { groupId: 'g8', groupName: 'Old Friends', removedAt: '2026-03-01T12:00:00.000Z' },
+    ];
+    installFakeServer({ ...base, 'GET /api/groups': { status: 200, body: [book] }, 'GET /api/groups/removals': { status: 200, body: removals } });
+    const { unmount } = render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/groups']}>
+          <GroupsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const notice = (await screen.findByText('You were removed from Running Club')).closest<HTMLElement>('.ant-alert')!;
+    expect(notice).toHaveTextContent('Its owner removed you on Mar 7, 2026. To join it again, ask them for a new invite code.');
+    expect(screen.getByText('You were removed from Old Friends')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Book Club', hidden: true })).toBeInTheDocument();
+
+    fireEvent.click(within(notice).getByRole('button', { name: 'Close the notice about Running Club', hidden: true }));
+    await waitFor(() => expect(screen.queryByText('You were removed from Running Club')).not.toBeInTheDocument());
+    expect(screen.getByText('You were removed from Old Friends')).toBeInTheDocument();
+
+    // Closed stays closed on this device (the next visit), for this person only.
+    unmount();
+    renderGroups();
+    expect(await screen.findByText('You were removed from Old Friends')).toBeInTheDocument();
+    expect(screen.queryByText('You were removed from Running Club')).not.toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('joy.closed-removals.u1')!)).toEqual(['g9@2026-03-07T12:00:00.000Z']);
+  });
 });
 
 describe('Groups page: detail', () => {

@@ -25,7 +25,7 @@ export function RemoveMember({ groupId, groupName, userId, name }: { groupId: st
   return (
     <Confirm
       title={`Remove ${name} from ${groupName}?`}
-      description="They will no longer see the group, and the group will no longer see their joy. The invite code they have will not let them back in: to have them back, make a new invite code and give it to them."
+      description="They will no longer see the group (their Groups page tells them they were removed), and the group will no longer see their joy. The invite code they have will not let them back in: to have them back, make a new invite code and give it to them."
       okText="Remove"
       cancelText="Keep"
       okButtonProps={{ danger: true, loading: remove.isPending }}

@@ -10,6 +10,7 @@ import { PageHeader } from '../components/PageHeader';
 import { CreateGroupDialog, JoinGroupDialog } from '../groups/GroupDialogs';
 import { GroupDetail } from '../groups/GroupDetail';
 import { GroupList, viewButtonId } from '../groups/GroupList';
+import { RemovalNotices } from '../groups/RemovalNotices';
 import { SELECTED_GROUP_PARAM } from '../groups/logic';
 import { useRefreshGroup } from '../groups/queries';
 import '../groups/groups.css';
@@ -79,6 +80,7 @@ export default function GroupsPage() {
               </div>
             }
           />
+          <RemovalNotices />
           <GroupList
             groups={groups.data}
             isLoading={groups.isLoading}

@@ -110,7 +110,8 @@ export default function Help() {
           Any member can <strong>Leave group</strong> at the bottom of the group's page; on the free plan that frees
           a place. The group's owner (the person who created it, or, once they have left, the longest-standing
           member) can also <strong>Rename group</strong>, <strong>Remove</strong> a member (the invite code they had
-          no longer lets them in; a new code from <strong>New invite code</strong> does), and{' '}
+          no longer lets them in; a new code from <strong>New invite code</strong> does, and their Groups page tells them
+          for 30 days which group they were removed from), and{' '}
           <strong>Delete group</strong>: it then disappears for everyone and its invite code stops working. An owner
           who leaves hands the group on for good: rejoining makes them a member, not its owner. The last member to
           leave deletes the group.

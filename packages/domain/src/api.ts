@@ -94,6 +94,14 @@ export interface GroupView {
   createdAt: string;
 }
 
+/** GET /api/groups/removals: a group whose owner removed the signed-in person (the last 30 days, newest first). */
+export interface GroupRemovalView {
+  groupId: string;
+  /** The group's name when they were removed. */
+  groupName: string;
+  removedAt: string;
+}
+
 /** GET /api/groups/:id: a group with its figures (members only). */
 export interface GroupDetailView extends GroupView {
   memberCount: number;
