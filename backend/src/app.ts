@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { AppModule } from './app.module';
 import { type AppConfig, optIns } from './config';
 import { chain } from './http/chain';
-import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, JOIN_GROUP_PATH, jsonBody, LARGE_BODY_PATHS, largeJsonBody, rawBody, sameOriginJsonOnly } from './http/edge';
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_IMPORT_PATH, bodyErrors, IMPORT_LIMIT, JOIN_GROUP_PATH, jsonBody, LARGE_BODY_PATHS, largeJsonBody, plainQueryOnly, rawBody, sameOriginJsonOnly } from './http/edge';
 import { allowedMethods } from './http/allowed-methods';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { compressAnswers, serveFrontend } from './http/frontend';
@@ -183,6 +183,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     '/api',
     chain([
       compressAnswers(),
+      plainQueryOnly,
       chain([sameOriginJsonOnly(config.publicUrl, [STRIPE_WEBHOOK_PATH]), ...jsonBody(undefined, LARGE_BODY_PATHS)], bodyErrors),
       noStore,
       session,

@@ -21,7 +21,7 @@ import {
   GetGroupQuery,
   GetMyGroupsHandler,
   GetMyGroupsQuery,
-} from '../groups/groups.handlers';
+} from '../groups/groups.queries';
 import { membershipDecider, MESSAGES } from '../groups/groups.decider';
 import { userStreamCodec } from '../identity/accounts';
 import { IDENTITY_MESSAGES, identityDecider } from '../identity/identity.decider';

@@ -112,7 +112,7 @@ describe("a group's owner over HTTP", () => {
     expect((await as(member).get(`/api/groups/${group.id}`)).body).toEqual(notFound);
     // Max is told which group, by its name then (renamed earlier in this file); nobody else has a removal to read.
     const removals = (await as(member).get('/api/groups/removals')).body;
-    expect(removals).toEqual([{ groupId: group.id, groupName: 'The Family', removedAt: expect.any(String) }]);
+    expect(removals).toEqual([{ groupId: group.id, groupName: 'The Family', removedAt: expect.any(String), groupDeleted: false }]);
     expect(Date.now() - Date.parse(removals[0].removedAt)).toBeLessThan(60_000);
     for (const cookie of [owner, other, outsider]) expect((await as(cookie).get('/api/groups/removals')).body).toEqual([]);
     const left = (await app.running.infra.store.readStream(`user-${maxId}`)).filter((e) => e.type === 'MemberLeft');

@@ -27,13 +27,23 @@ export async function membershipOf(store: EventStore, userId: string, isPremium:
   return { state, deletedGroupIds: deleted.filter((g): g is string => g !== null) };
 }
 
+/** What an Idempotency-Key created before: the group as it stands now, and whether its creator is in it yet. */
+export interface CreatedWithKey {
+  /** Its creation with its current name, description and invite code. */
+  group: GroupCreated['data'];
+  /**
+   * False while the creation is not finished: the group is written before its creator's membership (another stream),
+   * so a retry that comes between the two, or after a crash between them, finishes it.
+   */
+  creatorIn: boolean;
+}
+
 /**
- * The group an Idempotency-Key created before, as it stands now (its creation with its current name, description and
- * invite code); null when it created none yet. Refused (409)
- * when the key created another group (another name or description), or its group is deleted or (`creatorIn`) its
- * creator no longer in it: that request is done with, and only a new key creates a new group.
+ * The group an Idempotency-Key created before, or null when it created none yet. Refused (409) when the key created
+ * another group (another name or description), or its group is deleted or its creator left it since: that request is
+ * done with, and only a new key creates a new group.
  */
-export async function groupCreatedWithKey(store: EventStore, groupId: string, userId: string, details: GroupDetails, creatorIn: boolean): Promise<GroupCreated['data'] | null> {
+export async function groupCreatedWithKey(store: EventStore, groupId: string, userId: string, details: GroupDetails): Promise<CreatedWithKey | null> {
   const events = await store.readStream(`group-${groupId}`);
   const created = events.find((e) => e.type === 'GroupCreated')?.data as GroupCreated['data'] | undefined;
   if (!created) return null;
@@ -41,7 +51,9 @@ export async function groupCreatedWithKey(store: EventStore, groupId: string, us
     throw new DomainError('group.idempotency_key_reused', MESSAGES.keyReused);
   }
   const group = foldGroup(events);
-  const member = !creatorIn || (await membershipOf(store, userId, true)).state.groupIds.includes(groupId);
-  if (group.deleted || !member) throw new DomainError('group.idempotency_key_reused', MESSAGES.keyDone);
-  return { ...created, ...group.details!, inviteCode: group.inviteCode! };
+  const userEvents = await store.readStream(`user-${userId}`);
+  const leftSince = userEvents.some((e) => e.type === 'MemberLeft' && (e.data as { groupId?: string }).groupId === groupId);
+  if (group.deleted || leftSince) throw new DomainError('group.idempotency_key_reused', MESSAGES.keyDone);
+  const creatorIn = userEvents.map(joinUpcast).reduce(membershipDecider.evolve, membershipDecider.initialState).groupIds.includes(groupId);
+  return { group: { ...created, ...group.details!, inviteCode: group.inviteCode! }, creatorIn };
 }

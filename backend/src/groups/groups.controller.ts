@@ -4,17 +4,8 @@ import { CurrentUser, SignedInGuard } from '../identity/signed-in.guard';
 import type { SessionUser } from '../identity/signed-in.guard';
 import { CreateGroupDto, JoinGroupDto, UpdateGroupDto } from './groups.dto';
 import { idempotencyKey } from '../http/idempotency-key';
-import {
-  CreateGroupCommand,
-  GetGroupMembersQuery,
-  GetGroupQuery,
-  GetGroupRatingsQuery,
-  GetMyGroupsQuery,
-  GetMyRemovalsQuery,
-  JoinGroupCommand,
-  LeaveGroupCommand,
-  OwnerActionCommand,
-} from './groups.handlers';
+import { CreateGroupCommand, JoinGroupCommand, LeaveGroupCommand, OwnerActionCommand } from './groups.handlers';
+import { GetGroupMembersQuery, GetGroupQuery, GetGroupRatingsQuery, GetMyGroupsQuery, GetMyRemovalsQuery } from './groups.queries';
 import type { GroupDetailView, GroupMemberView, GroupRatingView, GroupRemovalView, GroupView } from '@joy/domain';
 import { NoBodyDto } from '../http/no-body.dto';
 

@@ -51,6 +51,37 @@ describe('group command handlers', () => {
     expect(await typesIn('user-bob')).toEqual(['UserRegistered', 'MemberJoined']);
   });
 
+  it("finishes a creation cut off between the group and its creator's membership when the same key comes again; eight at once give one group", async () => {
+    // The process dies after writing the group, before its creator's membership (another stream).
+    const cutOff = Object.assign(Object.create(store), {
+      appendToStream: (stream: string, ...rest: Parameters<SqliteEventStore['appendToStream']> extends [string, ...infer R] ? R : never) =>
+        stream.startsWith('user-') ? Promise.reject(new Error('the process died here')) : store.appendToStream(stream, ...rest),
+    }) as SqliteEventStore;
+    await expect(new CreateGroupHandler(cutOff, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined, 'key-1'))).rejects.toThrow('died');
+    expect(await typesIn('user-ada')).toEqual(['UserRegistered']);
+
+    // The client's retry with its key gets the group, and the creator is in it (was: 409 "deleted or left since").
+    let n = 0;
+    const create = new CreateGroupHandler(store, pipeline, free, () => `BBBB${String(2000 + n++)}`);
+    const retried = await create.execute(new CreateGroupCommand('ada', 'Family', undefined, 'key-1'));
+    expect(retried).toEqual({ id: expect.any(String), name: 'Family', description: null, inviteCode: 'AAAA2222', createdAt: expect.any(String) });
+    expect((await store.readStream('user-ada')).filter((e) => e.type === 'MemberJoined').map((e) => e.data)).toEqual([
+      { groupId: retried.id, userId: 'ada', role: 'creator', joinedAt: expect.any(String) },
+    ]);
+    const head = await store.headPosition();
+    expect(await create.execute(new CreateGroupCommand('ada', 'Family', undefined, 'key-1'))).toEqual(retried);
+    expect(await store.headPosition()).toBe(head);
+
+    // Eight requests with one key at once: one group, every answer the same, one membership.
+    const answers = await Promise.all(Array.from({ length: 8 }, () => create.execute(new CreateGroupCommand('ada', 'Friends', undefined, 'key-2'))));
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect((await typesIn('user-ada')).filter((t) => t === 'MemberJoined')).toHaveLength(2);
+
+    // Left since: the key is done with (a new key makes a new group).
+    await store.appendToStream('user-ada', [{ type: 'MemberLeft', data: { groupId: answers[0].id, userId: 'ada', reason: 'left', leftAt: new Date().toISOString() }, metadata: metadataFor({ actorUserId: 'ada' }, 'left-1') }], { expectedVersion: 'any' });
+    await expectRejection(create.execute(new CreateGroupCommand('ada', 'Friends', undefined, 'key-2')), { kind: 'conflict', code: 'group.idempotency_key_reused', message: MESSAGES.keyDone });
+  });
+
   it('gives up after a bounded number of collisions', async () => {
     await new CreateGroupHandler(store, pipeline, free, codes('AAAA2222')).execute(new CreateGroupCommand('ada', 'Family', undefined));
     const always = jest.fn(() => 'AAAA2222');

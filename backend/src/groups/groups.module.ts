@@ -3,17 +3,8 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { PremiumModule } from '../billing/premium';
 import { GroupsController } from './groups.controller';
 import { generateInviteCode } from './groups.decider';
-import {
-  CreateGroupHandler,
-  GetGroupHandler,
-  GetGroupMembersHandler,
-  GetGroupRatingsHandler,
-  GetMyGroupsHandler,
-  GetMyRemovalsHandler,
-  JoinGroupHandler,
-  LeaveGroupHandler,
-  OwnerActionHandler,
-} from './groups.handlers';
+import { CreateGroupHandler, JoinGroupHandler, LeaveGroupHandler, OwnerActionHandler } from './groups.handlers';
+import { GetGroupHandler, GetGroupMembersHandler, GetGroupRatingsHandler, GetMyGroupsHandler, GetMyRemovalsHandler } from './groups.queries';
 import { INVITE_CODE_GENERATOR } from './invite-codes';
 
 @Module({

@@ -214,6 +214,20 @@ describe('bad input never breaks anything', () => {
     expect([unknown.status, unknown.headers.allow, unknown.body.code]).toEqual([404, undefined, 'request.not_found']);
   });
 
+  it('refuses a bracketed query parameter (from[]=…) with 400 naming it, where it was left out and all-time figures answered', async () => {
+    const agent = request(app.baseUrl);
+    const summary = await agent.get('/api/joy-ratings/summary?from[]=2026-11-01').set('Cookie', cookie);
+    const message = 'The query parameter "from[]" is not taken: write from=value, once';
+    expect(summary.body).toEqual({ statusCode: 400, code: 'request.invalid', message, errors: [{ field: 'from[]', message }] });
+    for (const query of ['limit[]=1', 'before[0]=x', 'limit[a]=1&limit=2', '[]=1']) {
+      const res = await agent.get(`/api/joy-ratings?${query}`).set('Cookie', cookie);
+      expect([query, res.status, res.body.code]).toEqual([query, 400, 'request.invalid']);
+    }
+    // Brackets inside a value are the value's business.
+    expect((await agent.get('/api/joy-ratings/summary?from=%5B2026%5D').set('Cookie', cookie)).body.errors).toEqual([{ field: 'from', message: expect.any(String) }]);
+    expect((await agent.get('/api/joy-ratings?limit=5').set('Cookie', cookie)).status).toBe(200);
+  });
+
   it('answers a path parameter that is not valid %-encoding with 400 saying how to write a %', async () => {
     const res = await request(app.baseUrl).get('/api/groups/50%off').set('Cookie', cookie);
     expect(res.body).toEqual({ statusCode: 400, code: 'request.invalid', message: 'The address holds "50%off", which is not valid %-encoding: a % in a path is written %25' });

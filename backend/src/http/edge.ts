@@ -31,6 +31,18 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
   };
 }
 
+/**
+ * A query parameter is `name=value`. With the plain query parser, `from[]=2026-11-01` is a parameter named "from[]",
+ * which no route reads: silently left out, it gave all-time figures for a range asked for. Refused, naming it.
+ */
+export const plainQueryOnly: RequestHandler = (req, res, next) => {
+  const bracketed = Object.keys(req.query).find((name) => /[[\]]/.test(name));
+  if (bracketed === undefined) return next();
+  const plain = bracketed.replace(/\[.*$/, '') || 'name';
+  const message = `The query parameter "${bracketed.slice(0, 40)}" is not taken: write ${plain.slice(0, 40)}=value, once`;
+  sendApiError(res, 'request.invalid', message, [{ field: bracketed.slice(0, 40), message }]);
+};
+
 const NOT_UTF8 = 'Request body must be UTF-8 JSON';
 const NOT_AN_OBJECT = 'Request body must be a JSON object';
 

@@ -1,4 +1,4 @@
-import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMyGroupsQuery, GetMyRemovalsHandler, GetMyRemovalsQuery } from '../groups/groups.handlers';
+import { GetGroupMembersHandler, GetGroupMembersQuery, GetMyGroupsHandler, GetMyGroupsQuery, GetMyRemovalsHandler, GetMyRemovalsQuery } from '../groups/groups.queries';
 import type { KeyStore } from '../identity/key-store';
 import { InMemoryReadModelStore } from '../read-models/in-memory-read-model-store';
 import { recorded } from '../testing/events';
@@ -121,7 +121,7 @@ describe('groups projection', () => {
     await applyEvent(store, groups, removed);
     // Renamed after: the notice keeps the name Bob knew.
     await applyEvent(store, groups, recorded('GroupRenamed', { groupId: 'g1', name: 'Cousins', description: null, renamedBy: 'ada', renamedAt: '2026-11-22T10:00:00.000Z' }, 9));
-    expect(await removals()).toEqual([{ groupId: 'g1', groupName: 'The Family', removedAt: '2026-11-22T09:00:00.000Z' }]);
+    expect(await removals()).toEqual([{ groupId: 'g1', groupName: 'The Family', removedAt: '2026-11-22T09:00:00.000Z', groupDeleted: false }]);
     expect((await new GetMyGroupsHandler(store).execute(new GetMyGroupsQuery('bob'))).map((g) => g.id)).toEqual(['g2']);
     // Applied twice: still one.
     await applyEvent(store, groups, { ...removed, position: 10 });
@@ -148,6 +148,8 @@ describe('groups projection', () => {
     }
     const list = await new GetMyRemovalsHandler(store).execute(new GetMyRemovalsQuery('bob', new Date('2026-11-23T00:00:00.000Z')));
     expect(list.map((r) => r.groupName)).toEqual(['Group 11', 'Group 10', 'Group 9', 'Group 8', 'Group 7', 'Group 6', 'Group 5', 'Group 4', 'Group 3', 'Group 2']);
+    // Nobody is left in these groups: they cannot be joined again, and the notice says so.
+    expect(list.every((r) => r.groupDeleted)).toBe(true);
     await applyEvent(store, groups, recorded('UserDeleted', { userId: 'bob' }, position++));
     expect(await store.get('memberships', 'bob')).toBeNull();
   });

@@ -142,8 +142,8 @@ describe('Groups page: list', () => {
   it('tells a person their owner removed them from a group, by name and day, until they close the notice', async () => {
     localStorage.clear();
     const removals = [
-      { groupId: 'g9', groupName: 'Running Club', removedAt: '2026-03-07T12:00:00.000Z' },
-      { groupId: 'g8', groupName: 'Old Friends', removedAt: '2026-03-01T12:00:00.000Z' },
+      { groupId: 'g9', groupName: 'Running Club', removedAt: '2026-03-07T12:00:00.000Z', groupDeleted: false },
+      { groupId: 'g8', groupName: 'Old Friends', removedAt: '2026-03-01T12:00:00.000Z', groupDeleted: true },
     ];
     installFakeServer({ ...base, 'GET /api/groups': { status: 200, body: [book] }, 'GET /api/groups/removals': { status: 200, body: removals } });
     const { unmount } = render(
@@ -155,7 +155,8 @@ describe('Groups page: list', () => {
     );
     const notice = (await screen.findByText('You were removed from Running Club')).closest<HTMLElement>('.ant-alert')!;
     expect(notice).toHaveTextContent('Its owner removed you on Mar 7, 2026. To join it again, ask them for a new invite code.');
-    expect(screen.getByText('You were removed from Old Friends')).toBeInTheDocument();
+    // A group deleted since is not to be asked back into.
+    expect(screen.getByText('You were removed from Old Friends').closest('.ant-alert')).toHaveTextContent('Its owner removed you on Mar 1, 2026. The group has been deleted since.');
     expect(screen.getByRole('heading', { name: 'Book Club', hidden: true })).toBeInTheDocument();
 
     fireEvent.click(within(notice).getByRole('button', { name: 'Close the notice about Running Club', hidden: true }));

@@ -63,7 +63,7 @@ export function RemovalNotices() {
           role="status"
           showIcon
           title={`You were removed from ${removal.groupName}`}
-          description={`Its owner removed you on ${formatDate(removal.removedAt, { timeZone })}. To join it again, ask them for a new invite code.`}
+          description={`Its owner removed you on ${formatDate(removal.removedAt, { timeZone })}. ${removal.groupDeleted ? 'The group has been deleted since.' : 'To join it again, ask them for a new invite code.'}`}
           closable={{ 'aria-label': `Close the notice about ${removal.groupName}`, onClose: () => close(removal) }}
         />
       ))}

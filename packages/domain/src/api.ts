@@ -100,6 +100,8 @@ export interface GroupRemovalView {
   /** The group's name when they were removed. */
   groupName: string;
   removedAt: string;
+  /** The group was deleted since (it cannot be joined again). */
+  groupDeleted: boolean;
 }
 
 /** GET /api/groups/:id: a group with its figures (members only). */
