@@ -164,7 +164,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // With Redis the counts are shared by every api replica (and outlive a restart); else kept in this process.
   const limitCounts = infra.redis ? { redis: infra.redis, prefix: config.redisPrefix } : null;
   // Counted once per attempt: the start of the flow and the development provider's form submission.
-  const signInLimit = signInLimiter(config.rateLimits, limitCounts);
+  // The sign-in steps are pages the browser opens: limited, they get a page to read (and a way back), not JSON.
+  const limitedPage = (message: string) => messagePage({ title: 'Sign in', demo: false }, 'Please wait a few minutes', message, { href: '/', label: 'Back to Joy' });
+  const signInLimit = signInLimiter(config.rateLimits, limitCounts, limitedPage);
   app.use('/api/login', signInLimit);
   if (infra.accounts) {
     // A reset password ends every session of the account (someone else may hold one: e-mails are not verified).
@@ -172,7 +174,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       const userId = await linkedAccount(infra.store, infra.lookup, infra.accounts!.store.linkIssuer(`${config.publicUrl}${BUILT_IN_PATH}`), accountId);
       if (userId && endsSessionsOfUser(infra.sessions)) await infra.sessions.destroyAllOf(userId);
     };
-    const signInPagesLimit = signInPagesLimiter(config.rateLimits, limitCounts);
+    const signInPagesLimit = signInPagesLimiter(config.rateLimits, limitCounts, limitedPage);
     app.get(SignInService).useEndpoints(await mountBuiltInProvider(server, config, signInLimit, signInPagesLimit, infra.accounts, infra.keys, endSessions));
   }
   // Stripe's webhook is verified against its exact bytes: the raw body, before (and so instead of) the JSON parser.

@@ -20,7 +20,10 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Where the counts live: Redis (under the install's REDIS_PREFIX), shared by api replicas; null: this process. */
 export type LimitCounts = { redis: Redis; prefix: string } | null;
 
-function limiter(name: string, counts: LimitCounts, options: Partial<Options>): RequestHandler {
+/** The page a browser navigation gets instead of JSON when it is limited (the sign-in steps are full pages). */
+export type LimitedPage = (message: string) => string;
+
+function limiter(name: string, counts: LimitCounts, options: Partial<Options>, page?: LimitedPage): RequestHandler {
   return rateLimit({
     // draft-7: the same information as draft-8 without a hash of the key on every request.
     standardHeaders: 'draft-7',
@@ -33,7 +36,12 @@ function limiter(name: string, counts: LimitCounts, options: Partial<Options>): 
           passOnStoreError: true,
         }
       : {}),
-    handler: (_req, res, _next, opts) => {
+    handler: (req, res, _next, opts) => {
+      // A page opened or a form sent by the browser (Accept: text/html first): JSON there is a page of raw text.
+      if (page && req.accepts(['json', 'html']) === 'html') {
+        res.status(429).type('html').send(page(String(opts.message)));
+        return;
+      }
       sendApiError(res, 'request.rate_limited', String(opts.message));
     },
     ...options,
@@ -41,12 +49,17 @@ function limiter(name: string, counts: LimitCounts, options: Partial<Options>): 
 }
 
 /** Slows down password-less guessing and sign-in floods: per IP, on every step of the sign-in flow. */
-export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
-  return limiter('signin', counts, {
-    windowMs: 15 * 60 * 1000,
-    limit: settings.signInPer15Minutes,
-    message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-  });
+export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts, page?: LimitedPage): RequestHandler {
+  return limiter(
+    'signin',
+    counts,
+    {
+      windowMs: 15 * 60 * 1000,
+      limit: settings.signInPer15Minutes,
+      message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+    },
+    page,
+  );
 }
 
 /**
@@ -54,13 +67,18 @@ export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts):
  * is kept until it expires, so a flood of them from one network would fill the provider's store. A person opens one
  * per sign-in; counted apart from signInLimiter (which /api/login, the step before, counts).
  */
-export function signInPagesLimiter(settings: RateLimitSettings, counts: LimitCounts): RequestHandler {
-  return limiter('signin-pages', counts, {
-    windowMs: 15 * 60 * 1000,
-    limit: settings.signInPer15Minutes,
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-    message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-  });
+export function signInPagesLimiter(settings: RateLimitSettings, counts: LimitCounts, page?: LimitedPage): RequestHandler {
+  return limiter(
+    'signin-pages',
+    counts,
+    {
+      windowMs: 15 * 60 * 1000,
+      limit: settings.signInPer15Minutes,
+      keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+      message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+    },
+    page,
+  );
 }
 
 /** Per signed-in user, per IP address when signed out (the guard then answers 401). */

@@ -79,6 +79,13 @@ describe('rate limits', () => {
     expect(statuses).toEqual([302, 302, 302, 429, 429]);
     const limited = await api(app.baseUrl).get('/api/login');
     expect(limited.body.message).toBe('Too many sign-in attempts. Please wait a few minutes and try again.');
+    // Pressing Sign In is a page the browser opens: it gets a page to read and a way back (was the JSON as raw text).
+    const page = await request(app.baseUrl).get('/api/login').set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+    expect([page.status, page.type]).toEqual([429, 'text/html']);
+    expect(page.text).toContain('<h1>Please wait a few minutes</h1>');
+    expect(page.text).toContain('Too many sign-in attempts. Please wait a few minutes and try again.');
+    expect(page.text).toContain('<a class="button primary" href="/">Back to Joy</a>');
+    expect(page.headers['retry-after']).toMatch(/^\d+$/);
   });
 
   // A review (11-27): GET /oidc/auth had no limit, and each request keeps a sign-in form in the provider's store.
@@ -89,6 +96,8 @@ describe('rate limits', () => {
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await fetch(`${limited.baseUrl}/oidc/auth${start.search}`, { redirect: 'manual' })).status);
       expect(statuses).toEqual([303, 303, 303, 429, 429]);
+      const page = await fetch(`${limited.baseUrl}/oidc/auth${start.search}`, { redirect: 'manual', headers: { Accept: 'text/html' } });
+      expect([page.status, await page.text()]).toEqual([429, expect.stringContaining('Too many sign-in attempts.')]);
       // /api/login counted the one above only.
       expect((await api(limited.baseUrl).get('/api/login')).status).toBe(302);
     } finally {

@@ -1,7 +1,9 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Modal, Typography } from 'antd';
 import { useId, useState } from 'react';
+import { useSubscriptionStatus } from '../auth';
 import { ACCOUNT_DELETED, CONFIRMATION_WORD, isConfirmation, leaveAfterDeletion, useDeleteAccount } from './api';
+import { useOneAtATime } from '../lib/requestKey';
 
 /**
  * "Delete Account": a dialog says what happens and asks the person to type DELETE before the button works.
@@ -11,8 +13,13 @@ export function DeleteAccountCard() {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const remove = useDeleteAccount();
+  // One deletion per press: Enter twice sent two.
+  const oneAtATime = useOneAtATime();
   const inputId = useId();
   const deleted = remove.isSuccess;
+  // Said to whoever has a plan to end (a paying, cancelling or lapsed one, or a grant), not to a free account.
+  const plan = useSubscriptionStatus().data?.status;
+  const hasPremiumToEnd = plan !== 'free' && plan !== 'ended';
   const close = () => {
     if (deleted) return leaveAfterDeletion();
     if (remove.isPending) return;
@@ -35,7 +42,7 @@ export function DeleteAccountCard() {
         okText="Delete my account"
         cancelText="Keep my account"
         okButtonProps={{ danger: true, disabled: !isConfirmation(typed), loading: remove.isPending }}
-        onOk={() => remove.mutate()}
+        onOk={() => oneAtATime((settled) => remove.mutate(undefined, { onSettled: settled }))}
         footer={
           deleted
             ? [
@@ -58,7 +65,7 @@ export function DeleteAccountCard() {
               <li>Your ratings are no longer shown to anyone; the groups keep only anonymous numbers in their past weekly figures.</li>
               <li>Care you sent stays with the people who received it, with your message but not your name.</li>
               <li>You leave all your groups; the other members keep their groups.</li>
-              <li>Joy Premium ends now, with no further charge.</li>
+              {hasPremiumToEnd && <li>Joy Premium ends now, with no further charge.</li>}
               {/* True of both sign-ins: Joy's own deletes the password and passkeys with the account (signing in again says
                   "Wrong e-mail or password"); another provider's next sign-in links a new, empty account. */}
               <li>You are signed out on every device. To use Joy again later, you start over with a new, empty account.</li>

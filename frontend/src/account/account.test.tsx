@@ -440,7 +440,8 @@ describe('Account page: deleting the account', () => {
     expect(await screen.findByText('Delete your account?')).toBeInTheDocument();
     expect(screen.getByText(/become unreadable everywhere/)).toBeInTheDocument();
     expect(screen.getByText(/You leave all your groups/)).toBeInTheDocument();
-    expect(screen.getByText(/Joy Premium ends now/)).toBeInTheDocument();
+    // A free account has no Premium to end.
+    expect(screen.queryByText(/Joy Premium ends now/)).not.toBeInTheDocument();
     // Not "signing in again": with Joy's own sign-in the password goes with the account, and signing in again fails.
     expect(screen.getByText('You are signed out on every device. To use Joy again later, you start over with a new, empty account.')).toBeInTheDocument();
     expect(screen.queryByText(/Signing in again/)).not.toBeInTheDocument();
@@ -462,6 +463,8 @@ describe('Account page: deleting the account', () => {
       fireEvent.click(await screen.findByText('Delete account'));
       fireEvent.change(await screen.findByLabelText(/to confirm/), { target: { value: 'DELETE' } });
       expect(button('Delete my account')).toBeEnabled();
+      // Twice in one frame (Enter twice): one deletion sent.
+      fireEvent.click(button('Delete my account'));
       fireEvent.click(button('Delete my account'));
       await waitFor(() => expect(deletes(fetchMock)).toHaveLength(1));
       expect(JSON.parse(deletes(fetchMock)[0][1].body)).toEqual({ confirm: 'DELETE' });
@@ -480,6 +483,12 @@ describe('Account page: deleting the account', () => {
       navigate.mockRestore();
       jest.useRealTimers();
     }
+  });
+
+  it('tells a Premium member that Joy Premium ends with the account', async () => {
+    renderAccount({ 'GET /api/subscription-status': { status: 200, body: { isPremium: true, status: 'active', currentPeriodEnd: '2026-12-28T00:00:00.000Z', cancelAtPeriodEnd: false } } });
+    fireEvent.click(await screen.findByText('Delete account'));
+    expect(await screen.findByText('Joy Premium ends now, with no further charge.')).toBeInTheDocument();
   });
 
   it('says so when the deletion fails, and stays', async () => {

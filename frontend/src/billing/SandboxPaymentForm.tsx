@@ -5,6 +5,7 @@ import { namedFieldsOf, parseApiError } from '../lib/apiError';
 import { focusWhenEnabled } from '../lib/focus';
 import { useConfirmSandboxPayment } from './api';
 import { SANDBOX_DECLINED_CARD, SANDBOX_TEST_CARD, formatCardNumber, formatCvc, formatExpiry, providerMessage } from './logic';
+import { useOneAtATime } from '../lib/requestKey';
 
 type CardField = 'number' | 'expiry' | 'cvc';
 
@@ -38,24 +39,29 @@ export function SandboxPaymentForm({ clientSecret, onPaid }: { clientSecret: str
   const submitButton = useRef<HTMLButtonElement>(null);
   const confirm = useConfirmSandboxPayment(clientSecret);
 
+  const oneAtATime = useOneAtATime();
   const submit = () => {
     if (confirm.isPending) return;
     setError(null);
     // The button is disabled while the payment runs, and the browser drops its focus: given back once enabled.
     const focused = document.activeElement;
     if (focused instanceof HTMLElement && submitButton.current?.form?.contains(focused)) focusWhenEnabled(focused);
-    confirm.mutate(
-      { cardNumber, expiry, cvc },
-      {
-        onSuccess: onPaid,
-        onError: (failure) => {
-          if (parseApiError(failure).code !== 'billing.card_refused') return;
-          const message = providerMessage(failure);
-          const field = fieldOf(failure);
-          setError({ field, message });
-          inputs[field].current?.focus();
+    // One payment per press: two clicks in one frame came before the pending state (a review, 11-28).
+    oneAtATime((settled) =>
+      confirm.mutate(
+        { cardNumber, expiry, cvc },
+        {
+          onSettled: settled,
+          onSuccess: onPaid,
+          onError: (failure) => {
+            if (parseApiError(failure).code !== 'billing.card_refused') return;
+            const message = providerMessage(failure);
+            const field = fieldOf(failure);
+            setError({ field, message });
+            inputs[field].current?.focus();
+          },
         },
-      },
+      ),
     );
   };
   const errorOf = (field: CardField) => (error?.field === field ? error.message : null);

@@ -7,10 +7,12 @@ import { receivedTitle, receivedWhen, senderName, statusText } from './logic';
 import { useReceivedCare, useThankCare } from './queries';
 import './care.css';
 import { formatDateTime } from '../lib/dates';
+import { useOneAtATime } from '../lib/requestKey';
 
 /** "Say thanks" until the recipient has, then "Thanked" (the sender sees it on their Sent page). */
 function Thanks({ care }: { care: ReceivedCareActionView }) {
   const thank = useThankCare();
+  const oneAtATime = useOneAtATime();
   // The button a person pressed goes away when the thanks is saved: the focus moves to what replaces it, not to the page's top.
   const pressed = useRef(false);
   const thanked = useRef<HTMLSpanElement>(null);
@@ -34,7 +36,8 @@ function Thanks({ care }: { care: ReceivedCareActionView }) {
       loading={thank.isPending && thank.variables?.id === care.id}
       onClick={() => {
         pressed.current = true;
-        thank.mutate(care);
+        // One thanks per press (a double click sent two; the second was refused as already thanked).
+        oneAtATime((settled) => thank.mutate(care, { onSettled: settled }));
       }}
       aria-label={`Say thanks to ${senderName(care)}`}
     >

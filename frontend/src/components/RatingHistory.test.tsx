@@ -74,8 +74,10 @@ describe('rating history on the Dashboard: edit and delete', () => {
     renderDashboard([missed, today, yesterday]);
     await overallShows('4.0');
     expect(within(screen.getByTestId('card-trend')).getByText(/\+1\.0/)).toBeInTheDocument();
-    // The list keeps the order they were made in, the missed day named by its day.
-    expect(historyItems()[0]).toHaveTextContent(`For ${formatCalendarDay('2025-08-10')}`);
+    // The list keeps the order they were made in, the missed day led by its day, then when it was saved.
+    expect(historyItems()[0].querySelector('.rating-history__date')).toHaveTextContent(`For ${formatCalendarDay('2025-08-10')}`);
+    expect(historyItems()[0].querySelector('.rating-history__for')).toHaveTextContent(/^Saved Aug 19, 2025/);
+    expect(historyItems()[1].querySelector('.rating-history__date')).toHaveTextContent(/^Aug 19, 2025/);
   });
 
   it('names a missed day rated later by the day it is for, on its buttons and in its edit dialog', async () => {

@@ -49,8 +49,9 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
           return (
             <li key={rating.id} className="rating-history__item" data-testid="rating-history-item">
               <span className="rating-history__when">
-                <span className="rating-history__date">{when}</span>
-                {forDay && <span className="rating-history__for">For {forDay}</span>}
+                {/* A missed day rated later leads with the day it rates (what the person thinks in), then when it was saved. */}
+                <span className="rating-history__date">{forDay ? `For ${forDay}` : when}</span>
+                {forDay && <span className="rating-history__for">Saved {when}</span>}
                 <span className="rating-history__factors">{FACTORS.map((f) => `${f.label} ${rating[f.name]}`).join(' · ')}</span>
                 {rating.note && (
                   <span className="rating-history__note" data-testid="rating-note" dir="auto">

@@ -128,6 +128,13 @@ describe('the History page', () => {
     fireEvent.click(show);
     const empty = within(await screen.findByRole('dialog', { name: `Mar 5, ${year}` }));
     expect(await empty.findByText(`No ratings for Mar 5, ${year}.`)).toBeInTheDocument();
+    fireEvent.click(empty.getByRole('button', { name: 'Close' }));
+
+    // A day of an earlier year: the calendar behind the dialog moves to that year.
+    fireEvent.change(field, { target: { value: `${year - 1}-12-31` } });
+    fireEvent.click(show);
+    await screen.findByRole('dialog', { name: `Dec 31, ${year - 1}` });
+    expect(screen.getByRole('heading', { name: String(year - 1), hidden: true })).toBeInTheDocument();
   });
 
   it('rates an empty day from its dialog ("Rate this day"), and offers it only for a day that can still be rated', async () => {
@@ -140,8 +147,11 @@ describe('the History page', () => {
       'GET /api/joy-ratings': async () => ({ status: 200, body: stored }),
       ...summaryRoute(() => stored),
       [`GET /api/joy-ratings/calendar?year=${today.slice(0, 4)}`]: { status: 200, body: { year: Number(today.slice(0, 4)), days: [], currentStreak: 0, longestStreak: 0 } },
+      // On New Year's Day, yesterday's is last year's.
+      [`GET /api/joy-ratings/calendar?year=${yesterday.slice(0, 4)}`]: { status: 200, body: { year: Number(yesterday.slice(0, 4)), days: [], currentStreak: 0, longestStreak: 0 } },
       [`GET /api/joy-ratings/days/${yesterday}`]: async () => ({ status: 200, body: stored }),
       [`GET /api/joy-ratings/days/2000-01-01`]: { status: 200, body: [] },
+      'GET /api/joy-ratings/calendar?year=2000': { status: 200, body: { year: 2000, days: [], currentStreak: 0, longestStreak: 0 } },
       'POST /api/joy-ratings': async () => {
         stored = [{ ...ratingsFrom([4], `${today}T09:00:00Z`)[0], day: yesterday }];
         return { status: 201, body: stored[0] };
@@ -157,6 +167,12 @@ describe('the History page', () => {
     await old.findByText('No ratings for Jan 1, 2000.');
     expect(old.queryByRole('button', { name: 'Rate this day' })).not.toBeInTheDocument();
     fireEvent.click(old.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The calendar went to 2000 with it; a recent day brings it back.
+    expect(screen.getByRole('heading', { name: '2000', hidden: true })).toBeInTheDocument();
+    fireEvent.change(field, { target: { value: yesterday } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     // A click on a blank cell of the calendar (a day not rated, handed over as [day, null, 0]) opens it too.

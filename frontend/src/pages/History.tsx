@@ -50,7 +50,10 @@ export default function HistoryPage() {
   };
   const showTypedDay = (event: FormEvent) => {
     event.preventDefault();
-    if (isCalendarDay(typedDay)) setOpenDay(typedDay);
+    if (!isCalendarDay(typedDay)) return;
+    setOpenDay(typedDay);
+    // The calendar behind it shows that day's year (it stayed on the year shown).
+    setYear(Number(typedDay.slice(0, 4)));
   };
 
   return (
