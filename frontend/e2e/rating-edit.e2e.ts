@@ -61,7 +61,8 @@ async function rate(page: Page, stars: Record<string, string>) {
   await historyItems(page).nth(before).waitFor();
   // The button was disabled while saving (a browser drops the focus of a disabled button): the focus is back on it
   // (from the second rating on: the first one's form, in the empty Dashboard, gives way to the charts).
-  if (before > 0) await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Save Rating', undefined, { timeout: 5_000 });
+  // innerText: what the button shows (its busy label, hidden, is in its textContent too).
+  if (before > 0) await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() === 'Save Rating', undefined, { timeout: 5_000 });
 }
 
 describe('a person corrects and deletes their ratings from the history list', () => {
@@ -100,7 +101,7 @@ describe('a person corrects and deletes their ratings from the history list', ()
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => [document.activeElement?.getAttribute('aria-label'), !!document.activeElement?.closest('.ant-modal')])).toEqual(['Close', true]);
     await page.keyboard.press('Shift+Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Save Changes');
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim())).toBe('Save Changes');
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Rating Updated').first().waitFor();
     await dialog.waitFor({ state: 'hidden' });

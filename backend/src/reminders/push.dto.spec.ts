@@ -30,6 +30,14 @@ describe('a push subscription body', () => {
     if (message) expect((error as DomainError).message).toBe(message);
   });
 
+  it('says what keys must hold for an array of them, in its own words only (not the validator\'s "nested property")', async () => {
+    const error = (await apiValidationPipe()
+      .transform({ endpoint: 'https://8.8.8.8/push/x', keys: [1] }, { type: 'body', metatype: SubscribePushDto })
+      .catch((err: unknown) => err)) as DomainError;
+    expect(error.errors!.map((e) => e.message)).toEqual(error.errors!.map(() => 'keys must hold p256dh and auth'));
+    expect(error.errors![0].field).toBe('keys');
+  });
+
   it('accepts a subscription as browsers send it', async () => {
     const body = { endpoint: 'https://8.8.8.8/push/x', keys: keysOf, expirationTime: null };
     await expect(apiValidationPipe().transform(body, { type: 'body', metatype: SubscribePushDto })).resolves.toEqual(body);

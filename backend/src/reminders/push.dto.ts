@@ -21,7 +21,7 @@ export class SubscribePushDto {
 
   @IsDefined({ message: 'keys must hold p256dh and auth' })
   @IsObject({ message: 'keys must hold p256dh and auth' })
-  @ValidateNested()
+  @ValidateNested({ message: 'keys must hold p256dh and auth' })
   @Type(() => PushKeysDto)
   keys!: PushKeysDto;
 

@@ -30,12 +30,12 @@ describe('passkeys over HTTP (the ceremony itself runs in the browser journey wi
     expect(res.body.code).toBe('passkey.unavailable');
   });
 
-  it('offers registration options for the account (this site, a discoverable credential, the e-mail as its name)', async () => {
+  it('offers registration options for the account (this site, a discoverable credential, the e-mail as its name, the first name shown)', async () => {
     const cookie = await signUp(app.baseUrl, { firstName: 'Rune', email: 'rune.keys@example.com', password: 'marble-thistle-harbor-64' });
     expect((await api(app.baseUrl, cookie).get('/api/account/passkeys')).body).toEqual({ available: true, passkeys: [] });
     const res = await api(app.baseUrl, cookie).post('/api/account/passkeys/options');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ rp: { id: 'localhost', name: 'Joy' }, user: { name: 'rune.keys@example.com' }, authenticatorSelection: { residentKey: 'required' } });
+    expect(res.body).toMatchObject({ rp: { id: 'localhost', name: 'Joy' }, user: { name: 'rune.keys@example.com', displayName: 'Rune' }, authenticatorSelection: { residentKey: 'required' } });
     expect(res.body.challenge).toMatch(/^[\w-]{20,}$/);
   });
 

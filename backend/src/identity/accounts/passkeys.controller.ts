@@ -67,7 +67,9 @@ export class PasskeysController {
   async options(@CurrentUser() user: SessionUser, @Body() _body: NoBodyDto) {
     const { accounts, accountId } = await this.requireAccount(user.id);
     const profile = await accounts.profile(accountId);
-    return accounts.passkeys.registrationOptions(accountId, profile?.email ?? 'Joy account');
+    const label = profile?.email ?? 'Joy account';
+    // The name an authenticator shows beside the e-mail when it lists its passkeys.
+    return accounts.passkeys.registrationOptions(accountId, label, profile?.firstName || label);
   }
 
   @Post()

@@ -69,12 +69,13 @@ export class Passkeys {
     return this.store.passkeysOf(accountId).map((p) => ({ id: p.credentialId, createdAt: p.createdAt }));
   }
 
-  async registrationOptions(accountId: string, label: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  async registrationOptions(accountId: string, label: string, displayName: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = this.store.passkeysOf(accountId);
     const options = await webauthn().generateRegistrationOptions({
       rpName: 'Joy',
       rpID: this.rpID,
       userName: label,
+      userDisplayName: displayName,
       userID: new TextEncoder().encode(accountId),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
