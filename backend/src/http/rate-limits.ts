@@ -48,18 +48,16 @@ function limiter(name: string, counts: LimitCounts, options: Partial<Options>, p
   });
 }
 
+/** The sign-in steps' window: so many attempts per 15 minutes. */
+const signInWindow = (settings: RateLimitSettings): Partial<Options> => ({
+  windowMs: 15 * 60 * 1000,
+  limit: settings.signInPer15Minutes,
+  message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+});
+
 /** Slows down password-less guessing and sign-in floods: per IP, on every step of the sign-in flow. */
 export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts, page?: LimitedPage): RequestHandler {
-  return limiter(
-    'signin',
-    counts,
-    {
-      windowMs: 15 * 60 * 1000,
-      limit: settings.signInPer15Minutes,
-      message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-    },
-    page,
-  );
+  return limiter('signin', counts, signInWindow(settings), page);
 }
 
 /**
@@ -68,17 +66,7 @@ export function signInLimiter(settings: RateLimitSettings, counts: LimitCounts, 
  * per sign-in; counted apart from signInLimiter (which /api/login, the step before, counts).
  */
 export function signInPagesLimiter(settings: RateLimitSettings, counts: LimitCounts, page?: LimitedPage): RequestHandler {
-  return limiter(
-    'signin-pages',
-    counts,
-    {
-      windowMs: 15 * 60 * 1000,
-      limit: settings.signInPer15Minutes,
-      keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-      message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-    },
-    page,
-  );
+  return limiter('signin-pages', counts, { ...signInWindow(settings), keyGenerator: (req) => ipKeyGenerator(req.ip ?? '') }, page);
 }
 
 /** Per signed-in user, per IP address when signed out (the guard then answers 401). */
