@@ -93,7 +93,7 @@ describe('Joy Dashboard', () => {
     expect(card('card-overall').getByText('5.0')).toBeInTheDocument();
     expect(card('card-trend').getByText('+4.0')).toBeInTheDocument(); // against the day before, rated 1
     // The list below still shows what was made last, first.
-    expect(screen.getAllByTestId('rating-history-item')[0]).toHaveTextContent('Nov 27, 2026, 10:00 AMFor Nov 26, 2026');
+    expect(screen.getAllByTestId('rating-history-item')[0]).toHaveTextContent('For Nov 26, 2026Saved Nov 27, 2026, 10:00 AM');
   });
 
   // A review (11-27): the trend and the charts came from the list's first page (the newest made), so 50 missed days
