@@ -317,6 +317,12 @@ export async function mountBuiltInProvider(
       href: '/',
       label: 'Back to Joy',
     });
+  // The passkey step is called by the sign-in page's script, which reads JSON: a body it cannot read is answered so.
+  router.use('/interaction/:uid/passkey', ((err, _req, res, next) => {
+    const status = (err as { status?: number }).status;
+    if (!status || status >= 500) return next(err);
+    res.status(status).json({ message: status === 413 ? 'The passkey answer was too large.' : 'The passkey answer could not be read: it must be a JSON object.' });
+  }) as ErrorRequestHandler);
   // A form over its size limit (or otherwise unreadable) gets a page with the reason, never a 500.
   router.use(['/interaction/:uid', '/reset/:token'], ((err, _req, res, next) => {
     const status = (err as { status?: number }).status;

@@ -70,4 +70,16 @@ describe('passkeys over HTTP (the ceremony itself runs in the browser journey wi
     const madeUp = base.replace(/\/interaction\/[^/]+$/, '/interaction/made-up-uid');
     expect((await fetch(`${madeUp}/passkey/options`, { headers: { cookie } })).status).toBe(400);
   });
+
+  it('answers a passkey body it cannot read with JSON saying so (the page\'s script reads JSON), never an HTML page', async () => {
+    const { base, cookie } = await interaction(app);
+    for (const [body, status, message] of [
+      ['{bad json', 400, 'The passkey answer could not be read: it must be a JSON object.'],
+      ['null', 400, 'The passkey answer could not be read: it must be a JSON object.'],
+      [`{"id":"${'x'.repeat(21_000)}"}`, 413, 'The passkey answer was too large.'],
+    ] as const) {
+      const res = await fetch(`${base}/passkey`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body });
+      expect([res.status, res.headers.get('content-type'), await res.json()]).toEqual([status, expect.stringMatching(/^application\/json/), { message }]);
+    }
+  });
 });
