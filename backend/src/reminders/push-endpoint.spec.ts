@@ -2,7 +2,7 @@ import { addressAllowed, ENDPOINT_MESSAGES, endpointProblem, endpointUrlProblem 
 
 describe('push endpoints the server may send to', () => {
   it.each(['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '224.0.0.1',
-    '::7f00:1', '::10.0.0.1', 'fec0::1', '64:ff9b::10.0.0.1', '64:ff9b:1::a00:1', '64:ff9b::7f00:1'])(
+    '::7f00:1', '::10.0.0.1', 'fec0::1', '64:ff9b::10.0.0.1', '64:ff9b:1::a00:1', '64:ff9b::7f00:1', '198.18.0.1', '198.19.255.254', '::ffff:198.18.0.1', '100::1'])(
     'refuses the non-public address %s',
     (address) => expect(addressAllowed(address, false)).toBe(false),
   );
