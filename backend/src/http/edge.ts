@@ -38,9 +38,9 @@ export function sameOriginJsonOnly(publicUrl: string, exempt: readonly string[] 
 export const plainQueryOnly: RequestHandler = (req, res, next) => {
   const bracketed = Object.keys(req.query).find((name) => /[[\]]/.test(name));
   if (bracketed === undefined) return next();
-  const plain = bracketed.replace(/\[.*$/, '') || 'name';
-  const message = `The query parameter "${bracketed.slice(0, 40)}" is not taken: write ${plain.slice(0, 40)}=value, once`;
-  sendApiError(res, 'request.invalid', message, [{ field: bracketed.slice(0, 40), message }]);
+  const field = bracketed.slice(0, 40); // never a long input echoed back
+  const message = `The query parameter "${field}" is not taken: write ${field.replace(/\[.*$/, '') || 'name'}=value, once`;
+  sendApiError(res, 'request.invalid', message, [{ field, message }]);
 };
 
 const NOT_UTF8 = 'Request body must be UTF-8 JSON';

@@ -24,6 +24,10 @@ export const ENDPOINT_MESSAGES = {
 const NOT_PUBLIC_V4 = [ipaddr.IPv4.parseCIDR('198.18.0.0/15')];
 const NOT_PUBLIC_V6 = [ipaddr.IPv6.parseCIDR('100::/64')];
 
+function onNonPublicRange(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return ip.kind() === 'ipv4' ? NOT_PUBLIC_V4.some((net) => (ip as ipaddr.IPv4).match(net)) : NOT_PUBLIC_V6.some((net) => (ip as ipaddr.IPv6).match(net));
+}
+
 /** Whether the server may connect to this IP address. */
 export function addressAllowed(address: string, allowInsecure: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -40,8 +44,7 @@ export function addressAllowed(address: string, allowInsecure: boolean): boolean
       parsed = ipaddr.fromByteArray(bytes);
     }
   }
-  const ip = parsed;
-  if (ip.kind() === 'ipv4' ? NOT_PUBLIC_V4.some((net) => (ip as ipaddr.IPv4).match(net)) : NOT_PUBLIC_V6.some((net) => (ip as ipaddr.IPv6).match(net))) return false;
+  if (onNonPublicRange(parsed)) return false;
   const range = parsed.range();
   return range === 'unicast' || (allowInsecure && range === 'loopback');
 }

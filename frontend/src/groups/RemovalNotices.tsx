@@ -1,14 +1,14 @@
 import type { GroupRemovalView } from '@joy/domain';
 import { Alert } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAuth } from '../auth';
 import { formatDate } from '../lib/dates';
 import { usePersonTimeZone } from '../settings/api';
-import { groupKey } from './queries';
+import { GROUPS_KEY } from '../queries';
 
-/** GET /api/groups/removals (a path under /api/groups: invalidated with the list). */
-const REMOVALS_KEY = groupKey('removals');
+/** GET /api/groups/removals (under the list's key: invalidated with it, e.g. on a join). */
+const REMOVALS_KEY = [...GROUPS_KEY, 'removals'] as const;
 
 /*
  * Closed notices are remembered on this device, per person (a removal is told for 30 days; on another device it
@@ -42,10 +42,12 @@ export function RemovalNotices() {
   const { user } = useAuth();
   const timeZone = usePersonTimeZone();
   const removals = useQuery<GroupRemovalView[]>({ queryKey: REMOVALS_KEY, enabled: !!user });
-  // Closed in this visit (shown closed even where storage refuses), besides those read from storage.
+  // Closed before (read once per person), and in this visit (shown closed even where storage refuses).
+  const userId = user?.id;
+  const closedBefore = useMemo(() => (userId ? readDismissed(userId) : []), [userId]);
   const [closedNow, setClosedNow] = useState<string[]>([]);
   if (!user) return null;
-  const dismissed = [...readDismissed(user.id), ...closedNow];
+  const dismissed = [...closedBefore, ...closedNow];
   const shown = (removals.data ?? []).filter((removal) => !dismissed.includes(noticeId(removal)));
   if (shown.length === 0) return null;
 

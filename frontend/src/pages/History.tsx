@@ -53,7 +53,7 @@ export default function HistoryPage() {
     if (!isCalendarDay(typedDay)) return;
     setOpenDay(typedDay);
     // The calendar behind it shows that day's year (it stayed on the year shown).
-    setYear(Number(typedDay.slice(0, 4)));
+    setYear(Math.min(thisYear, Number(typedDay.slice(0, 4))));
   };
 
   return (
