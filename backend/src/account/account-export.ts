@@ -140,7 +140,10 @@ export class AccountExport {
     if (format === 'json') return Readable.from(this.json(userId, now), { objectMode: false });
     return Readable.from(this.csvRows(userId), { objectMode: true }).pipe(
       // escape_formulas: a group name or message starting with = + - @ is not run as a spreadsheet formula.
-      stringify({ header: true, columns: [...CSV_COLUMNS], escape_formulas: true, bom: true, record_delimiter: 'windows' }),
+      // quoted_match: a note or message of several lines stays one cell (csv-stringify quotes a cell holding \r\n,
+      // not one holding only \n); unquoted, its second line began a row of its own, where a formula someone else
+      // wrote in a care message would run.
+      stringify({ header: true, columns: [...CSV_COLUMNS], escape_formulas: true, quoted_match: /[\r\n]/, bom: true, record_delimiter: 'windows' }),
     );
   }
 

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { CSV_COLUMNS } from '../account/account-export';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { RecordingCareFulfilment } from './care-fulfilment';
 import { CARE_MESSAGES, careDecider, careStream } from './care.decider';
@@ -307,5 +309,27 @@ describe('care actions over HTTP', () => {
     // Another person's same key is theirs: it does not meet Cy's care action.
     const fromDan = await as(dan).post('/api/care-actions').set('Idempotency-Key', 'card-1').send({ groupId: circle.id, recipientId: ids.cy, kind: 'handwritten_card' });
     expect([fromDan.status, fromDan.body.id === first.body.id]).toEqual([201, false]);
+  });
+  it("keeps a message of several lines in one cell of the recipient's CSV: its second line never starts a row (or a formula)", async () => {
+    const eve = await signIn(app.baseUrl, 'eve@example.com', 'Eve');
+    ids.eve = (await as(eve).get('/api/auth/user')).body.id;
+    const notes = (await as(dan).post('/api/groups', { name: 'Notes' })).body as Group;
+    expect((await as(eve).post('/api/groups/join', { inviteCode: notes.inviteCode })).status).toBe(200);
+    const message = "Thinking of you\n=cmd|' /C calc'!A0";
+    expect((await send(dan, { groupId: notes.id, recipientId: ids.eve, kind: 'handwritten_card', message })).status).toBe(201);
+    expect((await as(eve).post('/api/joy-ratings', { relationships: 2, health: 2, purpose: 2, growth: 2, joy: 2, note: 'Slept badly\nwoke at 4' })).status).toBe(201);
+    await eventually(async () => (await as(eve).get('/api/care-actions/received')).body.length === 1);
+
+    const csv = (await as(eve).get('/api/account/export?format=csv')).text;
+    // As a spreadsheet reads it (any line break outside quotes ends a row): every row has every column, and each
+    // text is whole in its own cell.
+    const rows = parse(csv, { bom: true, record_delimiter: ['\r\n', '\n'] }) as string[][];
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    expect(rows.every((r) => r.length === CSV_COLUMNS.length)).toBe(true);
+    const cell = (section: string, column: (typeof CSV_COLUMNS)[number]) => rows.find((r) => r[0] === section)![CSV_COLUMNS.indexOf(column)];
+    expect(cell('care_received', 'care_message')).toBe(message);
+    expect(cell('rating', 'note')).toBe('Slept badly\nwoke at 4');
+    // One row per item (before, the second lines made rows of their own).
+    expect(rows.map((r) => r[0]).sort()).toEqual(['care_received', 'group', 'profile', 'rating', 'section', 'settings']);
   });
 });

@@ -256,6 +256,22 @@ describe('group-stats projection', () => {
       expect(await store.get('group-member-weeks', 'bob:2026-W47')).toBeNull();
     });
 
+    it('a correction made while out of a group is not taken out of it after a rejoin (the group never held it)', async () => {
+      const store = await fresh();
+      const left = recorded('MemberLeft', { groupId: 'g2', userId: 'bob', leftAt: '2026-11-24T08:00:00.000Z' }, ++position);
+      // Bob leaves g2, corrects r2 (4.2 → 1.0) while out, rejoins, then corrects it again and withdraws it.
+      await apply(store, left, corrected('r2', 'bob', 1, '2026-11-17T10:00:00.000Z'), joined('g2', 'bob'));
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 78, meanScore: 3.9 });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 46, meanScore: 2.3 });
+      await apply(store, corrected('r2', 'bob', 2, '2026-11-17T10:00:00.000Z'));
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 78, meanScore: 3.9 });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 56, meanScore: 2.8 });
+      await apply(store, withdrawn('r2', 'bob', '2026-11-17T10:00:00.000Z', null));
+      // g2 keeps r2 as it last held it (4.2): only g1, which followed every change, counts it out.
+      expect(await store.get('group-weekly-activity', 'g2:2026-W47')).toMatchObject({ ratingsCount: 2, scoreTenths: 78, meanScore: 3.9 });
+      expect(await store.get('group-weekly-activity', 'g1:2026-W47')).toMatchObject({ ratingsCount: 1, scoreTenths: 36, meanScore: 3.6 });
+    });
+
     it('an account deletion removes the member’s weeks; the groups’ weeks keep their anonymous counts', async () => {
       const store = await fresh();
       await apply(store, recorded('UserDeleted', { userId: 'bob', deletedAt: '2026-11-24T08:00:00.000Z' }, ++position));

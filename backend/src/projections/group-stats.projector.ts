@@ -289,11 +289,13 @@ export const groupMemberWeeksProjector: Projector<GroupMemberWeekDoc, string[]> 
       return event.type === 'RatingSubmitted' || member?.weeks?.includes(week) ? [memberWeekId(d.userId, week)] : [];
     });
   },
-  // The groups a submitted rating counts in.
+  // The groups a submitted rating counts in; for a correction, the groups the member is in now (the ones it reaches).
   context: (event, lookup) =>
-    event.type === 'RatingSubmitted'
-      ? whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, dataOf<{ userId: string }>(event).userId), (member) => groupsRatedIn(member, event))
-      : [],
+    event.type === 'RatingWithdrawn'
+      ? []
+      : whenFound(lookup<GroupMemberStatsDoc>(groupMemberStatsProjector.collection, dataOf<{ userId: string }>(event).userId), (member) =>
+          event.type === 'RatingSubmitted' ? groupsRatedIn(member, event) : (member?.groups ?? []).map((g) => g.groupId),
+        ),
   evolve(doc, event, groups) {
     if (event.type === 'UserDeleted') return null;
     const d = dataOf<RatingSubmitted['data']>(event);
@@ -306,7 +308,9 @@ export const groupMemberWeeksProjector: Projector<GroupMemberWeekDoc, string[]> 
       const ratings = doc.ratings.filter((r) => r.id !== d.ratingId);
       return ratings.length > 0 ? { ratings } : null;
     }
+    // A group the member has left since keeps the old score (the correction does not reach it), so it is no longer
+    // one of the rating's groups: a later correction or withdrawal, after a rejoin, must not take the new one out of it.
     const tenths = tenthsOf(dataOf<RatingCorrected['data']>(event).overallScore);
-    return { ratings: doc.ratings.map((r) => (r.id === d.ratingId ? { ...r, tenths } : r)) };
+    return { ratings: doc.ratings.map((r) => (r.id === d.ratingId ? { ...r, tenths, groups: r.groups.filter((g) => groups.includes(g)) } : r)) };
   },
 };

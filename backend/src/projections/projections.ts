@@ -31,16 +31,18 @@ export const PROJECTIONS: readonly Projection[] = [
   // group-member-stats last: the weekly projectors look up the member's groups (and weeks, on a deletion) as they
   // were before the event; group-weekly-activity first: its context is the member's week before the event.
   // Version 2: a week of a group keeps counts and sums; each shared rating is kept once, in its member's week; the
-  // member's latest rating is the latest by its day, then its time.
+  // member's latest rating is the latest by its day, then its time. Version 3: a correction made while out of a group
+  // no longer counts as that group's (a later withdrawal took the new score out of a sum that never held it).
   {
     name: 'group-stats',
-    version: 2,
+    version: 3,
     projectors: [groupWeeklyActivityProjector, groupMemberWeeksProjector, groupMemberStatsProjector],
   },
   { name: 'subscriptions', projectors: [subscriptionsProjector] },
   // Version 2: the latest rating by its day, then its time.
   { name: 'care-suggestions', version: 2, projectors: [careSuggestionsProjector] },
   { name: 'care-actions', projectors: [careActionsProjector] },
-  { name: 'user-settings', projectors: [userSettingsProjector] },
+  // Version 2: a rating from before days were kept counts on its UTC day (it took the zone set at the time).
+  { name: 'user-settings', version: 2, projectors: [userSettingsProjector] },
   { name: 'push-subscriptions', projectors: [pushSubscriptionsProjector] },
 ];

@@ -35,4 +35,11 @@ describe('user-settings projection: the latest day rated, for reminders', () => 
     await applyEvent(store, projection, withdrawn('r1', { ratingId: 'r2', submittedAt: '2026-11-21T07:30:00.000Z', day: '2026-11-18' }, 4));
     expect(await latestDay(store)).toBe('2026-11-18');
   });
+
+  it('puts a rating from before days were kept on its UTC day, as every other read model does, whatever the zone', async () => {
+    const store = new InMemoryReadModelStore();
+    await applyEvent(store, projection, recorded('UserSettingsChanged', { userId: 'ada', timeZone: 'America/Los_Angeles', reminderTime: '20:00' }, 1));
+    await applyEvent(store, projection, rated('r1', '2026-11-28T03:00:00.000Z', 2)); // 27 Nov 19:00 in Los Angeles
+    expect(await latestDay(store)).toBe('2026-11-28');
+  });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, dayOf } from '@joy/domain';
+import { dayOfStoredRating } from '../ratings/rating-events';
 import type { RatingSubmitted, RatingWithdrawn } from '../ratings/ratings.decider';
 import type { ReminderSent } from '../reminders/reminders.decider';
 import type { UserSettingsChanged } from '../settings/settings.decider';
@@ -39,15 +39,15 @@ export const userSettingsProjector: Projector<UserSettingsDoc> = {
         return { ...current, timeZone, reminderTime, hasReminder: reminderTime !== null };
       }
       case 'RatingSubmitted': {
-        const d = dataOf<RatingSubmitted['data'] & { day?: string }>(event);
-        const day = d.day ?? dayOf(d.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE);
-        if (!day || (current.latestDay !== null && current.latestDay >= day)) return current;
+        // A rating from before days were kept counts on its UTC day, as in every other read model.
+        const day = dayOfStoredRating(dataOf<RatingSubmitted['data']>(event));
+        if ((current.latestDay !== null && current.latestDay >= day)) return current;
         return withFields(current, { latestDay: day });
       }
       case 'RatingWithdrawn': {
         // The latest day is now that of the newest rating left (today's only rating withdrawn: today is unrated).
         const { latest } = dataOf<RatingWithdrawn['data']>(event);
-        const day = latest ? (latest.day ?? dayOf(latest.submittedAt, current.timeZone ?? DEFAULT_TIME_ZONE)) : null;
+        const day = latest ? dayOfStoredRating(latest) : null;
         return withFields(current, { latestDay: day });
       }
       case 'ReminderSent': {
