@@ -6,6 +6,7 @@ import { apiJson, isUnauthorizedError } from '../api';
 import { Confirm } from '../components/Confirm';
 import { toast } from '../lib/toast';
 import { formatDateTime } from '../lib/dates';
+import { usePersonTimeZone } from '../settings/api';
 
 /** GET /api/account/passkeys */
 interface PasskeysView {
@@ -15,7 +16,6 @@ interface PasskeysView {
 
 const PASSKEYS_KEY = ['/api/account/passkeys'] as const;
 
-const addedOn = (iso: string) => formatDateTime(iso);
 
 /**
  * Passkeys (Account page): sign in with the device's screen lock instead of the password. Adding one asks the
@@ -24,6 +24,7 @@ const addedOn = (iso: string) => formatDateTime(iso);
  */
 export function PasskeysCard() {
   const client = useQueryClient();
+  const zone = usePersonTimeZone();
   const list = useQuery<PasskeysView>({ queryKey: PASSKEYS_KEY });
   const refresh = () => client.invalidateQueries({ queryKey: PASSKEYS_KEY });
   const failed = (error: Error, what: string) => {
@@ -69,7 +70,7 @@ export function PasskeysCard() {
             <ul className="account-passkeys" aria-label="Your passkeys">
               {list.data.passkeys.map((p) => {
                 // Named by when it was added, to the minute: a number would change when another is removed.
-                const name = `Passkey added on ${addedOn(p.createdAt)}`;
+                const name = `Passkey added on ${formatDateTime(p.createdAt, { timeZone: zone })}`;
                 return (
                   <li key={p.id} className="account-passkeys__item">
                     <span>

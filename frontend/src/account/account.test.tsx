@@ -130,6 +130,14 @@ describe('Account page: passkeys', () => {
     return { opener, question };
   }
 
+  it("says when a passkey was added in the person's zone (their setting), as every other time, not the device's", async () => {
+    renderAccount({
+      'GET /api/account/passkeys': { status: 200, body: { available: true, passkeys: [{ id: 'pk-1', createdAt: '2026-11-28T13:51:00.000Z' }] } },
+      'GET /api/settings': { status: 200, body: { timeZone: 'Pacific/Auckland', acceptCareActions: true } },
+    });
+    expect(await screen.findByText(/^Passkey added on Nov 29, 2026, 2:51\sAM$/)).toBeInTheDocument();
+  });
+
   it('asks first, naming the passkey and what removing it means; Keep it removes nothing', async () => {
     const { fetchMock } = renderPasskeys(passkeys);
     const { opener, question } = await askToRemove(/^Remove Passkey added on Nov 27, 2026/);

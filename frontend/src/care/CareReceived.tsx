@@ -8,6 +8,7 @@ import { useReceivedCare, useThankCare } from './queries';
 import './care.css';
 import { formatDateTime } from '../lib/dates';
 import { useOneAtATime } from '../lib/requestKey';
+import { usePersonTimeZone } from '../settings/api';
 
 /** "Say thanks" until the recipient has, then "Thanked" (the sender sees it on their Sent page). */
 function Thanks({ care }: { care: ReceivedCareActionView }) {
@@ -56,6 +57,8 @@ export function CareListItem({
   title: string;
   children?: React.ReactNode;
 }) {
+  // Today, Yesterday and the time in the person's zone (their setting), as every other time in the app.
+  const zone = usePersonTimeZone();
   return (
     <li className="care-received__item">
       <Avatar size={40} className="care-received__icon" icon={<CareIcon kind={care.kind} />} />
@@ -63,8 +66,8 @@ export function CareListItem({
         <span className="care-received__title">{title}</span>
         {care.message && <blockquote className="care-received__message" dir="auto">{care.message}</blockquote>}
         <span className="care-received__meta">
-          <time dateTime={care.sentAt} title={formatDateTime(care.sentAt)}>
-            {receivedWhen(care.sentAt)}
+          <time dateTime={care.sentAt} title={formatDateTime(care.sentAt, { timeZone: zone })}>
+            {receivedWhen(care.sentAt, new Date(), zone)}
           </time>
           <Tag className={`care-received__status care-received__status--${care.status}`}>{statusText(care.status)}</Tag>
           {children}

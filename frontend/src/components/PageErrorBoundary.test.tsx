@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { lazy, Suspense } from 'react';
-import { PageErrorBoundary } from './PageErrorBoundary';
+import { PageErrorBoundary, PageFailed } from './PageErrorBoundary';
 
 function Page({ resetKey, failing }: { resetKey: string; failing: boolean }) {
   return (
@@ -36,5 +36,18 @@ describe('PageErrorBoundary', () => {
       </PageErrorBoundary>,
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument();
+  });
+  it('fetches a page that failed to load again once the connection is back (the offline banner says Joy reconnects by itself)', async () => {
+    const reload = jest.fn();
+    const failure = new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/History-x.js');
+    const { unmount } = render(<PageFailed error={failure} reload={reload} />);
+    expect(reload).not.toHaveBeenCalled();
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(reload).toHaveBeenCalledTimes(1);
+    unmount();
+    // Any other failure is not a matter of the connection: no reload of its own.
+    render(<PageFailed error={new Error('x is undefined')} reload={reload} />);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });

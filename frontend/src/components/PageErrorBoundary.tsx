@@ -1,6 +1,6 @@
 import { ExclamationCircleOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { Component, type ReactNode } from 'react';
+import { Component, type ReactNode, useEffect, useRef } from 'react';
 import { SUPPORT_EMAIL } from '../lib/site';
 import { StatusNotice } from './StatusNotice';
 
@@ -13,9 +13,21 @@ export function isPageLoadFailure(error: Error): boolean {
   return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Loading chunk/i.test(error.message);
 }
 
-/** What stands in for a page that failed: the rest of the app (navigation, footer) stays usable. */
-export function PageFailed({ error }: { error: Error }) {
+/**
+ * What stands in for a page that failed: the rest of the app (navigation, footer) stays usable. A page whose code
+ * could not be fetched offline is fetched again (a reload) as soon as the connection is back, as the offline banner
+ * promises ("Joy reconnects by itself").
+ */
+export function PageFailed({ error, reload = () => window.location.reload() }: { error: Error; reload?: () => void }) {
   const loading = isPageLoadFailure(error);
+  const reloadOnline = useRef(reload);
+  reloadOnline.current = reload;
+  useEffect(() => {
+    if (!loading) return;
+    const online = () => reloadOnline.current();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, [loading]);
   return (
     <StatusNotice
       Icon={ExclamationCircleOutlined}

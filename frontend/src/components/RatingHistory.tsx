@@ -90,7 +90,8 @@ export function RatingHistory({ ratings, title = 'Your Ratings', total = ratings
       )}
       <Modal
         open={editing !== null}
-        title={editing ? `Edit rating of ${ratingLabel(editing, zone)}` : undefined}
+        // Short enough for a phone's title bar: the day a missed day's rating is for, else when it was made.
+        title={editing ? `Edit rating of ${forDayOf(editing, zone) ?? fullLabel(editing.createdAt, zone)}` : undefined}
         footer={null}
         onCancel={() => setEditing(null)}
         destroyOnHidden

@@ -33,15 +33,18 @@ export function StatCard({ label, value, note, icon, valueColor, textValue, test
   );
 }
 
-/** Days Tracked, as both the Dashboard and Insights show it: distinct days rated, and the number of ratings. */
-export function DaysTrackedCard({ days, count }: { days: number; count: number }) {
+/**
+ * Days Tracked, as both the Dashboard and Insights show it: distinct days rated, and the number of ratings; of the
+ * last `windowDays` days when the figures are (the free plan's Insights), so it does not read as the whole history.
+ */
+export function DaysTrackedCard({ days, count, windowDays = null }: { days: number; count: number; windowDays?: number | null }) {
   return (
     <StatCard
       testId="card-days"
       label="Days Tracked"
       icon={<CalendarOutlined />}
       value={days}
-      note={`${count} ${count === 1 ? 'rating' : 'ratings'} in total`}
+      note={`${count} ${count === 1 ? 'rating' : 'ratings'} ${windowDays === null ? 'in total' : `in the last ${windowDays} days`}`}
     />
   );
 }

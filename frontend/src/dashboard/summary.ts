@@ -118,10 +118,15 @@ export function fullLabel(iso: string, timeZone?: string, locale?: string): stri
   return formatDateTime(iso, { timeZone, locale });
 }
 
-/** The gauge's caption on Home and the Dashboard: when the latest rating was made, in the person's zone. */
-export function lastRatedCaption(iso: string, timeZone?: string): string {
-  const label = fullLabel(iso, timeZone);
-  return label ? `Last rated ${label}` : '';
+/**
+ * The gauge's caption on Home and the Dashboard: when the latest rating was made, in the person's zone; a missed day
+ * rated later leads with that day ("Last rated Nov 28, 1:39 PM" over a rating of Nov 23 read as today rated).
+ */
+export function lastRatedCaption(rating: { createdAt: string; day?: string | null }, timeZone?: string): string {
+  const label = fullLabel(rating.createdAt, timeZone);
+  if (!label) return '';
+  const forDay = forDayOf(rating, timeZone);
+  return forDay ? `For ${forDay} (saved ${label})` : `Last rated ${label}`;
 }
 
 /** A missed day rated later: the day it rates ("Nov 22, 2026", shown as written, whatever the zone); else null. */
@@ -138,10 +143,10 @@ export function earlierDayAnywhereOf(rating: { createdAt: string; day?: string |
   return rating.day && rating.day < dayOf(rating.createdAt, 'Etc/GMT+12')! ? formatCalendarDay(rating.day) : null;
 }
 
-/** When a rating was made, and the day it rates when that differs: "Nov 27, 2026, 2:33 AM, for Nov 22, 2026". */
+/** When a rating was made; a missed day rated later, the day it rates first: "Nov 22, 2026 (saved Nov 27, 2026, 2:33 AM)". */
 export function ratingLabel(rating: { createdAt: string; day?: string | null }, timeZone?: string): string {
   const forDay = forDayOf(rating, timeZone);
-  return forDay ? `${fullLabel(rating.createdAt, timeZone)}, for ${forDay}` : fullLabel(rating.createdAt, timeZone);
+  return forDay ? `${forDay} (saved ${fullLabel(rating.createdAt, timeZone)})` : fullLabel(rating.createdAt, timeZone);
 }
 
 /**

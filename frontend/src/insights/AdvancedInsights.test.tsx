@@ -62,7 +62,7 @@ describe('Joy Insights by plan', () => {
     const fetchMock = renderWith({ ...ratingRoutes(recentAndOld()), 'GET /api/subscription-status': free });
     expect(await screen.findByText('Showing your last 30 days')).toBeInTheDocument();
     // Only the ten 4s: the 1s from 40 days ago would pull the averages down.
-    expect(within(screen.getByTestId('card-days')).getByText('10 ratings in total')).toBeInTheDocument();
+    expect(within(screen.getByTestId('card-days')).getByText('10 ratings in the last 30 days')).toBeInTheDocument();
     expect(within(screen.getByTestId('card-strongest')).getByText('Every area at 4.0/5')).toBeInTheDocument();
     // The 7-day figure is set against the average of what is shown, and says so (not "overall": the Dashboard's is all-time).
     expect(within(screen.getByTestId('card-seven-day')).getByText('Your latest 7 ratings, +0.0 vs your 30-day average of 4.0')).toBeInTheDocument();
@@ -86,7 +86,7 @@ describe('Joy Insights by plan', () => {
     renderWith({ ...ratingRoutes([onDay(29, 5), onDay(30, 1)]), 'GET /api/subscription-status': free });
     expect(await screen.findByText('Showing your last 30 days')).toBeInTheDocument();
     // Only the 5s of 29 days back: the 1s of 30 days back made it "2 ratings", every area at 3.0.
-    expect(within(screen.getByTestId('card-days')).getByText('1 rating in total')).toBeInTheDocument();
+    expect(within(screen.getByTestId('card-days')).getByText('1 rating in the last 30 days')).toBeInTheDocument();
     expect(within(screen.getByTestId('card-strongest')).getByText('Every area at 5.0/5')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: /Your Ratings \(Last 30 Days\)/ })).toBeInTheDocument();
   });

@@ -187,6 +187,8 @@ describe('Personalized Insights (SPEC §9)', () => {
     it('says how many ratings', () => {
       const s = insightsSummary(withOverall(Array(14).fill(3)), 'UTC');
       expect(personalizedInsights(s).find((i) => i.kind === 'consistency-milestone')?.text).toMatch(/^You've recorded 14 ratings\./);
+      // Of the free plan's window: not the whole history the Dashboard counts.
+      expect(personalizedInsights(s, 30).find((i) => i.kind === 'consistency-milestone')?.text).toMatch(/^You've recorded 14 ratings in the last 30 days\./);
     });
   });
 

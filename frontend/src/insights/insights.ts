@@ -201,7 +201,7 @@ export function personalizedInsights(summary: InsightsSummary, windowDays: numbe
     out.push({
       kind: 'consistency-milestone',
       title: 'Consistency Milestone',
-      text: `You've recorded ${count} ratings. Regular check-ins make your trends and insights more accurate.`,
+      text: `You've recorded ${count} ratings${windowDays === null ? '' : ` in the last ${windowDays} days`}. Regular check-ins make your trends and insights more accurate.`,
     });
   }
   if (level !== null) {

@@ -8,6 +8,7 @@ import { LinkButton } from '../components/LinkButton';
 import { PageHeader } from '../components/PageHeader';
 import { PageLoading } from '../components/PageLoading';
 import { formatDateTime } from '../lib/dates';
+import { usePersonTimeZone } from '../settings/api';
 
 /**
  * /care/sent: the care actions the person sent (GET /api/care-actions/sent), newest first, "Thanked" once thanked,
@@ -15,6 +16,7 @@ import { formatDateTime } from '../lib/dates';
  */
 export default function CareSentPage() {
   const sent = useSentCare();
+  const zone = usePersonTimeZone();
   const list = sent.data ?? [];
   return (
     <div className="care-sent">
@@ -40,7 +42,7 @@ export default function CareSentPage() {
               <CareListItem key={care.id} care={care} title={sentTitle(care)}>
                 {care.status === 'cancelled' && <span className="care-sent__cancelled">{cancelledText(care)}</span>}
                 {care.thankedAt && (
-                  <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt)}`}>
+                  <Tag className="care-received__thanked" icon={<HeartOutlined aria-hidden="true" />} title={`Thanked ${formatDateTime(care.thankedAt, { timeZone: zone })}`}>
                     Thanked
                   </Tag>
                 )}

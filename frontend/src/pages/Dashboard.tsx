@@ -199,7 +199,7 @@ export default function DashboardPage() {
           <Col xs={24} lg={10}>
             <Card title={<h2 className="card-title">Current Joy Level</h2>} className="fill-card">
               <div className="dashboard-gauge">
-                <JoyGauge score={latest.overallScore} caption={lastRatedCaption(latest.createdAt, zone)} />
+                <JoyGauge score={latest.overallScore} caption={lastRatedCaption(latest, zone)} />
               </div>
             </Card>
           </Col>

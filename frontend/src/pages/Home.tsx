@@ -156,7 +156,7 @@ export default function Home() {
             )}
             {latest.data && (
               <Card title={<h2 className="card-title">Your Current Joy Level</h2>} className="home-card">
-                <JoyGauge score={latest.data.overallScore} caption={lastRatedCaption(latest.data.createdAt, zone)} />
+                <JoyGauge score={latest.data.overallScore} caption={lastRatedCaption(latest.data, zone)} />
               </Card>
             )}
           </div>

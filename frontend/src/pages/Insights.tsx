@@ -85,7 +85,7 @@ function InsightCards({ summary, windowDays }: { summary: InsightsSummary; windo
         />
       </li>
       <li>
-        <DaysTrackedCard days={daysTracked} count={count} />
+        <DaysTrackedCard days={daysTracked} count={count} windowDays={windowDays} />
       </li>
       <li>
         <StatCard
