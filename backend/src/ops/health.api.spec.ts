@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import { api, signIn, startTestApp, TestApp } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
+import { HEALTH_PROBE_MS } from './health';
 import { runProjections } from './projections-command';
 
 /** Every number anywhere in a JSON value. */
@@ -70,6 +71,21 @@ describe('health', () => {
       append.mockRestore();
     }
     await waitUntil(async () => (await api(app.baseUrl).get('/api/health')).status === 200, 5000, 50);
+  });
+
+  it('answers 503 naming the queue within seconds when a part never answers (a backend away, its calls left waiting)', async () => {
+    const backlog = jest.spyOn(app.running.infra.queue, 'backlog').mockReturnValue(new Promise<number>(() => undefined));
+    try {
+      const started = Date.now();
+      const res = await api(app.baseUrl).get('/api/health');
+      expect(Date.now() - started).toBeLessThan(HEALTH_PROBE_MS + 2000);
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: 'degraded', queue: { ok: false, error: 'the queue cannot be reached' }, eventStore: { ok: true }, readModels: { ok: true } });
+      expect((await details()).body.queue).toEqual({ ok: false, error: `no answer within ${HEALTH_PROBE_MS / 1000} s` });
+    } finally {
+      backlog.mockRestore();
+    }
+    expect((await api(app.baseUrl).get('/api/health')).status).toBe(200);
   });
 
   it('reports an event damaged at run time: public 503 saying which part, the ops view naming its position and the repair', async () => {

@@ -37,11 +37,24 @@ export interface PublicHealth {
   projections: Part & { stopped?: string[] };
 }
 
+/**
+ * How long a part may take to answer before health says it did not: a backend that is away can leave a call
+ * waiting for its reconnection (a driver's offline queue), and a probe that never settles would time the health
+ * check out with no part named.
+ */
+export const HEALTH_PROBE_MS = 3000;
+
 async function probe<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: string; err: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_PROBE_MS / 1000} s`)), HEALTH_PROBE_MS);
+  });
   try {
-    return { ok: true, value: await fn() };
+    return { ok: true, value: await Promise.race([fn(), late]) };
   } catch (err) {
     return { ok: false, error: (err as Error).message, err };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -70,12 +83,15 @@ export async function healthReport(
     probe(() => infra.queue.backlog('health-probe')),
   ]);
   // Reactors (care fulfilment) are listed with the projections: one stopped is as much a fault to act on.
-  const projections = head.ok && checkpoint.ok && backlog.ok ? [...(await infra.pipeline.status()), ...(await infra.pipeline.reactorStatus())] : [];
+  const listed = head.ok && checkpoint.ok && backlog.ok ? await probe(async () => [...(await infra.pipeline.status()), ...(await infra.pipeline.reactorStatus())]) : null;
+  const projections = listed?.ok ? listed.value : [];
+  // A part that went away between the probes above and the listing (which reads the queue and the read models).
+  const listingFailed = listed !== null && !listed.ok ? listed.error : null;
   const stopped = projections.some((p) => p.state === 'stopped');
   const unreadable = infra.pipeline.unreadableEvent();
   const keysProblem = keyFileProblem(infra.keyFile ?? null);
   const eventStoreOk = append.ok && head.ok;
-  const ok = eventStoreOk && checkpoint.ok && backlog.ok && !stopped && !unreadable && !keysProblem;
+  const ok = eventStoreOk && checkpoint.ok && backlog.ok && !listingFailed && !stopped && !unreadable && !keysProblem;
   return {
     status: ok ? 'ok' : 'degraded',
     eventStore: eventStoreOk
@@ -88,7 +104,7 @@ export async function healthReport(
         },
     events: unreadable ? { ok: false, error: unreadable.message } : { ok: true },
     readModels: checkpoint.ok ? { ok: true } : { ok: false, error: checkpoint.error },
-    queue: backlog.ok ? { ok: true } : { ok: false, error: backlog.error },
+    queue: !backlog.ok ? { ok: false, error: backlog.error } : listingFailed ? { ok: false, error: `listing the projections: ${listingFailed}` } : { ok: true },
     keys: keysProblem ? { ok: false, error: keysProblem } : { ok: true },
     projections,
     lag: Math.max(0, ...projections.map((p) => p.lag)),

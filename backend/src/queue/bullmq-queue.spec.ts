@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { deleteRedisKeys, redisAnswers, waitUntil } from '../testing/wait';
 import { BullMqQueue } from './bullmq-queue';
 import { describeQueueConformance } from './queue.conformance';
@@ -27,6 +28,34 @@ describeQueueConformance(
 );
 
 const describeRedis = available ? describe : describe.skip;
+
+describeRedis('BullMqQueue with Redis gone away', () => {
+  it('answers a count with an error within seconds instead of waiting for Redis to come back (health names the queue)', async () => {
+    // A relay in front of Redis, cut once the queue has counted through it: as Redis stopping under the app.
+    const { port: redisPort, hostname } = new URL(redisUrl);
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const upstream = connect(Number(redisPort || 6379), hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const queue = new BullMqQueue(`redis://127.0.0.1:${(relay.address() as AddressInfo).port}`, prefix, { lease });
+    try {
+      expect(await queue.backlog('probe')).toBe(0);
+      relay.close();
+      for (const socket of sockets) socket.destroy();
+      const started = Date.now();
+      await expect(queue.backlog('probe')).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await Promise.race([queue.close(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    }
+  });
+});
 
 describeRedis('BullMqQueue leases (Redis)', () => {
   const waitFor = waitUntil;

@@ -63,9 +63,11 @@ export interface BullMqQueueOptions {
 export class BullMqQueue implements JobQueue {
   /** Shared by the Queue objects (producers and counters); each Worker gets its own connections. */
   private readonly connection: Redis;
-  /** For the leases: fails fast instead of queueing commands while Redis is away. */
+  /** For the leases and the counts: fails fast instead of queueing commands while Redis is away. */
   private readonly leaseConnection: Redis;
   private readonly queues = new Map<string, Queue>();
+  /** The same queues on the fail-fast connection, to count their jobs: health must hear of Redis gone, not wait. */
+  private readonly counters = new Map<string, Queue>();
   private readonly consumers = new Set<BullMqConsumer>();
   private readonly exclusiveRuns = new ExclusiveRuns();
   private readonly reconnectListeners = new Set<() => void>();
@@ -121,7 +123,7 @@ export class BullMqQueue implements JobQueue {
   }
 
   async backlog(queue: string): Promise<number> {
-    return this.queue(queue).getJobCountByTypes('waiting', 'active', 'delayed');
+    return this.queue(queue, this.counters, this.leaseConnection).getJobCountByTypes('waiting', 'active', 'delayed');
   }
 
   runExclusive(name: string, fn: (signal: AbortSignal) => Promise<void>, options?: ExclusiveOptions): ExclusiveRun {
@@ -147,19 +149,20 @@ export class BullMqQueue implements JobQueue {
   async close(): Promise<void> {
     await this.exclusiveRuns.closeAll();
     await Promise.all([...this.consumers].map((consumer) => consumer.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await Promise.all([...this.queues.values(), ...this.counters.values()].map((queue) => queue.close()));
     this.queues.clear();
+    this.counters.clear();
     this.reconnectListeners.clear();
     await this.connection.quit().catch(() => undefined);
     await this.leaseConnection.quit().catch(() => undefined);
   }
 
-  private queue(name: string): Queue {
-    let queue = this.queues.get(name);
+  private queue(name: string, queues = this.queues, connection = this.connection): Queue {
+    let queue = queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue(name, { connection, prefix: this.prefix });
       queue.on('error', () => undefined);
-      this.queues.set(name, queue);
+      queues.set(name, queue);
     }
     return queue;
   }
