@@ -70,7 +70,8 @@ export class WrongExpectedVersionError extends Error {
 
 /**
  * The store cannot take appends right now (disk full, read-only file, I/O error, lost connection). `reason`
- * says which part failed and what an operator can do; nothing of the append was stored. Answered 503.
+ * says which part failed and what an operator can do; nothing of the append was stored (but for its subclass
+ * EventStoreOutcomeUnknownError). Answered 503.
  */
 export class EventStoreUnavailableError extends Error {
   constructor(
@@ -79,6 +80,18 @@ export class EventStoreUnavailableError extends Error {
   ) {
     super(reason, options);
     this.name = 'EventStoreUnavailableError';
+  }
+}
+
+/**
+ * An append was sent and its answer never came (the connection dropped, the deadline passed), and sending it
+ * again did not get one either: it may have been stored. Unavailable (503) like its parent, but never said to have
+ * stored nothing. Only a networked store (EventStoreDB) has it.
+ */
+export class EventStoreOutcomeUnknownError extends EventStoreUnavailableError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'EventStoreOutcomeUnknownError';
   }
 }
 

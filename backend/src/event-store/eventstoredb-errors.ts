@@ -9,7 +9,14 @@ import { EventStoreRefusedError, EventStoreUnavailableError } from './event-stor
 
 /* What the EventStoreDB client's errors mean for the adapter, and the port's errors they become. */
 
-const typeOf = (err: unknown): ErrorType | null => (err instanceof Error && isCommandError(err) ? err.type : null);
+/**
+ * The client's error type; a bare gRPC UNAVAILABLE (the client's own calls, such as asking the server for its
+ * features on a new connection, throw it unwrapped) counts as the client's UNAVAILABLE.
+ */
+const typeOf = (err: unknown): ErrorType | null => {
+  if (err instanceof Error && isCommandError(err)) return err.type;
+  return err instanceof Error && (err as { code?: unknown }).code === status.UNAVAILABLE ? ErrorType.UNAVAILABLE : null;
+};
 
 export function isEsdbWrongExpectedVersion(err: unknown): err is EsdbWrongExpectedVersionError {
   return err instanceof EsdbWrongExpectedVersionError || typeOf(err) === ErrorType.WRONG_EXPECTED_VERSION;
@@ -31,6 +38,16 @@ export function isNotLeader(err: unknown): boolean {
 export function isInvalidPosition(err: unknown): boolean {
   if (!(err instanceof Error) || typeOf(err) !== ErrorType.UNKNOWN) return false;
   return (err as { code?: unknown }).code === status.OUT_OF_RANGE || /invalid position/i.test(err.message);
+}
+
+/**
+ * Whether a failed call surely never reached the server: gRPC had no connection to send it on (the server down, a
+ * wrong address). Anything else that went unanswered (a connection dropped mid-call, a deadline) may have been
+ * carried out. Looks at the client's error, which the port's error keeps as its cause.
+ */
+export function neverSent(err: unknown): boolean {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return typeOf(cause) === ErrorType.UNAVAILABLE && /No connection established/i.test((cause as Error).message);
 }
 
 /** Whether a dropped subscription is worth resubscribing (everything but a refusal of the credentials). */

@@ -15,6 +15,9 @@ import {
 import {
   AppendResult,
   EventStore,
+  EventStoreOutcomeUnknownError,
+  EventStoreRefusedError,
+  EventStoreUnavailableError,
   EventToAppend,
   ExpectedVersion,
   RecordedEvent,
@@ -22,7 +25,7 @@ import {
   WrongExpectedVersionError,
 } from './event-store.port';
 import { AllStream } from './eventstoredb-all';
-import { isEsdbWrongExpectedVersion, isNotLeader, isStreamNotFound, toPortError } from './eventstoredb-errors';
+import { isEsdbWrongExpectedVersion, isNotLeader, isStreamNotFound, neverSent, toPortError } from './eventstoredb-errors';
 import {
   esdbEventId,
   missingPosition,
@@ -63,6 +66,10 @@ const LEADER_RETRY_MS = 50;
 const STREAM_PAGE = 1_000;
 /** How long past its deadline an append may still be answered by the server (which enforces the deadline). */
 const APPEND_GRACE_MS = 500;
+/** How long an unanswered append is sent again (see `resendingUnanswered`), and the pauses between. */
+const RESEND_WINDOW_MS = 5_000;
+const RESEND_BACKOFF_MS = 100;
+const RESEND_BACKOFF_MAX_MS = 1_000;
 /** Attempts of `truncateBefore` against concurrent metadata writes (each sees the other's and retries). */
 const METADATA_ATTEMPTS = 10;
 
@@ -73,6 +80,8 @@ export interface EventStoreDbEventStoreOptions {
   keepAliveTimeoutMs?: number;
   /** How long a call may take (default: the connection string's `defaultDeadline`, else 10 s, the client's). */
   deadlineMs?: number;
+  /** How long an append left unanswered is sent again before it is reported as of unknown outcome (default 5 s). */
+  resendWindowMs?: number;
 }
 
 /**
@@ -96,6 +105,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly all: AllStream;
   /** How long a call may take: reads (the client sets no deadline on them), and appends (see `answerWithin`). */
   private readonly deadlineMs: number;
+  private readonly resendWindowMs: number;
   private readonly logger = new Logger('EventStoreDB');
   /** Live subscriptions, ended by `close`. */
   private readonly subscriptions = new Set<AbortController>();
@@ -107,6 +117,7 @@ export class EventStoreDbEventStore implements EventStore {
    */
   constructor(connection: string | EventStoreDBClient, options: EventStoreDbEventStoreOptions = {}) {
     this.deadlineMs = options.deadlineMs ?? (typeof connection === 'string' ? deadlineOf(connection) : 10_000);
+    this.resendWindowMs = options.resendWindowMs ?? RESEND_WINDOW_MS;
     if (typeof connection === 'string') {
       this.client = EventStoreDBClient.connectionString(
         withKeepAlive(
@@ -141,14 +152,17 @@ export class EventStoreDbEventStore implements EventStore {
         metadata: { ...e.metadata } as JSONType,
       }),
     );
-    const result = await this.call(`append to ${streamId}`, async () => {
-      try {
-        return await this.answered(this.client.appendToStream(streamId, proposed, { expectedRevision }), `append to ${streamId}`);
-      } catch (err) {
-        if (!isEsdbWrongExpectedVersion(err)) throw err;
-        throw new WrongExpectedVersionError(streamId, expected, toStreamVersion(err.actualVersion));
-      }
-    });
+    const what = `append to ${streamId}`;
+    const result = await this.resendingUnanswered(what, () =>
+      this.call(what, async () => {
+        try {
+          return await this.answered(this.client.appendToStream(streamId, proposed, { expectedRevision }), what);
+        } catch (err) {
+          if (!isEsdbWrongExpectedVersion(err)) throw err;
+          throw new WrongExpectedVersionError(streamId, expected, toStreamVersion(err.actualVersion));
+        }
+      }),
+    );
     const nextVersion = toStreamVersion(result.nextExpectedRevision);
     // An idempotent retry (the same event ids already there) succeeds without a position: the server wrote
     // nothing. The position is then the one of the original last event, read back by its revision.
@@ -272,6 +286,35 @@ export class EventStoreDbEventStore implements EventStore {
           continue;
         }
         throw toPortError(err, what);
+      }
+    }
+  }
+
+  /**
+   * An append whose answer never came (the connection dropped after it was sent, the deadline passed) may have been
+   * stored: a new request with new ids would then store it twice. So it is sent again, the same events with the same
+   * ids and expected revision, which EventStoreDB answers as written if it was (an idempotent success), for up to
+   * `resendWindowMs` (a leader's failover takes seconds). Still unanswered: EventStoreOutcomeUnknownError, which
+   * never says that nothing was saved. One that surely never left (no connection at all) fails at once, as it was.
+   */
+  private async resendingUnanswered<T>(what: string, send: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    let lastError: unknown = null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        if (!(err instanceof EventStoreUnavailableError) || err instanceof EventStoreRefusedError) throw err;
+        if (lastError === null && neverSent(err)) throw err;
+        lastError = err;
+        if (Date.now() - started >= this.resendWindowMs) {
+          throw new EventStoreOutcomeUnknownError(
+            `EventStoreDB did not answer an append within ${this.resendWindowMs} ms of sending it again (${what}): it may be stored; check that the server runs and that EVENTSTORE_URL names it`,
+            { cause: err },
+          );
+        }
+        this.logger.warn(`No answer to an append (${what}); sending the same events again (attempt ${attempt + 1})`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RESEND_BACKOFF_MAX_MS, RESEND_BACKOFF_MS * 2 ** (attempt - 1))));
       }
     }
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import {
+  EventStoreOutcomeUnknownError,
   EventStoreRefusedError,
   EventStoreUnavailableError,
   type RecordedEvent,
@@ -8,6 +9,7 @@ import {
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { EventStoreDbStandIn } from './standin/server';
 import { appendable } from '../testing/events';
+import { toApiError } from '../http/api-exception.filter';
 import { waitUntil } from '../testing/wait';
 
 /*
@@ -28,7 +30,8 @@ describe('EventStoreDB faults, on the wire', () => {
   const opened: { close(): Promise<void> }[] = [];
   beforeEach(async () => {
     standIn = await EventStoreDbStandIn.start();
-    store = new EventStoreDbEventStore(standIn.url);
+    // Unanswered appends are sent again for 1 s (5 s by default): a server gone does not hold each case for long.
+    store = new EventStoreDbEventStore(standIn.url, { resendWindowMs: 1_000 });
     opened.push(store, { close: () => standIn.stop() });
   });
   afterEach(async () => {
@@ -93,14 +96,15 @@ describe('EventStoreDB faults, on the wire', () => {
   });
 
   it('deadline exceeded: an append the server cannot finish in time is unavailable (503), writes nothing, and a retry succeeds', async () => {
-    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=200`);
+    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=200`, { resendWindowMs: 300 });
     opened.push(hurried);
     const stream = `deadline-${randomUUID()}`;
     standIn.faults = { appendDelayMs: 600 };
     const started = Date.now();
     const append = hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 });
-    await expect(append).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    await expect(append).rejects.toThrow(/did not answer within (the deadline|\d+ ms) \(append to deadline-/);
+    // EventStoreDB may still carry out an append it answered with a timeout: sent again, then "outcome unknown".
+    await expect(append).rejects.toBeInstanceOf(EventStoreOutcomeUnknownError);
+    await expect(append).rejects.toThrow(/did not answer an append within 300 ms of sending it again \(append to deadline-.*\): it may be stored/);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(streamEvents(standIn, stream)).toEqual([]);
 
@@ -109,7 +113,7 @@ describe('EventStoreDB faults, on the wire', () => {
   });
 
   it('a server that never answers: reads and appends are unavailable after the deadline, nothing hangs', async () => {
-    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=300`);
+    const hurried = new EventStoreDbEventStore(`${standIn.url}&defaultDeadline=300`, { resendWindowMs: 300 });
     opened.push(hurried);
     const stream = `hung-${randomUUID()}`;
     await hurried.appendToStream(stream, [event('A')], { expectedVersion: 0 });
@@ -185,9 +189,13 @@ describe('EventStoreDB faults, on the wire', () => {
 
     await standIn.stop();
     const started = Date.now();
-    await expect(store.appendToStream(stream, [event('B')], { expectedVersion: 1 })).rejects.toThrow(/EventStoreDB is unreachable \(append to gone-/);
+    // Sent on the connection that just went: whether it got there is unknown, so it is sent again for the resend
+    // window (1 s here), then "outcome unknown"; the read fails at once.
+    const append = store.appendToStream(stream, [event('B')], { expectedVersion: 1 });
+    await expect(append).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(append).rejects.toThrow(/\(append to gone-/);
     await expect(store.readStream(stream)).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
 
     await standIn.resume();
     await store.appendToStream(stream, [event('B')], { expectedVersion: 1 });
@@ -195,5 +203,44 @@ describe('EventStoreDB faults, on the wire', () => {
     // The subscription resumed after its last event: B arrives, once.
     expect(((await next).value as RecordedEvent).type).toBe('B');
     controller.abort();
+  });
+
+  describe('an append whose answer is lost', () => {
+    it('is sent again with the same ids and recognised: stored once, answered as written', async () => {
+      const stream = `lost-${randomUUID()}`;
+      await store.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+      // Written, then the connection drops before the answer (a leader crashing after its commit).
+      standIn.faults = { loseAppendAnswers: 1 };
+      const written = await store.appendToStream(stream, [event('B')], { expectedVersion: 1 });
+      expect(written.nextVersion).toBe(2);
+      expect(written.position).toBe(Number(standIn.log.records.filter((r) => r.streamId === stream).at(-1)!.position));
+      expect(streamEvents(standIn, stream)).toEqual(['A', 'B']);
+    });
+
+    it('still unanswered after the resend window: "outcome unknown", never "nothing was saved"; stored once all the same', async () => {
+      const impatient = new EventStoreDbEventStore(standIn.url, { resendWindowMs: 600 });
+      opened.push(impatient);
+      const stream = `lost-${randomUUID()}`;
+      standIn.faults = { loseAppendAnswers: 1_000 };
+      const append = impatient.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+      await expect(append).rejects.toBeInstanceOf(EventStoreOutcomeUnknownError);
+      await expect(append).rejects.toThrow(/it may be stored/);
+      expect(toApiError(await append.catch((err: unknown) => err))).toEqual({
+        statusCode: 503,
+        code: 'store.outcome_unknown',
+        message: 'Joy could not confirm that this was saved. Please check before trying again.',
+      });
+      expect(streamEvents(standIn, stream)).toEqual(['A']);
+    });
+
+    it('a server that cannot be reached at all: nothing was sent, so the answer is at once that nothing was saved', async () => {
+      const stream = `down-${randomUUID()}`;
+      await standIn.stop();
+      const append = store.appendToStream(stream, [event('A')], { expectedVersion: 0 });
+      await expect(append).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await expect(append).rejects.not.toBeInstanceOf(EventStoreOutcomeUnknownError);
+      await standIn.resume();
+      expect(streamEvents(standIn, stream)).toEqual([]);
+    });
   });
 });

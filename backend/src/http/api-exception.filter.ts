@@ -1,7 +1,7 @@
 import { type ApiError, DomainError, ERROR_CODES, LimitReachedError, type ErrorCode, type ErrorKind, type FieldError } from '@joy/domain';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { EventStoreUnavailableError, UnreadableEventError, WrongExpectedVersionError } from '../event-store/event-store.port';
+import { EventStoreOutcomeUnknownError, EventStoreUnavailableError, UnreadableEventError, WrongExpectedVersionError } from '../event-store/event-store.port';
 import { isStoreOutage } from '../projections/pipeline/outage';
 
 /** Every API error leaves as JSON `{ statusCode, code, message, errors? }`; unexpected ones are logged, never shown. */
@@ -107,6 +107,10 @@ export function toApiError(exception: unknown): ApiError {
   if (exception instanceof WrongExpectedVersionError) {
     // A command path without its own retry met a conflict: nothing was stored, trying again is safe.
     return apiError('store.conflict', 'This changed at the same moment somewhere else, so nothing was saved. Please try again.');
+  }
+  if (exception instanceof EventStoreOutcomeUnknownError) {
+    // Sent, never answered: it may be stored, and a new try (a new id) could store it twice.
+    return apiError('store.outcome_unknown', 'Joy could not confirm that this was saved. Please check before trying again.');
   }
   if (exception instanceof EventStoreUnavailableError) {
     return apiError('store.unavailable', 'Saving is unavailable right now, so nothing was saved. Please try again later.');

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   'auth.unavailable': 'unavailable',
   'store.conflict': 'conflict', // another process kept changing the same thing; nothing was saved
   'store.unavailable': 'unavailable', // the event store cannot take writes; nothing was saved
+  'store.outcome_unknown': 'unavailable', // sent to the event store, never answered: it may be saved (check before a new try)
   'server.busy': 'unavailable', // load shed: Retry-After says when to come back
   'server.starting': 'unavailable', // the read models are still being built at start: Retry-After says when to come back
   internal: 'internal',

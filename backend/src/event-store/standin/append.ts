@@ -4,7 +4,7 @@ import { Any } from 'google-protobuf/google/protobuf/any_pb.js';
 import { AllStreamPosition, Empty, Timeout, WrongExpectedVersion } from '@eventstore/db-client/generated/shared_pb.js';
 import { Status } from '@eventstore/db-client/generated/status_pb.js';
 import { AppendReq, AppendResp, BatchAppendReq, BatchAppendResp } from '@eventstore/db-client/generated/streams_pb.js';
-import { errors, refusal, type Faults } from './faults';
+import { errors, loseThisAnswer, refusal, type Faults } from './faults';
 import type { AppendOutcome, ExpectedRevision, InMemoryLog, ProposedEvent } from './log';
 import { expectedRevision, expectedRevisionText, proposedEvent, streamIdentifier, streamName } from './messages';
 
@@ -49,6 +49,7 @@ export function appendHandler(context: AppendContext) {
         options.getRevision(),
       );
       const outcome = context.log.append(streamName(options.getStreamIdentifier()), expected, events);
+      if (loseThisAnswer(context.faults())) return callback(errors.connectionDropped());
       callback(null, appendResponse(outcome, expected));
     });
   };
@@ -95,6 +96,8 @@ export function batchAppendHandler(context: AppendContext) {
       const refused = refusal(context.faults());
       if (refused) return void call.emit('error', refused);
       void completeBatch(context, batch).then((resp) => {
+        // Written, then the connection drops: the call ends with every append on it unanswered.
+        if (loseThisAnswer(context.faults())) return void call.emit('error', errors.connectionDropped());
         if (!call.writableEnded && !call.destroyed) call.write(resp.setCorrelationId(correlation));
       });
     });

@@ -19,6 +19,11 @@ export interface Faults {
    * EventStoreDB's timeout, as the server does, and writes nothing.
    */
   appendDelayMs?: number;
+  /**
+   * The next this many appends are written, then their answer is lost: the call fails as a connection dropped
+   * after the commit does (a leader crashing, a cut link), so the client cannot tell whether it was stored.
+   */
+  loseAppendAnswers?: number;
   /** A slow link: a stream read sends its events at this pace (ms per 100 events). */
   streamReadMsPer100?: number;
 }
@@ -44,7 +49,16 @@ export const errors = {
   /** An append whose deadline passed (unary append: the server gives up as the client does). */
   deadlineExceeded: () => ({ code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' }) satisfies StandInError,
   invalidArgument: (details: string) => ({ code: status.INVALID_ARGUMENT, details }) satisfies StandInError,
+  /** How the client sees a connection that dropped while it waited for an answer. */
+  connectionDropped: () => ({ code: status.UNAVAILABLE, details: 'Connection dropped (stand-in fault)' }) satisfies StandInError,
 };
+
+/** Whether the answer of an append just written is to be lost (the `loseAppendAnswers` fault), counting it down. */
+export function loseThisAnswer(faults: Faults): boolean {
+  if (!faults.loseAppendAnswers) return false;
+  faults.loseAppendAnswers--;
+  return true;
+}
 
 /** The fault that refuses a call outright, if any. */
 export function refusal(faults: Faults): StandInError | null {
