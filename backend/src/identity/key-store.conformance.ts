@@ -1,4 +1,4 @@
-import type { KeyStore } from './key-store';
+import type { KeyArchive, KeyRecord, KeyStore } from './key-store';
 
 export interface KeyStoreFixture {
   /**
@@ -215,6 +215,18 @@ export function describeKeyStoreConformance(
       await close(again);
 
       await expectDestroyed(open(), 'ada');
+    });
+
+    test('destroying again keeps when the key was first destroyed (what an export of the keys carries)', async () => {
+      const store = open() as KeyStore & Partial<KeyArchive>;
+      expectKey(await store.keyFor('dee'));
+      const first = new Date();
+      await store.destroy('dee');
+      jest.setSystemTime(first.getTime() + 3_600_000);
+      await store.destroy('dee');
+      const records: KeyRecord[] = [];
+      for await (const record of store.records!()) records.push(record);
+      expect(records.find((r) => r.userId === 'dee')).toEqual({ userId: 'dee', key: null, destroyedAt: first });
     });
 
     test('destroying a person who never had a key leaves a tombstone: no key is ever made for them', async () => {

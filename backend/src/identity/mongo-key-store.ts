@@ -62,7 +62,8 @@ export class MongoKeyStore extends CachedKeyStore {
   protected async tombstone(userId: string, at: Date): Promise<void> {
     await withMongoRetry(
       `destroying the key of ${userId}`,
-      () => this.keys.updateOne({ _id: userId }, { $set: { key: null, destroyedAt: at } }, { upsert: true }),
+      // $min: destroying again (or restoring a tombstone) keeps the first time, as the SQLite store does.
+      () => this.keys.updateOne({ _id: userId }, { $set: { key: null }, $min: { destroyedAt: at } }, { upsert: true }),
       this.retry,
     );
   }

@@ -34,10 +34,11 @@ export function indexedRedisSessions(Base: typeof RedisStore, client: Redis, pre
     }
 
     async destroyAllOf(userId: string): Promise<number> {
-      const sids = await client.smembers(sessionsOf(userId));
-      const ended = sids.length > 0 ? await client.del(...sids.map(sessionKey)) : 0;
-      await client.del(sessionsOf(userId));
-      return ended;
+      // The index is read and deleted at once: a session saved meanwhile is in the next index, never dropped from
+      // this one unended (a read, then a delete of the index, lost it: it outlived the reset).
+      const [[readError, sids], [deleteError]] = (await client.multi().smembers(sessionsOf(userId)).del(sessionsOf(userId)).exec()) as [[Error | null, string[]], [Error | null]];
+      if (readError || deleteError) throw readError ?? deleteError;
+      return sids.length > 0 ? await client.del(...sids.map(sessionKey)) : 0;
     }
   }
   return new IndexedRedisStore({ client, prefix: `${prefix}:sess:` });
