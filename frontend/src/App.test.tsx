@@ -112,25 +112,24 @@ describe('routes', () => {
     expect(screen.queryByRole('link', { name: /Upgrade/ })).not.toBeInTheDocument();
   });
 
-  it("says when the latest rating was made in the person's zone (their setting), not the device's", async () => {
-    const latest = { id: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 3, createdAt: '2026-11-28T03:21:00.000Z', day: '2026-11-27' };
+  /** Home for Maya in Los Angeles (her setting), her latest rating made 2026-11-28T03:21Z for `day`. */
+  const homeWithLatestFor = (day: string) => {
+    const latest = { id: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 3, createdAt: '2026-11-28T03:21:00.000Z', day };
     installFakeServer({
       ...signedIn('Maya'),
       'GET /api/joy-ratings/latest': { status: 200, body: latest },
       'GET /api/settings': { status: 200, body: { firstName: 'Maya', timeZone: 'America/Los_Angeles', reminderTime: null, acceptCareActions: true } },
     });
     renderAt('/');
+  };
+
+  it("says when the latest rating was made in the person's zone (their setting), not the device's", async () => {
+    homeWithLatestFor('2026-11-27');
     expect(await screen.findByText(/^Last rated Nov 27, 2026, 7:21\sPM$/)).toBeInTheDocument();
   });
 
   it('leads the caption with the day when the latest rating is of a missed day rated later (not read as today rated)', async () => {
-    const latest = { id: 'r1', relationships: 3, health: 3, purpose: 3, growth: 3, joy: 3, overallScore: 3, createdAt: '2026-11-28T03:21:00.000Z', day: '2026-11-23' };
-    installFakeServer({
-      ...signedIn('Maya'),
-      'GET /api/joy-ratings/latest': { status: 200, body: latest },
-      'GET /api/settings': { status: 200, body: { firstName: 'Maya', timeZone: 'America/Los_Angeles', reminderTime: null, acceptCareActions: true } },
-    });
-    renderAt('/');
+    homeWithLatestFor('2026-11-23');
     expect(await screen.findByText(/^For Nov 23, 2026 \(saved Nov 27, 2026, 7:21\sPM\)$/)).toBeInTheDocument();
     expect(screen.queryByText(/^Last rated/)).not.toBeInTheDocument();
   });
