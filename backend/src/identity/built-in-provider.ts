@@ -24,6 +24,9 @@ import {
 import { normalizeName } from '../names/name-rule';
 import { loginEveryTime, providerStorage } from './provider-storage';
 
+/** The interaction result's note of the account's credentials when the sign-in checked them (findAccount). */
+const CREDENTIALS_CHECKED = 'joyCredentialsChecked';
+
 /** The endpoints the sign-in client needs, whether discovered or known. */
 export interface OidcEndpoints {
   issuer: string;
@@ -106,7 +109,13 @@ export async function mountBuiltInProvider(
     ttl: { Interaction: 3600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     interactions: { policy: loginEveryTime(interactionPolicy as never), url: (_ctx: unknown, interaction: { uid: string }) => `${BUILT_IN_PATH}/interaction/${interaction.uid}` },
     adapter: providerStorage(),
-    async findAccount(_ctx: unknown, id: string) {
+    async findAccount(ctx: any, id: string, token?: { authTime?: number }) {
+      // A sign-in made before a password reset (its form sent with the old password, its last step followed after)
+      // is no sign-in: the credentials it checked (`finish`) must still be the account's. At the callback's exchange
+      // of its code (no interaction then), the same by the time it was made, to the second.
+      const checked = ctx?.oidc?.result?.[CREDENTIALS_CHECKED];
+      if (typeof checked === 'number' && checked !== accounts.credentialsVersion(id)) return undefined;
+      if (typeof token?.authTime === 'number' && token.authTime * 1000 < accounts.credentialsVersion(id) - 999) return undefined;
       const dev = devAccounts.get(id);
       if (dev) {
         return { accountId: id, claims: async () => ({ sub: id, email: id, email_verified: false, given_name: dev.firstName, name: dev.firstName }) };
@@ -166,8 +175,15 @@ export async function mountBuiltInProvider(
       if (details.uid !== uid) return expired(req, res);
       await handler(req, res, uid, details.params);
     };
+  // Signed in now, when the password or passkey was checked (oidc-provider would take the time the browser follows
+  // the next step), with the credentials as they were checked (findAccount refuses the sign-in once they change).
   const finish = (req: Request, res: Response, accountId: string) =>
-    provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+    provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId, ts: Math.floor(Date.now() / 1000) }, [CREDENTIALS_CHECKED]: accounts.credentialsVersion(accountId) },
+      { mergeWithLastSubmission: false },
+    );
 
   // One router at /oidc: other requests pass it with a single path check.
   const router = express.Router();

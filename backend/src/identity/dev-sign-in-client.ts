@@ -48,7 +48,12 @@ export async function runSignInFlow(
   baseUrl: string,
   action: 'login' | 'signin' | 'signup',
   fields: Record<string, string>,
-  options: { beforeCallback?: (cookieHeader: string) => string; login?: string } = {},
+  options: {
+    beforeCallback?: (cookieHeader: string) => string;
+    login?: string;
+    /** Runs once the form is answered, before its redirects are followed (a step left for later). */
+    afterForm?: () => Promise<void>;
+  } = {},
 ): Promise<FlowResult> {
   const jar = new CookieJar();
   let callbackSetCookie: string[] = [];
@@ -81,6 +86,7 @@ export async function runSignInFlow(
   });
   const status = res.status;
   const html = status >= 300 && status < 400 ? '' : await res.text();
+  await options.afterForm?.();
   for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400 && !callbackLocation; hops++) {
     const next = res.headers.get('location')!;
     if (new URL(next, baseUrl).pathname === '/') break;

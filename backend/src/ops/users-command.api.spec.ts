@@ -1,4 +1,4 @@
-import { signInWithPassword, signUp } from '../identity/dev-sign-in-client';
+import { runSignInFlow, signInWithPassword, signUp } from '../identity/dev-sign-in-client';
 import { api, startTestApp, TestApp } from '../testing/app-harness';
 import { waitUntil } from '../testing/wait';
 import type { CliIo } from './cli-io';
@@ -53,6 +53,21 @@ describe('npm run users (beside a running app without payments or opt-ins)', () 
     expect((await fetch(link)).status).toBe(404);
     expect((await fetch(link, form({ password: 'another-new-password-9', confirm: 'another-new-password-9' }))).status).toBe(404);
     expect((await signInWithPassword(app.baseUrl, email, OLD)).status).toBe(401);
+    expect((await signInWithPassword(app.baseUrl, email, NEW)).cookie).not.toBeNull();
+  });
+
+  it('a sign-in whose form was sent with the old password before the reset signs nobody in when its last step is followed after', async () => {
+    const email = 'ingrid.midflight@example.com';
+    await signUp(app.baseUrl, { firstName: 'Ingrid', email, password: OLD });
+    const reset = async () => {
+      const link = (await users(app, 'reset-password', email)).out.match(/http\S+\/oidc\/reset\/\S+/)![0];
+      expect((await fetch(link, form({ password: NEW, confirm: NEW }))).status).toBe(200);
+    };
+    // The old password is accepted (303 on to the provider), then the owner resets it, then the redirects are followed.
+    const late = await runSignInFlow(app.baseUrl, 'signin', { email, password: OLD }, { afterForm: reset });
+    expect(late.status).toBe(303);
+    expect(late.cookie).toBeNull();
+    // The new password signs in as ever.
     expect((await signInWithPassword(app.baseUrl, email, NEW)).cookie).not.toBeNull();
   });
 

@@ -47,6 +47,8 @@ export class AccountStore {
       CREATE TABLE IF NOT EXISTS reset_tokens (
         token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, expires_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS install (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS credential_changes (
+        account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE, changed_at INTEGER NOT NULL);
     `);
     this.stmt = {
       insert: this.db.prepare(
@@ -69,6 +71,10 @@ export class AccountStore {
       removeToken: this.db.prepare('DELETE FROM reset_tokens WHERE token_hash = ?'),
       removeTokensOf: this.db.prepare('DELETE FROM reset_tokens WHERE account_id = ?'),
       sweepTokens: this.db.prepare('DELETE FROM reset_tokens WHERE expires_at <= ?'),
+      credentialsChanged: this.db.prepare(
+        'INSERT INTO credential_changes (account_id, changed_at) VALUES (?, ?) ON CONFLICT(account_id) DO UPDATE SET changed_at = excluded.changed_at',
+      ),
+      credentialsChangedAt: this.db.prepare<[string], number>('SELECT changed_at FROM credential_changes WHERE account_id = ?').pluck(),
     };
   }
 
@@ -130,17 +136,26 @@ export class AccountStore {
     this.stmt.addToken.run(tokenHash, accountId, expiresAt);
   }
 
+  /** When the account's password was last reset (ms since the epoch); null when never. */
+  credentialsChangedAt(accountId: string): number | null {
+    return this.stmt.credentialsChangedAt.get(accountId) ?? null;
+  }
+
   /** The account a live reset token belongs to (without using it up). */
   resetTokenAccount(tokenHash: string): string | null {
     return this.stmt.token.get(tokenHash, Date.now())?.account_id ?? null;
   }
 
-  /** Sets the new password and removes every reset link of the account, in one transaction. */
-  resetPassword(tokenHash: string, passwordHash: string): string | null {
+  /**
+   * Sets the new password and removes every reset link of the account, in one transaction, noting when: a sign-in
+   * made before then signs nobody in (credentialsChangedAt).
+   */
+  resetPassword(tokenHash: string, passwordHash: string, now = Date.now()): string | null {
     return this.db.transaction(() => {
       const accountId = this.resetTokenAccount(tokenHash);
       if (!accountId) return null;
       this.stmt.setPassword.run(passwordHash, accountId);
+      this.stmt.credentialsChanged.run(accountId, now);
       this.stmt.removeTokensOf.run(accountId);
       // A reset is for someone who lost the way in, or whose address someone else signed up with: no other way
       // in stays (the sessions end too: built-in-provider.ts).

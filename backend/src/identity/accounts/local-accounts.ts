@@ -118,6 +118,14 @@ export class LocalAccounts {
     return this.store.resetTokenAccount(tokenHash(token)) !== null;
   }
 
+  /**
+   * The account's credentials as they stand: when its password was last reset (ms since the epoch), 0 when never. A
+   * sign-in notes it when it checks the password or passkey, and stands only while it has not changed.
+   */
+  credentialsVersion(id: string): number {
+    return this.store.credentialsChangedAt(id) ?? 0;
+  }
+
   /** Sets a new password through a reset token and uses the token up; the account id, or null for a dead token. */
   async resetPassword(token: string, password: string): Promise<string | null> {
     if (!this.isLiveResetToken(token)) return null;
