@@ -102,6 +102,10 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     // Both password fields come back empty: the mismatch is said at the first, where retyping starts.
     [{ confirm: 'something-else-entirely' }, 'password', 'The two passwords did not match. Type your password in both fields again.'],
     [{ email: 'not-an-email' }, 'email', 'Enter a valid e-mail address.'],
+    // Another account that would look like vera@example.com in a group's members.
+    [{ email: 'vera\u200B@example.com' }, 'email', 'Enter a valid e-mail address.'],
+    [{ email: 'vera@exa\u00ADmple.com' }, 'email', 'Enter a valid e-mail address.'],
+    [{ email: '\u202Emoc.elpmaxe@arev' }, 'email', 'Enter a valid e-mail address.'],
     [{ firstName: '' }, 'firstName', 'Enter your first name.'],
     [{ firstName: 'Eve\u202Egnp.exe' }, 'firstName', 'First name must not contain control, direction-changing or invisible characters.'],
     [{ firstName: 'Zero\u200Bwidth' }, 'firstName', 'First name must not contain control, direction-changing or invisible characters.'],

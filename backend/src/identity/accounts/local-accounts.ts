@@ -22,7 +22,13 @@ export function normaliseEmail(raw: string): string {
   return raw.trim().normalize('NFC').toLowerCase();
 }
 
-export const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+/**
+ * Characters an address can hold without showing them (controls, direction overrides, zero-width and other
+ * invisible ones): "vera@example.com" with one is another account that looks the same in a group's members.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+export const isEmail = (email: string) => email.length <= 254 && !HIDDEN.test(email) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
 /**
  * The accounts of the built-in sign-in. An account's id is its OpenID subject (random, so the app's identity
