@@ -375,8 +375,16 @@ describe('Account page: importing ratings', () => {
 
   it('sends nothing for a file that is not JSON, and says which file to choose', async () => {
     const fetchMock = renderAccount({});
-    await choose('section,id,date\r\nrating,r1,2026-11-19', 'joy-export.csv');
+    await choose('date,mood\r\n2026-11-19,3', 'mood-diary.csv');
     expect(await screen.findByText(IMPORT_MESSAGES.notJson)).toBeInTheDocument();
+    expect(imports(fetchMock)).toHaveLength(0);
+  });
+
+  it("says that Joy's own CSV export is for spreadsheets and that the JSON one is imported (not that it is no Joy export)", async () => {
+    const fetchMock = renderAccount({});
+    await choose('\uFEFFsection,id,date\r\nrating,r1,2026-11-19', 'joy-export-2026-11-28.csv');
+    expect(await screen.findByText(IMPORT_MESSAGES.csv)).toBeInTheDocument();
+    expect(screen.queryByText(IMPORT_MESSAGES.notJson)).not.toBeInTheDocument();
     expect(imports(fetchMock)).toHaveLength(0);
   });
 });

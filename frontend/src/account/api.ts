@@ -68,6 +68,7 @@ export function importResultText({ imported, skipped }: ImportResultView): strin
 
 export const IMPORT_MESSAGES = {
   notJson: 'The file is not a Joy export: choose the JSON file that "Download JSON" in Account saves.',
+  csv: 'This is the CSV export, which is for spreadsheets: import the JSON file that "Download JSON" in Account saves.',
   tooLarge: 'This file is larger than 5 MB, more than an export of ratings holds.',
   unreadable: 'The file could not be read. Please try again.',
   failed: 'Part of the file may have been imported. Please try again: a rating imported before is skipped, so nothing is added twice.',
@@ -103,7 +104,10 @@ export interface ImportFailure {
 }
 
 /** The messages this page throws itself, before anything is sent. */
-const THROWN_HERE: readonly string[] = [IMPORT_MESSAGES.tooLarge, IMPORT_MESSAGES.unreadable];
+const THROWN_HERE: readonly string[] = [IMPORT_MESSAGES.tooLarge, IMPORT_MESSAGES.unreadable, IMPORT_MESSAGES.csv];
+
+/** The first line of Joy's own CSV export (its columns begin so, after the byte-order mark). */
+const CSV_EXPORT_START = /^\uFEFF?section,id,/;
 
 /**
  * The server names a problem by its path in the file (`ratings[3].health must be …`), for programs; a person counts
@@ -146,7 +150,10 @@ export function useImportRatings() {
   return useMutation<ImportResultView, Error, Blob>({
     mutationFn: async (file) => {
       if (file.size > IMPORT_MAX_BYTES) throw new Error(IMPORT_MESSAGES.tooLarge);
-      const data: unknown = JSON.parse(await readFileText(file));
+      const text = await readFileText(file);
+      // Joy's CSV export is not "a file that is not a Joy export": it is the other one.
+      if (CSV_EXPORT_START.test(text)) throw new Error(IMPORT_MESSAGES.csv);
+      const data: unknown = JSON.parse(text);
       return apiJson<ImportResultView>('POST', '/api/account/import', data);
     },
     onSuccess: async () => {
