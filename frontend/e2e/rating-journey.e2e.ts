@@ -88,7 +88,7 @@ describe('a person signs in, rates their joy, and signs out', () => {
     await page.getByText('You are logged out. Logging in again...').waitFor();
     releaseSignIn();
     await page.waitForURL(/\/oidc\/interaction\//);
-    await page.getByLabel('E-mail').fill('bob@example.com');
+    await page.getByLabel('Email').fill('bob@example.com');
     await page.getByLabel('First name').fill('Bob');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Your rating is back').waitFor();

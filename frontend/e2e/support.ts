@@ -65,7 +65,7 @@ export async function signInThroughLanding(page: Page, baseUrl: string, email: s
   await page.goto(baseUrl);
   await page.getByRole('button', { name: 'Sign In' }).first().click();
   await page.waitForURL(/\/oidc\/interaction\//);
-  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('First name').fill(firstName);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${baseUrl}/`);

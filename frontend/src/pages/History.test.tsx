@@ -27,6 +27,19 @@ const notifier = { error: jest.fn(), success: jest.fn(), info: jest.fn(), warnin
 beforeEach(() => bindNotifier(notifier));
 
 describe('the History page', () => {
+  it('says the current streak runs up to today once today is rated', async () => {
+    const year = new Date().getFullYear();
+    const ratings = ratingsFrom([4], new Date().toISOString());
+    installFakeServer({
+      'GET /api/joy-ratings': async () => ({ status: 200, body: ratings }),
+      ...summaryRoute(() => ratings),
+      [`GET /api/joy-ratings/calendar?year=${year}`]: { status: 200, body: { year, days: [], currentStreak: 1, longestStreak: 1 } },
+    });
+    renderPage(<HistoryPage />);
+    expect(await within(screen.getByTestId('card-current-streak')).findByText('1 day')).toBeInTheDocument();
+    expect(await within(screen.getByTestId('card-current-streak')).findByText('Days in a row, up to today')).toBeInTheDocument();
+  });
+
   it('shows the streaks, the rated days of the year and every rating with its note', async () => {
     const year = new Date().getFullYear();
     const [withNote, other] = ratingsFrom([4, 2], `${year}-03-05T12:00:00Z`);
@@ -52,6 +65,8 @@ describe('the History page', () => {
     renderPage(<HistoryPage />);
 
     expect(await within(screen.getByTestId('card-current-streak')).findByText('2 days')).toBeInTheDocument();
+    // Its days end before today, which is not rated: the streak runs up to yesterday, and today keeps it going.
+    expect(await within(screen.getByTestId('card-current-streak')).findByText('Days in a row, up to yesterday: rate today to keep it going')).toBeInTheDocument();
     expect(within(screen.getByTestId('card-longest-streak')).getByText('7 days')).toBeInTheDocument();
     const table = within(await screen.findByRole('table', { name: `Days rated in ${year}` }));
     expect(table.getAllByRole('row')).toHaveLength(3); // the header and two days

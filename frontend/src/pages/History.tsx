@@ -14,6 +14,7 @@ import { DayRatings } from '../history/DayRatings';
 import { formatCalendarDay } from '../lib/dates';
 import { formatScore } from '../lib/score';
 import { useRatingCalendar, useRatingPages, useRatingSummary } from '../queries';
+import { useTodayUnrated } from '../settings/ReminderCard';
 import { usePersonTimeZone } from '../settings/api';
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
@@ -39,6 +40,9 @@ export default function HistoryPage() {
   // Phones get the weeks running down the screen: a year across 360 px would be cells of a few pixels.
   const compact = typeof window !== 'undefined' && window.innerWidth < 600;
   const cal = calendar.data;
+  // A streak that ends yesterday (today not rated yet) still stands until today ends: say so, not "up to today".
+  const todayRating = useTodayUnrated();
+  const streakNote = todayRating.unrated && (cal?.currentStreak ?? 0) > 0 ? 'Days in a row, up to yesterday: rate today to keep it going' : 'Days in a row, up to today';
   const option = useMemo(
     () => (layout: { compact: boolean }) => calendarOption(year, cal?.days ?? [], { compact: layout.compact || compact, today }),
     [year, cal, compact, today],
@@ -60,7 +64,7 @@ export default function HistoryPage() {
     <div className="history-page">
       <PageHeader title="Your History" subtitle="Every day you rated this year, your streaks, and your ratings with their notes." />
       <div className="history-streaks">
-        <StatCard testId="card-current-streak" label="Current Streak" icon={<FireOutlined />} value={cal ? days(cal.currentStreak) : '…'} note="Days in a row, up to today" />
+        <StatCard testId="card-current-streak" label="Current Streak" icon={<FireOutlined />} value={cal ? days(cal.currentStreak) : '…'} note={streakNote} />
         <StatCard testId="card-longest-streak" label="Longest Streak" icon={<TrophyOutlined />} value={cal ? days(cal.longestStreak) : '…'} note="Your best run" />
       </div>
       <Card

@@ -203,7 +203,7 @@ export function devSignInPage(opts: PageOptions, uid: string, v: { email?: strin
 <p class="lead">No password is asked (AUTH_DEV_LOGIN=1). Use it only on your own machine or a demo install.</p>
 ${v.error ? alert('error', v.error) : ''}
 <form method="post" action="${base}/login">
-${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', value: v.email })}
+${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: v.email })}
 ${field({ name: 'firstName', label: 'First name', autocomplete: 'given-name', value: firstNameShown(v.firstName), required: false, maxlength: FIRST_NAME_UNITS })}
 <button type="submit" class="primary">Sign in</button></form>
 <p class="switch"><a href="${base}/signin">Use an account with a password</a></p>`,
