@@ -127,6 +127,8 @@ describe('accounts of the built-in sign-in (a real install: no opt-ins)', () => 
     const other = await runSignInFlow(app.baseUrl, 'signup', { firstName: 'Mallory', email, password: 'another-long-passphrase', confirm: 'another-long-passphrase' });
     expect(other.status).toBe(409);
     expect(other.cookie).toBeNull();
+    // The focus lands on Password (the first empty field), which a screen reader reads with the form's answer.
+    expect(other.html).toMatch(/<input id="password" autofocus [^>]*aria-describedby="form-error password-help"/);
     expect(text(other.html)).toContain('This account could not be created. If you already have one, sign in instead.');
     const again = await signUp(app.baseUrl, { ...ADA, email });
     expect((await api(app.baseUrl, again).get('/api/auth/user')).body).toMatchObject({ id: ownerId, firstName: ADA.firstName });

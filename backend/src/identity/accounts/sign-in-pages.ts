@@ -175,7 +175,8 @@ export function signUpPage(opts: PageOptions, uid: string, v: SignUpValues): str
   const fields: Field[] = [
     { name: 'firstName', label: 'First name', autocomplete: 'given-name', value: firstNameShown(v.firstName), error: e.firstName, maxlength: FIRST_NAME_UNITS },
     { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: v.email, error: e.email },
-    { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: e.password, help: 'At least 10 characters; not a common password.' },
+    // Where the focus lands after a refusal of the whole form (passwords are never shown again): read with it.
+    { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: e.password, help: 'At least 10 characters; not a common password.', formError: !!v.error },
     { name: 'confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: e.confirm },
   ];
   return page(
