@@ -6,6 +6,7 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.port'
 import type { Reactor, ReactorContext } from '../projections/pipeline/reactor';
 import { groupDecider, membershipDecider } from '../groups/groups.decider';
 import { settingsDecider } from '../settings/settings.decider';
+import { within } from '../within';
 import { CareActionSent, type CareFacts, cancelledEventId, cancelReasonFor, careDecider, CareEvent, careStream, fulfilledEventId } from './care.decider';
 
 /** A care action as the fulfilment partner needs it. */
@@ -117,17 +118,11 @@ export class CarePartnerUnavailableError extends Error {
 
 /** `fulfilment.order`, its failure (or silence past the deadline) a CarePartnerUnavailableError. */
 async function orderWithin(fulfilment: CareFulfilment, careAction: CareOrder, ms = ORDER_DEADLINE_MS): Promise<{ orderId: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CarePartnerUnavailableError(`no answer within ${ms / 1000} s`)), ms);
-  });
   try {
-    return await Promise.race([fulfilment.order(careAction, careAction.careActionId), deadline]);
+    return await within(fulfilment.order(careAction, careAction.careActionId), ms, () => new CarePartnerUnavailableError(`no answer within ${ms / 1000} s`));
   } catch (err) {
     if (err instanceof CarePartnerUnavailableError) throw err;
     throw new CarePartnerUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

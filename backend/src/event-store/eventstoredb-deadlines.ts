@@ -1,5 +1,6 @@
 import type { StreamingRead } from '@eventstore/db-client';
 import { EventStoreUnavailableError } from './event-store.port';
+import { within } from '../within';
 
 /**
  * Every item of a read, or EventStoreUnavailableError when the server has not finished it within `ms`: the client
@@ -32,20 +33,8 @@ export async function readWithin<T>(read: StreamingRead<T>, ms: number, what: st
  * their deadline to the server, which enforces it, and waits without limit itself, so a hung server would hold
  * the append forever. Whether a late append was stored is unknown; a retry with the same event ids is recognised.
  */
-export async function answerWithin<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new EventStoreUnavailableError(`EventStoreDB did not answer within ${ms} ms (${what}); the server is overloaded or unreachable`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([call, late]);
-  } finally {
-    clearTimeout(timer);
-    call.catch(() => undefined); // an answer after the deadline is no longer awaited
-  }
+export function answerWithin<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
+  return within(call, ms, () => new EventStoreUnavailableError(`EventStoreDB did not answer within ${ms} ms (${what}); the server is overloaded or unreachable`));
 }
 
 /** The deadline of the connection string (`defaultDeadline`, ms), else the client's default of 10 s. */

@@ -299,14 +299,12 @@ export class EventStoreDbEventStore implements EventStore {
    */
   private async resendingUnanswered<T>(what: string, send: () => Promise<T>): Promise<T> {
     const started = Date.now();
-    let lastError: unknown = null;
     for (let attempt = 1; ; attempt++) {
       try {
         return await send();
       } catch (err) {
         if (!(err instanceof EventStoreUnavailableError) || err instanceof EventStoreRefusedError) throw err;
-        if (lastError === null && neverSent(err)) throw err;
-        lastError = err;
+        if (attempt === 1 && neverSent(err)) throw err;
         if (Date.now() - started >= this.resendWindowMs) {
           throw new EventStoreOutcomeUnknownError(
             `EventStoreDB did not answer an append within ${this.resendWindowMs} ms of sending it again (${what}): it may be stored; check that the server runs and that EVENTSTORE_URL names it`,

@@ -114,8 +114,9 @@ export async function mountBuiltInProvider(
       // is no sign-in: the credentials it checked (`finish`) must still be the account's. At the callback's exchange
       // of its code (no interaction then), the same by the time it was made, to the second.
       const checked = ctx?.oidc?.result?.[CREDENTIALS_CHECKED];
-      if (typeof checked === 'number' && checked !== accounts.credentialsVersion(id)) return undefined;
-      if (typeof token?.authTime === 'number' && token.authTime * 1000 < accounts.credentialsVersion(id) - 999) return undefined;
+      const credentials = accounts.credentialsVersion(id);
+      if (typeof checked === 'number' && checked !== credentials) return undefined;
+      if (typeof token?.authTime === 'number' && token.authTime * 1000 < credentials - 999) return undefined;
       const dev = devAccounts.get(id);
       if (dev) {
         return { accountId: id, claims: async () => ({ sub: id, email: id, email_verified: false, given_name: dev.firstName, name: dev.firstName }) };

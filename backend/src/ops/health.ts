@@ -3,6 +3,7 @@ import { EventStoreUnavailableError } from '../event-store/event-store.port';
 import type { Infrastructure } from '../infrastructure';
 import type { ProjectionStatus } from '../projections/pipeline/status';
 import { keyFileProblem } from './integrity';
+import { within } from '../within';
 
 interface Part {
   ok: boolean;
@@ -45,16 +46,10 @@ export interface PublicHealth {
 export const HEALTH_PROBE_MS = 3000;
 
 async function probe<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: string; err: unknown }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_PROBE_MS / 1000} s`)), HEALTH_PROBE_MS);
-  });
   try {
-    return { ok: true, value: await Promise.race([fn(), late]) };
+    return { ok: true, value: await within(fn(), HEALTH_PROBE_MS, () => new Error(`no answer within ${HEALTH_PROBE_MS / 1000} s`)) };
   } catch (err) {
     return { ok: false, error: (err as Error).message, err };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
